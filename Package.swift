@@ -1,0 +1,90 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Marquee",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "marquee", targets: ["marquee"]),
+        .library(name: "Movies", targets: ["Movies"]),
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "MovieAPI", targets: ["MovieAPI"]),
+        .library(name: "MovieServer", targets: ["MovieServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.0"),
+    ],
+    targets: [
+        .target(name: "Movies"),
+        .target(
+            name: "Networking",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        .target(name: "MovieAPI", dependencies: ["Movies", "Networking"]),
+        .target(
+            name: "MovieServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/catalog.json")]
+        ),
+        .target(name: "ReferenceAPI", resources: [.copy("Resources/api")]),
+        .executableTarget(
+            name: "marquee",
+            dependencies: [
+                "Movies", "Networking", "MovieAPI", "MovieServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "MarqueeTestSupport",
+            dependencies: [
+                "MovieServer", "Networking",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support"
+        ),
+        .testTarget(name: "MoviesTests", dependencies: ["Movies"]),
+        .testTarget(
+            name: "NetworkingTests",
+            dependencies: [
+                "Networking", "MarqueeTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "MovieAPITests",
+            dependencies: [
+                "MovieAPI", "MovieServer", "ReferenceAPI", "MarqueeTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "MovieServerTests",
+            dependencies: [
+                "MovieServer", "ReferenceAPI", "MarqueeTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
+    ]
+)

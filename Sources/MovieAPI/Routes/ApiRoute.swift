@@ -1,0 +1,23 @@
+import Networking
+
+/// Every request the movie API client can make. There is no other way to reach the API.
+public enum ApiRoute: Route, Hashable {
+    /// The plain-text token of the original contract.
+    case auth
+    case movie(id: Int)
+    case topGrossingMovies(year: Int)
+    case topRatedMovies(year: Int)
+
+    public var endpoint: Endpoint {
+        switch self {
+        case .auth:
+            Endpoint(path: ["auth"], requiresAuthentication: false)
+        case let .movie(id):
+            Endpoint(path: ["movies", String(id)])
+        case let .topGrossingMovies(year):
+            Endpoint(path: ["movies", "topGrossing", String(year)])
+        case let .topRatedMovies(year):
+            Endpoint(path: ["movies", "topRated", String(year)])
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The movies a ``MovieServer`` serves, with the orderings of the API precomputed.
+///
+/// Top lists hold at most ten movies of a year, best first; ties go to the higher id, as on the
+/// original site.
+public struct Catalog: Sendable {
+    public static let topListLimit = 10
+
+    public let movies: [CatalogMovie]
+    private let moviesByID: [Int: CatalogMovie]
+    private let topGrossingByYear: [Int: [CatalogMovie]]
+    private let topRatedByYear: [Int: [CatalogMovie]]
+
+    /// Builds a catalog after checking every movie; `source` names the data in error messages.
+    public init(movies: [CatalogMovie], source: String = "catalog") throws(CatalogError) {
+        var byID: [Int: CatalogMovie] = [:]
+        for (index, movie) in movies.enumerated() {
+            if let problem = Self.problem(with: movie) {
+                throw .invalidMovie(file: source, index: index, reason: problem)
+            }
+            guard byID.updateValue(movie, forKey: movie.id) == nil else {
+                throw .duplicateID(file: source, id: movie.id)
+            }
+        }
+        let byYear = Dictionary(grouping: movies, by: \.year)
+        self.movies = movies
+        self.moviesByID = byID
+        self.topGrossingByYear = byYear.mapValues { Self.top($0, by: \.grossing) }
+        self.topRatedByYear = byYear.mapValues { Self.top($0, by: \.rating) }
+    }
+
+    public func movie(id: Int) -> CatalogMovie? { moviesByID[id] }
+
+    public func topGrossing(year: Int) -> [CatalogMovie] { topGrossingByYear[year] ?? [] }
+
+    public func topRated(year: Int) -> [CatalogMovie] { topRatedByYear[year] ?? [] }
+
+    private static func top<Key: Comparable>(_ movies: [CatalogMovie], by key: KeyPath<CatalogMovie, Key>) -> [CatalogMovie] {
+        let ordered = movies.sorted { lhs, rhs in
+            lhs[keyPath: key] != rhs[keyPath: key] ? lhs[keyPath: key] > rhs[keyPath: key] : lhs.id > rhs.id
+        }
+        return Array(ordered.prefix(topListLimit))
+    }
+
+    private static func problem(with movie: CatalogMovie) -> String? {
+        if movie.id < 0 { return "id \(movie.id) is negative" }
+        if movie.name.isEmpty { return "movie \(movie.id) has no name" }
+        if !(ParameterParsing.yearRange).contains(movie.year) { return "movie \(movie.id) has year \(movie.year) outside 1...9999" }
+        if !ReleaseDateFormat.isValid(movie.releaseDate) {
+            return "movie \(movie.id) has releaseDate '\(movie.releaseDate)', expected yyyy-MM-dd"
+        }
+        if movie.grossing < 0 { return "movie \(movie.id) has a negative grossing" }
+        if !movie.rating.isFinite { return "movie \(movie.id) has a rating that is not a number" }
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+/// One movie of the server's catalog, in the shape the API serves it.
+///
+/// The server keeps its own type rather than sharing the client's: it is held to the contract
+/// by the reference bodies, not by shared code.
+public struct CatalogMovie: Codable, Sendable, Hashable {
+    public struct Actor: Codable, Sendable, Hashable {
+        public var name: String
+
+        public init(name: String) {
+            self.name = name
+        }
+    }
+
+    public var name: String
+    public var id: Int
+    public var year: Int
+    /// `yyyy-MM-dd`, served as it is stored.
+    public var releaseDate: String
+    public var grossing: Int
+    public var rating: Double
+    public var cast: [Actor]
+
+    public init(name: String, id: Int, year: Int, releaseDate: String, grossing: Int, rating: Double, cast: [Actor]) {
+        self.name = name
+        self.id = id
+        self.year = year
+        self.releaseDate = releaseDate
+        self.grossing = grossing
+        self.rating = rating
+        self.cast = cast
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, id, year, releaseDate, grossing, rating, cast
+    }
+
+    /// Encodes the keys in the contract's order: name, id, year, releaseDate, grossing, rating, cast.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(id, forKey: .id)
+        try container.encode(year, forKey: .year)
+        try container.encode(releaseDate, forKey: .releaseDate)
+        try container.encode(grossing, forKey: .grossing)
+        try container.encode(rating, forKey: .rating)
+        try container.encode(cast, forKey: .cast)
+    }
+}

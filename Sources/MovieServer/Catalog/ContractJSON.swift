@@ -1,0 +1,62 @@
+/// Writes movies as the contract's compact JSON, byte for byte: keys in the order
+/// `name, id, year, releaseDate, grossing, rating, cast`, no spaces, `/` unescaped,
+/// non-ASCII text as UTF-8, integral ratings without a fraction (`74`, not `74.0`).
+///
+/// `JSONEncoder` promises no key order, so the server writes these bodies itself.
+enum ContractJSON {
+    static func movie(_ movie: CatalogMovie) -> String {
+        var output = ""
+        write(movie, to: &output)
+        return output
+    }
+
+    static func list(_ movies: [CatalogMovie]) -> String {
+        var output = "["
+        for (index, movie) in movies.enumerated() {
+            if index > 0 { output += "," }
+            write(movie, to: &output)
+        }
+        return output + "]"
+    }
+
+    private static func write(_ movie: CatalogMovie, to output: inout String) {
+        output += #"{"name":"#
+        writeString(movie.name, to: &output)
+        output += #","id":\#(movie.id),"year":\#(movie.year),"releaseDate":"#
+        writeString(movie.releaseDate, to: &output)
+        output += #","grossing":\#(movie.grossing),"rating":\#(number(movie.rating)),"cast":["#
+        for (index, actor) in movie.cast.enumerated() {
+            output += index > 0 ? #",{"name":"# : #"{"name":"#
+            writeString(actor.name, to: &output)
+            output += "}"
+        }
+        output += "]}"
+    }
+
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 9.007_199_254_740_992e15 {
+            return String(Int64(value))
+        }
+        return String(value)
+    }
+
+    static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

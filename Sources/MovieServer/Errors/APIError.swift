@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+
+/// An error answer of the movie API: a status and a JSON body
+/// `{"error": code, "error_description": message}`, the shape RFC 6749 uses for token errors,
+/// kept for every error so clients read one format.
+public struct APIError: HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+    public var headerFields: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String, headerFields: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headerFields = headerFields
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = headerFields
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    var body: Data {
+        (try? JSONEncoder().encode(ErrorBody(error: code, error_description: message))) ?? Data()
+    }
+
+    private struct ErrorBody: Encodable {
+        let error: String
+        let error_description: String
+    }
+}
+
+extension APIError {
+    static func badRequest(_ message: String) -> APIError {
+        APIError(.badRequest, code: "invalid_request", message: message)
+    }
+
+    static func notFound(_ message: String) -> APIError {
+        APIError(.notFound, code: "not_found", message: message)
+    }
+}

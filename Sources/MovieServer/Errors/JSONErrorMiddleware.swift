@@ -1,0 +1,33 @@
+import Hummingbird
+import Logging
+
+/// Makes every error a JSON ``APIError`` answer, including the router's own "no such route".
+///
+/// Anything that is not an HTTP error is a bug in the server: it is logged and answered with a
+/// 500 that reveals nothing of it.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            return try Self.apiError(for: error, path: request.uri.path).response(from: request, context: context)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
+            return try APIError(.internalServerError, code: "server_error", message: "The server failed to answer this request.")
+                .response(from: request, context: context)
+        }
+    }
+
+    private static func apiError(for error: HTTPError, path: String) -> APIError {
+        switch error.status {
+        case .notFound:
+            .notFound("There is no resource at \(String(path.prefix(200))).")
+        case .contentTooLarge:
+            APIError(.contentTooLarge, code: "invalid_request", message: "The request body is too large.")
+        default:
+            APIError(error.status, code: "invalid_request", message: error.body ?? error.status.reasonPhrase, headerFields: error.headers)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The movie API: the paths and bodies of the original static site, served by Hummingbird.
+///
+/// Run it standalone with ``run()`` (until SIGINT or SIGTERM), or inside another process with
+/// ``start()``, which binds (port 0 picks a free one) and hands back a ``RunningMovieServer``.
+public struct MovieServer: Sendable {
+    /// Where the server listens and what it serves.
+    public struct Configuration: Sendable {
+        public var host: String
+        /// The port to bind; 0 lets the system choose a free one.
+        public var port: Int
+        public var catalog: Catalog
+        public var logger: Logger
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, catalog: Catalog, logger: Logger = Logger(label: "marquee.server")) {
+            self.host = host
+            self.port = port
+            self.catalog = catalog
+            self.logger = logger
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Serves until the process receives SIGINT or SIGTERM.
+    public func run() async throws {
+        let logger = configuration.logger
+        let app = try makeApplication { port in
+            logger.notice("Marquee movie API listening on http://\(configuration.host):\(port)/api/")
+        }
+        try await app.runService()
+    }
+
+    /// Starts serving in this process and returns once the socket is bound.
+    public func start() async throws -> RunningServer {
+        try await RunningServer.start(host: configuration.host, logger: configuration.logger) { onListening in
+            try makeApplication(onListening: onListening)
+        }
+    }
+
+    private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(RequestLogMiddleware())
+        router.middlewares.add(JSONErrorMiddleware())
+        let api = router.group("api")
+        MovieRoutes(catalog: configuration.catalog).register(on: api)
+        LegacyAuthRoute().register(on: api)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Marquee"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: configuration.logger
+        )
+    }
+}
+
+/// Why a ``MovieServer`` could not serve.
+public enum MovieServerError: Error, Sendable, CustomStringConvertible {
+    case stoppedBeforeListening(host: String)
+
+    public var description: String {
+        switch self {
+        case let .stoppedBeforeListening(host):
+            "the server stopped before it could listen on \(host)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+
+/// Sends ``Route``s to one API: builds the request, lets the interceptors adapt it, sends it
+/// through a ``Transport``, validates the status, retries when an interceptor asks, and decodes.
+///
+/// Every failure is a ``NetworkError``. Cancelling the calling task cancels the request under way
+/// and stops any further attempt.
+public struct APIClient: Sendable {
+    public let baseURL: URL
+    public let transport: any Transport
+    public let interceptors: [any Interceptor]
+    /// How long one attempt may take when its endpoint does not say.
+    public let defaultTimeout: Duration
+    /// A hard stop for retries, whatever the interceptors decide.
+    public let maximumAttempts: Int
+    private let logger: Logger
+
+    public init(
+        baseURL: URL,
+        transport: any Transport,
+        interceptors: [any Interceptor] = [],
+        defaultTimeout: Duration = .seconds(30),
+        maximumAttempts: Int = 8,
+        logger: Logger = Logger(label: "marquee.networking")
+    ) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.interceptors = interceptors
+        self.defaultTimeout = defaultTimeout
+        self.maximumAttempts = maximumAttempts
+        self.logger = logger
+    }
+
+    /// Sends `route` and returns the response once its status is acceptable.
+    public func send(_ route: some Route) async throws(NetworkError) -> APIResponse {
+        let endpoint = route.endpoint
+        let original = try APIRequest(endpoint: endpoint, baseURL: baseURL, defaultTimeout: defaultTimeout)
+        var attempt = 0
+        while true {
+            attempt += 1
+            guard !Task.isCancelled else { throw .cancelled }
+            var request = original
+            var response: APIResponse?
+            do throws(NetworkError) {
+                for interceptor in interceptors {
+                    request = try await interceptor.adapt(request)
+                }
+                logger.debug("sending", metadata: ["method": "\(request.method)", "url": "\(request.url)", "attempt": "\(attempt)"])
+                let received = try await transport.send(request)
+                response = received
+                try ResponseValidation.validate(received, for: endpoint)
+                return received
+            } catch {
+                guard error != .cancelled, !Task.isCancelled else { throw .cancelled }
+                guard attempt < maximumAttempts else { throw error }
+                let decision = await retryDecision(request, response: response, error: error, attempt: attempt)
+                logger.debug("attempt failed", metadata: ["url": "\(request.url)", "error": "\(error)", "decision": "\(decision)"])
+                switch decision {
+                case .doNotRetry:
+                    throw error
+                case .retry:
+                    continue
+                case let .retryAfter(delay):
+                    do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+                }
+            }
+        }
+    }
+
+    /// Sends `route` and decodes its JSON body as `type`.
+    public func decode<Value: Decodable>(_ type: Value.Type, from route: some Route) async throws(NetworkError) -> Value {
+        let response = try await send(route)
+        return try ResponseDecoding.decode(type, from: response.body)
+    }
+
+    /// Sends `route` and returns its body as text, without surrounding whitespace.
+    public func text(from route: some Route) async throws(NetworkError) -> String {
+        try await send(route).text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func retryDecision(_ request: APIRequest, response: APIResponse?, error: NetworkError, attempt: Int) async -> RetryDecision {
+        for interceptor in interceptors {
+            let decision = await interceptor.retry(request, response: response, error: error, attempt: attempt)
+            if decision != .doNotRetry { return decision }
+        }
+        return .doNotRetry
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Everything that can go wrong between sending a request and holding a decoded value.
+///
+/// Each case says what happened in words a user can act on (``description``). None of them
+/// carries a credential: headers are never copied into an error.
+public enum NetworkError: Error, Sendable, Hashable {
+    /// No connection could be opened to the server.
+    case cannotConnect(host: String, port: Int, reason: String)
+    /// The server did not answer within the allowed time.
+    case timedOut(after: Duration)
+    /// The connection broke while the request or response was under way.
+    case connectionLost(String)
+    /// The server answered with a status the route does not accept.
+    case status(code: Int, excerpt: String)
+    /// The body could not be read as the expected type; `path` points at the failing value (`$[3].releaseDate`).
+    case cannotDecode(path: String, reason: String)
+    /// The response body was larger than the client accepts.
+    case bodyTooLarge(limit: Int)
+    /// The calling task was cancelled.
+    case cancelled
+    /// The request could not be built: a bad base URL or path segment.
+    case invalidRoute(String)
+    /// The server refused the credential and a new one could not be obtained.
+    case authenticationFailed(String)
+}
+
+extension NetworkError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case let .cannotConnect(host, port, reason):
+            "cannot connect to \(host):\(port) (\(reason)); is the server running and the address right?"
+        case let .timedOut(after):
+            "the server did not answer within \(Self.seconds(after)); try again later or raise the timeout"
+        case let .connectionLost(reason):
+            "the connection to the server was lost (\(reason))"
+        case let .status(code, excerpt):
+            excerpt.isEmpty
+                ? "the server answered \(code) \(Self.reasonPhrase(code))"
+                : "the server answered \(code) \(Self.reasonPhrase(code)): \(excerpt)"
+        case let .cannotDecode(path, reason):
+            "cannot read the server's answer at \(path): \(reason)"
+        case let .bodyTooLarge(limit):
+            "the server's answer is larger than the \(limit) bytes the client accepts"
+        case .cancelled:
+            "the request was cancelled"
+        case let .invalidRoute(reason):
+            "invalid request: \(reason)"
+        case let .authenticationFailed(reason):
+            "authentication failed: \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// The HTTP status code, when the server answered with one.
+    public var statusCode: Int? {
+        if case let .status(code, _) = self { code } else { nil }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return milliseconds >= 1000 && milliseconds.truncatingRemainder(dividingBy: 1000) == 0
+            ? "\(Int(milliseconds / 1000)) s"
+            : "\(Int(milliseconds.rounded())) ms"
+    }
+
+    private static func reasonPhrase(_ code: Int) -> String {
+        switch code {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}

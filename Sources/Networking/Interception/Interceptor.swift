@@ -1,0 +1,28 @@
+/// A hook into every request an ``APIClient`` sends: change it before it goes out, and decide
+/// whether to try again after it failed.
+///
+/// Interceptors compose in the order the client was given them. `adapt` runs in that order
+/// before every attempt (so a retried request is adapted again, with a fresh credential).
+/// After a failure the client asks each interceptor's `retry` in that order and follows the
+/// first answer that is not ``RetryDecision/doNotRetry``.
+public protocol Interceptor: Sendable {
+    /// Returns the request to send, for example with an authorization header added.
+    func adapt(_ request: APIRequest) async throws(NetworkError) -> APIRequest
+
+    /// Decides whether a failed attempt is tried again.
+    ///
+    /// - Parameters:
+    ///   - request: the request as it was sent (after adaptation).
+    ///   - response: the response, when the failure is a status the route does not accept.
+    ///   - error: what went wrong.
+    ///   - attempt: 1 for the first attempt, 2 for the first retry, and so on.
+    func retry(_ request: APIRequest, response: APIResponse?, error: NetworkError, attempt: Int) async -> RetryDecision
+}
+
+extension Interceptor {
+    public func adapt(_ request: APIRequest) async throws(NetworkError) -> APIRequest { request }
+
+    public func retry(_ request: APIRequest, response: APIResponse?, error: NetworkError, attempt: Int) async -> RetryDecision {
+        .doNotRetry
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+
+/// One concrete attempt at an ``Endpoint``: an absolute URL and the headers as they will be sent.
+///
+/// Interceptors receive and return this value; the transport sends it.
+public struct APIRequest: Sendable {
+    public var method: HTTPRequest.Method
+    public var url: URL
+    public var headerFields: HTTPFields
+    public var body: Data?
+    public var timeout: Duration
+    /// The endpoint this request was built from, so interceptors can read its options.
+    public let endpoint: Endpoint
+
+    public init(endpoint: Endpoint, baseURL: URL, defaultTimeout: Duration) throws(NetworkError) {
+        self.method = endpoint.method
+        self.url = try endpoint.url(relativeTo: baseURL)
+        self.headerFields = endpoint.headerFields
+        self.body = endpoint.body
+        self.timeout = endpoint.timeout ?? defaultTimeout
+        self.endpoint = endpoint
+    }
+
+    /// `host:port` of the URL, with the scheme's default port when none is given.
+    public var hostAndPort: (host: String, port: Int) {
+        let host = url.host ?? ""
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return (host, port)
+    }
+}

@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// The live ``Transport``: one shared AsyncHTTPClient `HTTPClient` with its connection pool.
+///
+/// Create one per process and call ``shutdown()`` before the process ends. Connection failures
+/// are reported at once (the pool does not silently retry them): retrying is a policy that
+/// belongs to an ``Interceptor``.
+public final class AsyncHTTPClientTransport: Transport {
+    /// The settings of the live transport.
+    public struct Configuration: Sendable {
+        /// How long opening a connection may take.
+        public var connectTimeout: Duration = .seconds(5)
+        /// The largest response body accepted; a larger one fails with ``NetworkError/bodyTooLarge(limit:)``.
+        public var maximumBodySize: Int = 10 * 1024 * 1024
+
+        public init() {}
+    }
+
+    private let client: HTTPClient
+    private let configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.timeout.connect = TimeAmount(configuration.connectTimeout)
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        clientConfiguration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        clientConfiguration.decompression = .enabled(limit: .size(configuration.maximumBodySize))
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        self.configuration = configuration
+    }
+
+    /// Closes every connection. The transport cannot send after this.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
+        do {
+            let response = try await client.execute(Self.clientRequest(for: request), timeout: TimeAmount(request.timeout))
+            let body = try await response.body.collect(upTo: configuration.maximumBodySize)
+            return APIResponse(
+                status: HTTPResponse.Status(code: Int(response.status.code)),
+                headerFields: Self.fields(of: response.headers),
+                body: Data(body.readableBytesView)
+            )
+        } catch {
+            throw TransportErrorMapping.networkError(for: error, request: request, bodyLimit: configuration.maximumBodySize)
+        }
+    }
+
+    private static func clientRequest(for request: APIRequest) -> HTTPClientRequest {
+        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body = request.body {
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+
+    private static func fields(of headers: HTTPHeaders) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let fieldName = HTTPField.Name(name) {
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+        }
+        return fields
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

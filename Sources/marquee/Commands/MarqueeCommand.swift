@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `marquee`: the root command, which only groups the others.
+struct MarqueeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "marquee",
+        abstract: "Top grossing and top rated movies, from the Marquee movie API.",
+        discussion: """
+            Client commands talk to the embedded API server by default, so they need nothing else \
+            running. Use --env to choose another server.
+            """,
+        subcommands: [TopGrossingCommand.self, TopRatedCommand.self, MovieCommand.self, ServeCommand.self]
+    )
+}

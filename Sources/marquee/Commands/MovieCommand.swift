@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `marquee movie <id>`: one movie with its cast.
+struct MovieCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "movie",
+        abstract: "Show one movie and its cast."
+    )
+
+    @Argument(help: "The movie's id, a whole number.")
+    var id: Int
+
+    @OptionGroup var client: ClientOptions
+
+    func validate() throws {
+        guard id >= 0 else { throw ValidationError("the movie id must be 0 or more, not \(id)") }
+    }
+
+    func run() async throws {
+        try await CompositionRoot.withMovieService(client) { service in
+            let movie = try await service.movie(id: id)
+            try MovieOutput(json: client.json).printMovie(movie)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// Failures of the app itself, as opposed to those of the libraries it drives.
+enum CLIError: Error, CustomStringConvertible {
+    case cannotServe(host: String, port: Int, reason: String)
+    case cannotStartEmbeddedServer(reason: String)
+    case cannotWriteOutput(reason: String)
+
+    var description: String {
+        switch self {
+        case let .cannotServe(host, port, reason):
+            "cannot serve on \(host):\(port): \(reason)"
+        case let .cannotStartEmbeddedServer(reason):
+            "cannot start the embedded API server: \(reason)"
+        case let .cannotWriteOutput(reason):
+            "cannot write the output: \(reason)"
+        }
+    }
+}

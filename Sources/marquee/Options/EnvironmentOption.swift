@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+
+/// The `--env` value as the user typed it, before the composition root resolves it.
+enum EnvironmentOption: ExpressibleByArgument, Equatable {
+    /// Start the bundled API server in this process and use it.
+    case embedded
+    /// The original static site.
+    case production
+    /// Any server with the same contract.
+    case url(URL)
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "embedded": self = .embedded
+        case "production": self = .production
+        default:
+            guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+            else { return nil }
+            self = .url(url)
+        }
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["embedded", "production"]) }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .embedded: "embedded"
+        case .production: "production"
+        case let .url(url): url.absoluteString
+        }
+    }
+}

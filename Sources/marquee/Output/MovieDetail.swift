@@ -1,0 +1,17 @@
+import Movies
+
+/// One movie as a short text card with its whole cast.
+enum MovieDetail {
+    static func render(_ movie: Movie) -> String {
+        var lines = [
+            "\(movie.name) (\(movie.year))",
+            "  Released  \(CalendarDate.string(from: movie.releaseDate))",
+            "  Grossing  $\(NumberText.grouped(movie.grossing))",
+            "  Rating    \(NumberText.rating(movie.rating))",
+        ]
+        for (index, actor) in movie.cast.enumerated() {
+            lines.append((index == 0 ? "  Cast      " : "            ") + actor.name)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,43 @@
+import Movies
+
+/// A ranked list of movies as a text table: one row a movie, "name (year)" with the cast below,
+/// as the original app showed them.
+enum MovieTable {
+    static func render(_ movies: [Movie], title: String) -> String {
+        guard !movies.isEmpty else { return "\(title): no movies.\n" }
+        let header = ["#", "Movie", "Released", "Grossing", "Rating"]
+        let rows = movies.enumerated().map { index, movie in
+            [
+                "\(index + 1)",
+                "\(movie.name) (\(movie.year))",
+                CalendarDate.string(from: movie.releaseDate),
+                "$" + NumberText.grouped(movie.grossing),
+                NumberText.rating(movie.rating),
+            ]
+        }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        let alignRight = [true, false, false, true, true]
+        func line(_ cells: [String]) -> String {
+            let padded = cells.indices.map { column in
+                pad(cells[column], to: widths[column], right: alignRight[column])
+            }
+            return "  " + padded.joined(separator: "  ")
+        }
+        let castIndent = String(repeating: " ", count: 2 + widths[0] + 2)
+        var output = title + "\n\n" + line(header) + "\n"
+        for (movie, row) in zip(movies, rows) {
+            output += line(row) + "\n"
+            if !movie.cast.isEmpty {
+                output += castIndent + movie.cast.map(\.name).joined(separator: ", ") + "\n"
+            }
+        }
+        return output
+    }
+
+    private static func pad(_ text: String, to width: Int, right: Bool) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}

@@ -1,0 +1,20 @@
+/// Numbers as the tables show them, the same on every machine whatever its locale.
+enum NumberText {
+    /// `486295561` → `486,295,561`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var groups: [Substring] = []
+        var end = digits.endIndex
+        while end > digits.startIndex {
+            let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
+            groups.insert(digits[start..<end], at: 0)
+            end = start
+        }
+        return (value < 0 ? "-" : "") + groups.joined(separator: ",")
+    }
+
+    /// `74.0` → `74`, `7.5` → `7.5`.
+    static func rating(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

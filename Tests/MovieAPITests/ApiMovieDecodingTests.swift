@@ -1,0 +1,70 @@
+import Foundation
+import MovieAPI
+import Movies
+import Networking
+import ReferenceAPI
+import Testing
+
+@Suite("ApiMovie decoding")
+struct ApiMovieDecodingTests {
+    @Test("every reference movie body decodes and converts to its domain value", arguments: 1...10)
+    func decodesEveryMovie(id: Int) throws {
+        let body = try #require(ReferenceBodies.body(at: "movies/\(id).json"))
+        let movie = try ResponseDecoding.decode(ApiMovie.self, from: body).movie
+        #expect(movie.id == id)
+        #expect(movie.year == 2016)
+        #expect(movie.cast.count == 3)
+        #expect(CalendarDate.string(from: movie.releaseDate).hasPrefix("2016-"))
+    }
+
+    @Test("Finding Dory converts field by field, its release date exactly 2016-06-17 UTC")
+    func convertsFindingDory() throws {
+        let body = try #require(ReferenceBodies.body(at: "movies/1.json"))
+        let movie = try ResponseDecoding.decode(ApiMovie.self, from: body).movie
+        #expect(movie == Movie(
+            id: 1, name: "Finding Dory", year: 2016,
+            releaseDate: Date(timeIntervalSince1970: 1_466_121_600),
+            grossing: 486_295_561, rating: 74,
+            cast: [MovieActor(name: "Ellen DeGeneres"), MovieActor(name: "Albert Brooks"), MovieActor(name: "Ed O'Neill")]
+        ))
+    }
+
+    @Test("the reference top lists decode in their order")
+    func decodesTopLists() throws {
+        let grossing = try ResponseDecoding.decode([ApiMovie].self, from: #require(ReferenceBodies.body(at: "movies/topGrossing/2016.json")))
+        let rated = try ResponseDecoding.decode([ApiMovie].self, from: #require(ReferenceBodies.body(at: "movies/topRated/2016.json")))
+        #expect(grossing.map(\.id) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        #expect(rated.map(\.id) == [7, 6, 3, 2, 10, 5, 1, 8, 4, 9])
+        #expect(grossing.map(\.movie).map(\.releaseDate).map(CalendarDate.string) == [
+            "2016-06-17", "2016-12-16", "2016-05-06", "2016-07-08", "2016-04-15",
+            "2016-02-12", "2016-03-04", "2016-03-25", "2016-08-05", "2016-11-05",
+        ])
+    }
+
+    @Test("a decimal rating is kept as it is")
+    func acceptsDecimalRatings() throws {
+        let body = Data(#"{"name":"X","id":1,"year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":7.5,"cast":[]}"#.utf8)
+        #expect(try ResponseDecoding.decode(ApiMovie.self, from: body).rating == 7.5)
+    }
+
+    @Test("a release date that is not yyyy-MM-dd fails with its JSON path")
+    func rejectsBadDates() {
+        let body = Data(#"[{"name":"X","id":1,"year":2016,"releaseDate":"17/06/2016","grossing":1,"rating":7,"cast":[]}]"#.utf8)
+        do {
+            _ = try ResponseDecoding.decode([ApiMovie].self, from: body)
+            Issue.record("decoding should fail")
+        } catch {
+            guard case let .cannotDecode(path, reason) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(path == "$[0].releaseDate")
+            #expect(reason.contains("yyyy-MM-dd"))
+        }
+    }
+
+    @Test("a cast member without a name fails with its JSON path")
+    func rejectsBadCast() {
+        let body = Data(#"{"name":"X","id":1,"year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":7,"cast":[{"name":"A"},{}]}"#.utf8)
+        #expect(throws: NetworkError.cannotDecode(path: "$.cast[1].name", reason: "the key is missing")) {
+            try ResponseDecoding.decode(ApiMovie.self, from: body)
+        }
+    }
+}

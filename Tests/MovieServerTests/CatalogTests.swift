@@ -1,0 +1,75 @@
+import Foundation
+import MovieServer
+import Testing
+
+@Suite("Catalog")
+struct CatalogTests {
+    static func movie(_ id: Int, year: Int = 2020, grossing: Int = 1, rating: Double = 5) -> CatalogMovie {
+        CatalogMovie(name: "Movie \(id)", id: id, year: year, releaseDate: "\(year)-01-01", grossing: grossing, rating: rating, cast: [.init(name: "Actor \(id)")])
+    }
+
+    @Test("top lists hold at most ten movies, best first, ties to the higher id")
+    func ordersTopLists() throws {
+        let movies = (1...15).map { Self.movie($0, grossing: $0 % 4, rating: Double($0 % 3)) } + [Self.movie(99, year: 2021)]
+        let catalog = try Catalog(movies: movies)
+        #expect(catalog.topGrossing(year: 2020).map(\.id) == [15, 11, 7, 3, 14, 10, 6, 2, 13, 9])
+        #expect(catalog.topRated(year: 2020).map(\.id) == [14, 11, 8, 5, 2, 13, 10, 7, 4, 1])
+        #expect(catalog.topGrossing(year: 2021).map(\.id) == [99])
+        #expect(catalog.topRated(year: 1990).isEmpty)
+    }
+
+    @Test("a catalog file is served for any of its years, in the contract's shape")
+    func servesLoadedCatalogs() async throws {
+        let movies = [Self.movie(3, year: 1994, grossing: 10, rating: 8.5), Self.movie(4, year: 1994, grossing: 20, rating: 7)]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID()).json")
+        try JSONEncoder().encode(movies).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        try await withServerClient(catalog: try Catalog.load(from: file)) { client in
+            let grossing = try await client.get("/api/movies/topGrossing/1994")
+            #expect(String(decoding: grossing.body, as: UTF8.self) == """
+                [{"name":"Movie 4","id":4,"year":1994,"releaseDate":"1994-01-01","grossing":20,"rating":7,"cast":[{"name":"Actor 4"}]},\
+                {"name":"Movie 3","id":3,"year":1994,"releaseDate":"1994-01-01","grossing":10,"rating":8.5,"cast":[{"name":"Actor 3"}]}]
+                """)
+            let rated = try await client.get("/api/movies/topRated/1994")
+            #expect(String(decoding: rated.body, as: UTF8.self).hasPrefix(#"[{"name":"Movie 3""#))
+            #expect(try await client.get("/api/movies/1").status == 404)
+        }
+    }
+
+    @Test("a catalog with an invalid movie names the file, index and problem")
+    func rejectsInvalidMovies() {
+        var bad = Self.movie(2)
+        bad.releaseDate = "2020-02-30"
+        #expect(throws: CatalogError.invalidMovie(file: "test", index: 1, reason: "movie 2 has releaseDate '2020-02-30', expected yyyy-MM-dd")) {
+            try Catalog(movies: [Self.movie(1), bad], source: "test")
+        }
+    }
+
+    @Test("duplicate ids are rejected")
+    func rejectsDuplicateIDs() {
+        #expect(throws: CatalogError.duplicateID(file: "test", id: 1)) {
+            try Catalog(movies: [Self.movie(1), Self.movie(1)], source: "test")
+        }
+    }
+
+    @Test("a file that is not a JSON array of movies says where it breaks")
+    func rejectsMalformedFiles() {
+        #expect {
+            try Catalog.decode(Data(#"[{"name":"A","id":"one"}]"#.utf8), source: "movies.json")
+        } throws: { error in
+            guard case let .malformed(file, reason) = error as? CatalogError else { return false }
+            return file == "movies.json" && reason.hasPrefix("at $[0].id")
+        }
+    }
+
+    @Test("a missing file is unreadable, not a crash")
+    func reportsMissingFiles() {
+        #expect {
+            try Catalog.load(from: URL(fileURLWithPath: "/nonexistent/catalog.json"))
+        } throws: { error in
+            guard case .unreadable(file: "/nonexistent/catalog.json", _) = error as? CatalogError else { return false }
+            return true
+        }
+    }
+}

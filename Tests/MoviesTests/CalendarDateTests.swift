@@ -1,0 +1,33 @@
+import Foundation
+import Movies
+import Testing
+
+@Suite("CalendarDate")
+struct CalendarDateTests {
+    @Test("a yyyy-MM-dd day is midnight UTC of that day")
+    func parsesMidnightUTC() throws {
+        let date = try #require(CalendarDate.date(from: "2016-06-17"))
+        #expect(date == Date(timeIntervalSince1970: 1_466_121_600))
+    }
+
+    @Test("formatting gives back the same text", arguments: ["2016-06-17", "2016-02-29", "1999-12-31", "0001-01-01"])
+    func roundTrips(text: String) throws {
+        let date = try #require(CalendarDate.date(from: text))
+        #expect(CalendarDate.string(from: date) == text)
+    }
+
+    @Test(
+        "text that is not a real yyyy-MM-dd day is rejected",
+        arguments: ["2016-02-30", "2015-02-29", "2016-13-01", "2016-00-10", "2016-6-17", "16-06-17", "2016/06/17",
+                    "2016-06-17T00:00:00Z", "abcd-ef-gh", "", "２０１６-06-17"]
+    )
+    func rejectsInvalidDays(text: String) {
+        #expect(CalendarDate.date(from: text) == nil)
+    }
+
+    @Test("the day does not depend on the time of day")
+    func formatsTheUTCDayOfAnyInstant() {
+        let lateEvening = Date(timeIntervalSince1970: 1_466_121_600 + 86_399)
+        #expect(CalendarDate.string(from: lateEvening) == "2016-06-17")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import MarqueeTestSupport
+import Networking
+import Testing
+
+/// The live transport against real servers on loopback.
+@Suite("AsyncHTTPClientTransport")
+struct AsyncHTTPClientTransportTests {
+    @Test("a response comes back whole, with status and headers, whatever its status")
+    func returnsResponses() async throws {
+        try await withLoopbackServer({ router in
+            router.get("api/hello") { _, _ in
+                Response(status: .accepted, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: " [1,2] ")))
+            }
+        }) { server in
+            try await withTransport { transport in
+                let client = APIClient(baseURL: server.baseURL, transport: transport)
+                let numbers = try await client.decode([Int].self, from: Endpoint(path: ["hello"]))
+                #expect(numbers == [1, 2])
+                let response = try await client.send(Endpoint(path: ["missing"], acceptableStatusCodes: 200..<600))
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test("a refused connection names the host and port")
+    func reportsRefusedConnections() async throws {
+        let port = try await closedLoopbackPort()
+        try await withTransport { transport in
+            let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)/api/")!, transport: transport)
+            await #expect(throws: NetworkError.cannotConnect(host: "127.0.0.1", port: port, reason: "connection refused")) {
+                try await client.send(Endpoint(path: ["movies", "1"]))
+            }
+        }
+    }
+
+    @Test("a server slower than the timeout gives timedOut")
+    func timesOut() async throws {
+        try await withLoopbackServer({ router in
+            router.get("api/slow") { _, _ in
+                try await Task.sleep(for: .seconds(2))
+                return "late"
+            }
+        }) { server in
+            try await withTransport { transport in
+                let client = APIClient(baseURL: server.baseURL, transport: transport)
+                let started = ContinuousClock.now
+                await #expect(throws: NetworkError.timedOut(after: .milliseconds(200))) {
+                    try await client.send(Endpoint(path: ["slow"], timeout: .milliseconds(200)))
+                }
+                #expect(ContinuousClock.now - started < .seconds(1))
+            }
+        }
+    }
+
+    @Test("cancelling the calling task cancels the request under way")
+    func cancels() async throws {
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        try await withLoopbackServer({ router in
+            router.get("api/slow") { _, _ in
+                arrived.yield()
+                try await Task.sleep(for: .seconds(2))
+                return "late"
+            }
+        }) { server in
+            try await withTransport { transport in
+                let client = APIClient(baseURL: server.baseURL, transport: transport)
+                let started = ContinuousClock.now
+                let task = Task { try await client.send(Endpoint(path: ["slow"])) }
+                var iterator = arrivals.makeAsyncIterator()
+                await iterator.next()
+                task.cancel()
+                await #expect(throws: NetworkError.cancelled) { try await task.value }
+                #expect(ContinuousClock.now - started < .seconds(1))
+            }
+        }
+    }
+
+    @Test("a body over the limit fails with bodyTooLarge instead of growing")
+    func limitsBodies() async throws {
+        try await withLoopbackServer({ router in
+            router.get("api/big") { _, _ in
+                Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)))
+            }
+        }) { server in
+            var configuration = AsyncHTTPClientTransport.Configuration()
+            configuration.maximumBodySize = 16 * 1024
+            try await withTransport(configuration) { transport in
+                let client = APIClient(baseURL: server.baseURL, transport: transport)
+                await #expect(throws: NetworkError.bodyTooLarge(limit: 16 * 1024)) {
+                    try await client.send(Endpoint(path: ["big"]))
+                }
+            }
+        }
+    }
+}

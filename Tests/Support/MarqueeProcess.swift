@@ -1,0 +1,53 @@
+import Foundation
+
+/// The built `marquee` executable, run as a user would run it.
+public struct MarqueeProcess {
+    /// What one run printed and how it ended.
+    public struct Outcome: Sendable {
+        public let status: Int32
+        public let standardOutput: String
+        public let standardError: String
+
+        public var errorLines: [Substring] { standardError.split(separator: "\n") }
+    }
+
+    public let executable: URL
+    public var environment: [String: String]
+
+    /// The executable next to the running test bundle, in the same build directory.
+    public init() {
+        let buildDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [buildDirectory, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("marquee") }
+        executable = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+        environment = ProcessInfo.processInfo.environment
+    }
+
+    /// Runs `marquee` with `arguments` and waits for it to exit.
+    public func run(_ arguments: [String]) async throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        let finished = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in finished.continuation.finish() }
+        try process.run()
+        async let outputData = Self.readAll(output.fileHandleForReading)
+        async let errorData = Self.readAll(error.fileHandleForReading)
+        let (outputBytes, errorBytes) = await (outputData, errorData)
+        for await _ in finished.stream {}
+        return Outcome(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputBytes, as: UTF8.self),
+            standardError: String(decoding: errorBytes, as: UTF8.self)
+        )
+    }
+
+    private static func readAll(_ handle: FileHandle) async -> Data {
+        await Task.detached { (try? handle.readToEnd()) ?? Data() }.value
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import MovieServer
+
+/// Runs `body` with a movie server on an ephemeral loopback port, and stops it afterwards.
+public func withMovieServer<Result>(
+    catalog: Catalog? = nil,
+    _ body: (RunningServer) async throws -> Result
+) async throws -> Result {
+    let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), logger: quietLogger)
+    let server = try await MovieServer(configuration: configuration).start()
+    return try await finally(try await body(server)) { try? await server.stop() }
+}
+
+/// Runs `body` with a Hummingbird server whose routes `configure` adds, on an ephemeral loopback port.
+public func withLoopbackServer<Result>(
+    _ configure: (Router<BasicRequestContext>) -> Void,
+    _ body: (RunningServer) async throws -> Result
+) async throws -> Result {
+    let server = try await RunningServer.start(host: "127.0.0.1", logger: quietLogger) { onListening in
+        let router = Router(context: BasicRequestContext.self)
+        configure(router)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { onListening($0.localAddress?.port ?? 0) },
+            logger: quietLogger
+        )
+    }
+    return try await finally(try await body(server)) { try? await server.stop() }
+}
+
+/// A loopback port on which nothing listens: bound by a server that has since stopped.
+public func closedLoopbackPort() async throws -> Int {
+    try await withLoopbackServer({ _ in }) { $0.port }
+}
+
+/// Runs `operation`, then `cleanup` whether it threw or not, then returns or rethrows.
+public func finally<Result>(
+    _ operation: @autoclosure () async throws -> Result,
+    cleanup: () async -> Void
+) async throws -> Result {
+    let outcome: Swift.Result<Result, any Error>
+    do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
+    await cleanup()
+    return try outcome.get()
+}
+
+public let quietLogger: Logger = {
+    var logger = Logger(label: "marquee.tests")
+    logger.logLevel = .critical
+    return logger
+}()
