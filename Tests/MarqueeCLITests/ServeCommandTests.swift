@@ -1,0 +1,48 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// `marquee serve` as a separate process on a loopback port.
+@Suite("marquee serve")
+struct ServeCommandTests {
+    let marquee = MarqueeProcess()
+
+    @Test("serves a catalog file until interrupted, and the client commands use it")
+    func servesUntilInterrupted() async throws {
+        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID()).json")
+        try Data(#"[{"name":"Heat","id":77,"year":1995,"releaseDate":"1995-12-15","grossing":187436818,"rating":8.3,"cast":[{"name":"Al Pacino"}]}]"#.utf8)
+            .write(to: catalog)
+        defer { try? FileManager.default.removeItem(at: catalog) }
+
+        let server = try marquee.launch(["serve", "--port", "0", "--catalog", catalog.path])
+        let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"))
+        let baseURL = try #require(line.split(separator: " ").last.map(String.init))
+        #expect(baseURL.hasPrefix("http://127.0.0.1:"))
+
+        let outcome = try await marquee.run(["top-rated", "--year", "1995", "--env", baseURL])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("Heat (1995)"))
+        #expect(outcome.standardOutput.contains("$187,436,818"))
+        #expect(outcome.standardOutput.contains("8.3"))
+
+        #expect(await server.interrupt() == 0)
+    }
+
+    @Test("a catalog that cannot be loaded fails with one line naming the file")
+    func badCatalog() async throws {
+        let outcome = try await marquee.run(["serve", "--port", "0", "--catalog", "/nonexistent/movies.json"])
+        #expect(outcome.status != 0)
+        #expect(outcome.errorLines.count == 1)
+        #expect(outcome.standardError.contains("cannot read the catalog /nonexistent/movies.json"))
+    }
+
+    @Test("a port in use fails with one line")
+    func portInUse() async throws {
+        try await withMovieServer { running in
+            let outcome = try await marquee.run(["serve", "--port", "\(running.port)"])
+            #expect(outcome.status != 0)
+            #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
+            #expect(outcome.standardError.hasPrefix("marquee: cannot serve on 127.0.0.1:\(running.port)"))
+        }
+    }
+}
