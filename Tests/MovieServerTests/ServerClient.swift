@@ -7,25 +7,37 @@ import NIOHTTP1
 
 /// A raw HTTP view of a running server, for checking bytes, statuses and headers exactly.
 struct ServerClient {
-    let server: RunningServer
+    let server: TestMovieServer
 
     struct Answer {
         let status: Int
         let contentType: String?
+        let headers: HTTPHeaders
         let body: Data
 
         var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     }
 
-    func get(_ path: String, method: HTTPMethod = .GET) async throws -> Answer {
+    func get(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)\(path)")
         request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
-        return Answer(status: Int(response.status.code), contentType: response.headers.first(name: "content-type"), body: Data(body.readableBytesView))
+        return Answer(
+            status: Int(response.status.code),
+            contentType: response.headers.first(name: "content-type"),
+            headers: response.headers,
+            body: Data(body.readableBytesView)
+        )
     }
 }
 
-func withServerClient(catalog: Catalog? = nil, _ body: (ServerClient) async throws -> Void) async throws {
-    try await withMovieServer(catalog: catalog) { try await body(ServerClient(server: $0)) }
+func withServerClient(
+    catalog: Catalog? = nil,
+    auth: AuthConfiguration = .publicAccess,
+    _ body: (ServerClient) async throws -> Void
+) async throws {
+    try await withMovieServer(catalog: catalog, auth: auth) { try await body(ServerClient(server: $0)) }
 }

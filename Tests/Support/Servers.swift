@@ -3,14 +3,28 @@ import Hummingbird
 import Logging
 import MovieServer
 
+/// A movie server running on an ephemeral loopback port for a test.
+public struct TestMovieServer: Sendable {
+    public let server: MovieServer
+    public let running: RunningServer
+
+    public var port: Int { running.port }
+    public var baseURL: URL { running.baseURL }
+    /// The tokens granted so far, by grant type.
+    public var grants: GrantLedger.Counts { server.tokens.ledger.current }
+}
+
 /// Runs `body` with a movie server on an ephemeral loopback port, and stops it afterwards.
+/// The movie paths are public unless `auth` says otherwise.
 public func withMovieServer<Result>(
     catalog: Catalog? = nil,
-    _ body: (RunningServer) async throws -> Result
+    auth: AuthConfiguration = .publicAccess,
+    _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
-    let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), logger: quietLogger)
-    let server = try await MovieServer(configuration: configuration).start()
-    return try await finally(try await body(server)) { try? await server.stop() }
+    let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), auth: auth, logger: quietLogger)
+    let server = await MovieServer(configuration: configuration)
+    let running = try await server.start()
+    return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }
 }
 
 /// Runs `body` with a Hummingbird server whose routes `configure` adds, on an ephemeral loopback port.

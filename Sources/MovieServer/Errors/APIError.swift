@@ -43,3 +43,24 @@ extension APIError {
         APIError(.notFound, code: "not_found", message: message)
     }
 }
+
+extension APIError {
+    /// An RFC 6749 token endpoint error.
+    static func tokenRequest(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:]) -> APIError {
+        APIError(status, code: code, message: message, headerFields: headers)
+    }
+
+    /// An RFC 6750 bearer token error: 401 with a `WWW-Authenticate: Bearer` challenge.
+    static func invalidToken(_ message: String) -> APIError {
+        APIError(
+            .unauthorized, code: "invalid_token", message: message,
+            headerFields: [.wwwAuthenticate: #"Bearer realm="marquee", error="invalid_token", error_description="\#(message)""#]
+        )
+    }
+
+    static let missingToken = APIError(
+        .unauthorized, code: "invalid_token",
+        message: "An access token is required: send Authorization: Bearer <token>, from POST /api/auth/token.",
+        headerFields: [.wwwAuthenticate: #"Bearer realm="marquee""#]
+    )
+}

@@ -13,6 +13,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.apiError(for: error, path: request.uri.path).response(from: request, context: context)
+        } catch let error as any HTTPResponseError {
+            return try Self.apiError(for: HTTPError(error.status), path: request.uri.path).response(from: request, context: context)
         } catch {
             context.logger.error("unexpected error", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
             return try APIError(.internalServerError, code: "server_error", message: "The server failed to answer this request.")

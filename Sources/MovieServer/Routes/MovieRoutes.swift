@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// The movie paths of the contract: one movie by id, and the top lists of a year.
+/// The movie paths of the contract, under `movies/`: one movie by id, and the top lists of a year.
 ///
 /// Bodies are compact JSON with the contract's key order; the top lists are encoded once, when
 /// the routes are built.
@@ -22,26 +22,26 @@ struct MovieRoutes: Sendable {
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
-        router.get("movies/:id") { _, context in
+        router.get(":id") { _, context in
             let id = try ParameterParsing.movieID(context.parameters.get("id"))
             guard let movie = catalog.movie(id: id) else {
                 throw APIError.notFound("There is no movie with id \(id).")
             }
             return Self.json(ByteBuffer(string: ContractJSON.movie(movie)))
         }
-        router.get("movies") { _, _ -> Response in
+        router.get("") { _, _ -> Response in
             throw APIError.badRequest("The movie id is missing: use /api/movies/{id}.")
         }
         for list in ["topGrossing", "topRated"] {
-            router.get("movies/\(list)") { _, _ -> Response in
+            router.get("\(list)") { _, _ -> Response in
                 throw APIError.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
             }
         }
-        router.get("movies/topGrossing/:year") { _, context in
+        router.get("topGrossing/:year") { _, context in
             let year = try ParameterParsing.year(context.parameters.get("year"))
             return Self.json(topGrossingBodies[year] ?? Self.emptyList)
         }
-        router.get("movies/topRated/:year") { _, context in
+        router.get("topRated/:year") { _, context in
             let year = try ParameterParsing.year(context.parameters.get("year"))
             return Self.json(topRatedBodies[year] ?? Self.emptyList)
         }

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The movie API: the paths and bodies of the original static site, served by Hummingbird.
+/// The movie API: the paths and bodies of the original static site, served by Hummingbird,
+/// plus OAuth 2.0 tokens that the movie paths require unless the server is public.
 ///
 /// Run it standalone with ``run()`` (until SIGINT or SIGTERM), or inside another process with
 /// ``start()``, which binds (port 0 picks a free one) and hands back a ``RunningMovieServer``.
@@ -13,26 +14,42 @@ public struct MovieServer: Sendable {
         /// The port to bind; 0 lets the system choose a free one.
         public var port: Int
         public var catalog: Catalog
+        public var auth: AuthConfiguration
         public var logger: Logger
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, catalog: Catalog, logger: Logger = Logger(label: "marquee.server")) {
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            catalog: Catalog,
+            auth: AuthConfiguration = AuthConfiguration(),
+            logger: Logger = Logger(label: "marquee.server")
+        ) {
             self.host = host
             self.port = port
             self.catalog = catalog
+            self.auth = auth
             self.logger = logger
         }
     }
 
     public let configuration: Configuration
+    /// Issues and checks the tokens; its ledger counts the grants.
+    public let tokens: TokenService
 
-    public init(configuration: Configuration) {
+    public init(configuration: Configuration) async {
         self.configuration = configuration
+        self.tokens = await TokenService(configuration: configuration.auth)
     }
 
     /// Serves until the process receives SIGINT or SIGTERM.
     public func run() async throws {
         let logger = configuration.logger
+        let auth = configuration.auth
+        let access = auth.requiresToken
+            ? "movie paths require a bearer token from POST /api/auth/token (client id \(auth.client.id), tokens valid \(auth.accessTokenLifetime))"
+            : "movie paths are public"
         let app = try makeApplication { port in
+            logger.notice("\(access)")
             logger.notice("Marquee movie API listening on http://\(configuration.host):\(port)/api/")
         }
         try await app.runService()
@@ -50,8 +67,13 @@ public struct MovieServer: Sendable {
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
         let api = router.group("api")
-        MovieRoutes(catalog: configuration.catalog).register(on: api)
+        let movies = api.group("movies")
+        if configuration.auth.requiresToken {
+            movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
+        }
+        MovieRoutes(catalog: configuration.catalog).register(on: movies)
         LegacyAuthRoute().register(on: api)
+        TokenRoutes(tokens: tokens).register(on: api)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Marquee"),

@@ -37,10 +37,12 @@ public struct APIClient: Sendable {
         let endpoint = route.endpoint
         let original = try APIRequest(endpoint: endpoint, baseURL: baseURL, defaultTimeout: defaultTimeout)
         var attempt = 0
+        var failures: [NetworkError] = []
         while true {
             attempt += 1
             guard !Task.isCancelled else { throw .cancelled }
             var request = original
+            request.failures = failures
             var response: APIResponse?
             do throws(NetworkError) {
                 for interceptor in interceptors {
@@ -54,11 +56,14 @@ public struct APIClient: Sendable {
             } catch {
                 guard error != .cancelled, !Task.isCancelled else { throw .cancelled }
                 guard attempt < maximumAttempts else { throw error }
+                failures.append(error)
                 let decision = await retryDecision(request, response: response, error: error, attempt: attempt)
                 logger.debug("attempt failed", metadata: ["url": "\(request.url)", "error": "\(error)", "decision": "\(decision)"])
                 switch decision {
                 case .doNotRetry:
                     throw error
+                case let .fail(replacement):
+                    throw replacement
                 case .retry:
                     continue
                 case let .retryAfter(delay):

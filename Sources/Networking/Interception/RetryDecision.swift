@@ -6,4 +6,6 @@ public enum RetryDecision: Sendable, Hashable {
     case retry
     /// Send the request again after waiting this long.
     case retryAfter(Duration)
+    /// Do not retry, and fail with this error instead of the attempt's own.
+    case fail(NetworkError)
 }

@@ -12,6 +12,8 @@ public struct APIRequest: Sendable {
     public var timeout: Duration
     /// The endpoint this request was built from, so interceptors can read its options.
     public let endpoint: Endpoint
+    /// The errors of the earlier attempts of the same call, oldest first.
+    public internal(set) var failures: [NetworkError] = []
 
     public init(endpoint: Endpoint, baseURL: URL, defaultTimeout: Duration) throws(NetworkError) {
         self.method = endpoint.method

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import Logging
 import MovieServer
@@ -7,7 +8,13 @@ import MovieServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the movie API over HTTP until interrupted (Ctrl-C)."
+        abstract: "Serve the movie API over HTTP until interrupted (Ctrl-C).",
+        discussion: """
+            Movie paths require a bearer token from POST /api/auth/token unless --public is given. \
+            The client id and secret come from --client-id/--client-secret, else MARQUEE_CLIENT_ID/\
+            MARQUEE_CLIENT_SECRET, else the development pair marquee-dev/marquee-dev-secret. \
+            Tokens are signed with MARQUEE_SIGNING_KEY when it is set, else with a key made at start.
+            """
     )
 
     @Option(help: "The address to listen on.")
@@ -19,19 +26,49 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A JSON file of movies to serve instead of the bundled catalog.", valueName: "file"))
     var catalog: String?
 
+    @Flag(help: "Serve the movie paths without authentication, like the original static site.")
+    var `public` = false
+
+    @Option(name: .customLong("token-ttl"), help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
+    var tokenLifetime = 3600
+
+    @Option(help: "The client id allowed to obtain tokens.")
+    var clientID: String?
+
+    @Option(help: "The client secret; prefer MARQUEE_CLIENT_SECRET, which other users cannot see.")
+    var clientSecret: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("the port must be from 0 to 65535, not \(port)") }
+        guard (1...31_536_000).contains(tokenLifetime) else {
+            throw ValidationError("the token lifetime must be from 1 to 31536000 seconds, not \(tokenLifetime)")
+        }
     }
 
     func run() async throws {
         let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
         var logger = Logger(label: "marquee.server")
         logger.logLevel = .info
-        let server = MovieServer(configuration: .init(host: host, port: port, catalog: movies, logger: logger))
+        let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), logger: logger)
+        let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()
         } catch {
             throw CLIError.cannotServe(host: host, port: port, reason: ErrorReporter.describe(error))
         }
+    }
+
+    private func authConfiguration() -> AuthConfiguration {
+        let variables = ProcessInfo.processInfo.environment
+        let fromEnvironment = ClientSecrets.fromEnvironment(variables)
+        let client = ClientCredentials(id: clientID ?? fromEnvironment.id, secret: clientSecret ?? fromEnvironment.secret)
+        let signingKey = variables["MARQUEE_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            .map { SymmetricKey(data: SHA256.hash(data: Data($0.utf8))) } ?? SymmetricKey(size: .bits256)
+        return AuthConfiguration(
+            requiresToken: !self.public,
+            client: client,
+            accessTokenLifetime: .seconds(tokenLifetime),
+            signingKey: signingKey
+        )
     }
 }

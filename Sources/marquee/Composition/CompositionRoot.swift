@@ -15,10 +15,9 @@ enum CompositionRoot {
         _ body: (any MovieService) async throws -> Result
     ) async throws -> Result {
         let (environment, embeddedServer) = try await resolve(options.environment)
-        let context = InMemoryApiContext(environment: environment)
+        let context = makeContext(for: environment)
         let transport = AsyncHTTPClientTransport()
-        let client = APIClient(baseURL: context.environment.baseURL, transport: transport)
-        let service = ApiMovieService(client: client)
+        let service = ApiMovieService(client: authenticatedClient(context: context, transport: transport))
 
         let outcome: Swift.Result<Result, any Error>
         do {
@@ -29,6 +28,42 @@ enum CompositionRoot {
         try? await transport.shutdown()
         try? await embeddedServer?.stop()
         return try outcome.get()
+    }
+
+    /// The context of an environment that is not embedded: its credential kept in the config folder.
+    static func persistentContext(for option: EnvironmentOption) -> FileApiContext? {
+        switch option {
+        case .embedded: nil
+        case .production: FileApiContext(environment: .production)
+        case let .url(url): FileApiContext(environment: .custom(url))
+        }
+    }
+
+    /// An `APIClient` whose requests carry the context's credential, renewed as needed.
+    private static func authenticatedClient(context: any ApiContext, transport: any Transport) -> APIClient {
+        let baseURL = context.environment.baseURL
+        let tokenClient = APIClient(baseURL: baseURL, transport: transport)
+        let authenticator: ApiAuthenticator =
+            switch context.environment {
+            case .production:
+                ApiAuthenticator(authService: LegacyTokenAuthService(client: tokenClient), header: .custom(.init("AUTH_TOKEN")!))
+            case .embedded, .custom:
+                ApiAuthenticator(authService: apiAuthService(client: tokenClient))
+            }
+        let authentication = AuthenticationInterceptor(authenticator: authenticator, store: context)
+        return APIClient(baseURL: baseURL, transport: transport, interceptors: [authentication])
+    }
+
+    private static func apiAuthService(client: APIClient) -> ApiAuthService {
+        let secrets = ClientSecrets.fromEnvironment()
+        return ApiAuthService(client: client, clientID: secrets.id, clientSecret: secrets.secret)
+    }
+
+    private static func makeContext(for environment: ApiEnvironment) -> any ApiContext {
+        switch environment {
+        case .embedded: InMemoryApiContext(environment: environment)
+        case .production, .custom: FileApiContext(environment: environment)
+        }
     }
 
     /// The API environment of `option`, starting the embedded server when it is the one asked for.
@@ -48,8 +83,9 @@ enum CompositionRoot {
         var logger = Logger(label: "marquee.embedded-server")
         logger.logLevel = .warning
         do {
-            let server = MovieServer(configuration: .init(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), logger: logger))
-            return try await server.start()
+            let auth = AuthConfiguration(client: ClientSecrets.fromEnvironment())
+            let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: auth, logger: logger)
+            return try await MovieServer(configuration: configuration).start()
         } catch {
             throw CLIError.cannotStartEmbeddedServer(reason: ErrorReporter.describe(error))
         }

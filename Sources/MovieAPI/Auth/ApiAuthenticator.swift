@@ -1,0 +1,50 @@
+import Foundation
+import Movies
+import Networking
+
+/// The movie API's ``Authenticator``: credentials from an ``AuthService``, sent in an
+/// ``AuthorizationHeader``.
+public struct ApiAuthenticator: Authenticator {
+    private let authService: any AuthService
+    private let header: AuthorizationHeader
+    private let now: @Sendable () -> Date
+
+    public init(authService: any AuthService, header: AuthorizationHeader = .bearer, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.authService = authService
+        self.header = header
+        self.now = now
+    }
+
+    public func apply(_ credential: Credential, to request: inout APIRequest) {
+        request.headerFields[header.name] = header.value(for: credential.accessToken)
+    }
+
+    public func needsRenewal(_ credential: Credential) -> Bool {
+        credential.needsRenewal(at: now())
+    }
+
+    public func isRequest(_ request: APIRequest, authenticatedWith credential: Credential) -> Bool {
+        request.headerFields[header.name] == header.value(for: credential.accessToken)
+    }
+
+    public func authorize() async throws(NetworkError) -> Credential {
+        try await Self.networkErrors { try await authService.authorize() }
+    }
+
+    public func refresh(_ credential: Credential) async throws(NetworkError) -> Credential {
+        guard let refreshToken = credential.refreshToken else {
+            throw .authenticationFailed("the credential has no refresh token")
+        }
+        return try await Self.networkErrors { try await authService.refresh(using: refreshToken) }
+    }
+
+    private static func networkErrors(_ operation: () async throws -> Credential) async throws(NetworkError) -> Credential {
+        do {
+            return try await operation()
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw .authenticationFailed(String(describing: error))
+        }
+    }
+}

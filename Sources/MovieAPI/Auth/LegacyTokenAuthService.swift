@@ -1,0 +1,26 @@
+import Foundation
+import Movies
+import Networking
+
+/// The original site's way to authorize: `GET /api/auth` returns a plain-text token that never
+/// expires and cannot be refreshed. Used with the original's `AUTH_TOKEN` header.
+public struct LegacyTokenAuthService: AuthService {
+    private let client: APIClient
+    private let now: @Sendable () -> Date
+
+    public init(client: APIClient, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.client = client
+        self.now = now
+    }
+
+    public func authorize() async throws -> Credential {
+        let issuedAt = now()
+        let token = try await client.text(from: ApiRoute.auth)
+        guard !token.isEmpty else { throw NetworkError.cannotDecode(path: "$", reason: "the token is empty") }
+        return Credential(accessToken: token, refreshToken: nil, issuedAt: issuedAt, expiresAt: .distantFuture)
+    }
+
+    public func refresh(using refreshToken: String) async throws -> Credential {
+        try await authorize()
+    }
+}

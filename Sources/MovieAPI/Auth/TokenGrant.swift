@@ -1,0 +1,38 @@
+import Foundation
+
+/// What the app offers the token endpoint in exchange for a credential.
+///
+/// Its descriptions never show the secret or the refresh token.
+public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    /// The app authorizing itself with its client id and secret.
+    case clientCredentials(id: String, secret: String)
+    /// A refresh token, used up by the exchange.
+    case refreshToken(String)
+
+    /// The `application/x-www-form-urlencoded` parameters of the token request.
+    var formBody: String {
+        let parameters: [(String, String)] =
+            switch self {
+            case let .clientCredentials(id, secret):
+                [("grant_type", "client_credentials"), ("client_id", id), ("client_secret", secret)]
+            case let .refreshToken(token):
+                [("grant_type", "refresh_token"), ("refresh_token", token)]
+            }
+        return parameters.map { "\(Self.formEncoded($0))=\(Self.formEncoded($1))" }.joined(separator: "&")
+    }
+
+    public var description: String {
+        switch self {
+        case let .clientCredentials(id, _): "client_credentials(\(id))"
+        case .refreshToken: "refresh_token"
+        }
+    }
+
+    public var customMirror: Mirror { Mirror(self, children: ["grant": description]) }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func formEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+}

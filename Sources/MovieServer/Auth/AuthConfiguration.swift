@@ -1,0 +1,43 @@
+import Crypto
+import Foundation
+
+/// How a ``MovieServer`` authenticates its clients.
+public struct AuthConfiguration: Sendable {
+    /// Whether the movie endpoints require a bearer token. `false` serves them openly, like the original site.
+    public var requiresToken: Bool
+    public var client: ClientCredentials
+    /// How long an access token is valid.
+    public var accessTokenLifetime: Duration
+    /// How long an unused refresh token is valid.
+    public var refreshTokenLifetime: Duration
+    /// The HMAC key that signs access tokens. Tokens signed with another key are rejected.
+    public var signingKey: SymmetricKey
+    /// The server's clock; tests move it to expire tokens without waiting.
+    public var now: @Sendable () -> Date
+
+    public init(
+        requiresToken: Bool = true,
+        client: ClientCredentials = .development,
+        accessTokenLifetime: Duration = .seconds(3600),
+        refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+        signingKey: SymmetricKey = SymmetricKey(size: .bits256),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.requiresToken = requiresToken
+        self.client = client
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.signingKey = signingKey
+        self.now = now
+    }
+
+    /// Movie endpoints open to anyone; the token endpoint still works.
+    public static var publicAccess: AuthConfiguration { AuthConfiguration(requiresToken: false) }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

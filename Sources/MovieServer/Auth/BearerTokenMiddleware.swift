@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// Lets a request through only with a valid `Authorization: Bearer` access token (RFC 6750).
+struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let tokens: TokenService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else { throw APIError.missingToken }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.missingToken }
+        _ = try await tokens.verifyAccessToken(parts[1].trimmingCharacters(in: .whitespaces))
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,38 @@
+import Synchronization
+
+/// Counts the tokens a server granted, by grant type, and the grant requests it refused.
+public final class GrantLedger: Sendable {
+    /// A snapshot of the counts.
+    public struct Counts: Sendable, Hashable, CustomStringConvertible {
+        public var clientCredentials = 0
+        public var refreshToken = 0
+        public var refused = 0
+
+        public var description: String {
+            "client_credentials=\(clientCredentials) refresh_token=\(refreshToken) refused=\(refused)"
+        }
+    }
+
+    private let counts = Mutex(Counts())
+
+    public init() {}
+
+    public var current: Counts { counts.withLock { $0 } }
+
+    func recordGrant(_ type: GrantType) -> Counts {
+        counts.withLock { counts in
+            switch type {
+            case .clientCredentials: counts.clientCredentials += 1
+            case .refreshToken: counts.refreshToken += 1
+            }
+            return counts
+        }
+    }
+
+    func recordRefusal() -> Counts {
+        counts.withLock { counts in
+            counts.refused += 1
+            return counts
+        }
+    }
+}

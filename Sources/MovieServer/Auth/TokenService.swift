@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import JWTKit
+import Logging
+
+/// Issues and checks tokens: signed access tokens that need no server state, and single-use
+/// refresh tokens that are replaced on every use.
+public final class TokenService: Sendable {
+    public let configuration: AuthConfiguration
+    /// How many tokens were granted, by grant type.
+    public let ledger = GrantLedger()
+    private let keys: JWTKeyCollection
+    private let refreshTokens = RefreshTokenStore()
+
+    public init(configuration: AuthConfiguration) async {
+        self.configuration = configuration
+        self.keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(key: configuration.signingKey), digestAlgorithm: .sha256)
+    }
+
+    /// Answers a token request, or throws the RFC 6749 error to send back.
+    func grant(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?, logger: Logger) async throws(APIError) -> TokenResponse {
+        do {
+            let (type, clientID) = try await authorize(request, basicCredentials: basicCredentials)
+            let response = try await issueTokens(for: clientID)
+            let counts = ledger.recordGrant(type)
+            logger.notice("granted \(type.rawValue) token to \(clientID) (grants: \(counts))")
+            return response
+        } catch {
+            let counts = ledger.recordRefusal()
+            logger.notice("refused token request: \(error.code) (grants: \(counts))")
+            throw error
+        }
+    }
+
+    /// The client an access token was issued to, or the 401 to send back.
+    func verifyAccessToken(_ token: String) async throws(APIError) -> String {
+        let payload: AccessTokenPayload
+        do {
+            payload = try await keys.verify(token, as: AccessTokenPayload.self)
+        } catch {
+            throw .invalidToken("The access token is malformed or its signature is not valid.")
+        }
+        guard payload.exp.value > configuration.now() else {
+            throw .invalidToken("The access token expired; get a new one from /api/auth/token.")
+        }
+        return payload.sub.value
+    }
+
+    private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(APIError) -> (GrantType, String) {
+        guard let grantName = request.grant_type, !grantName.isEmpty else {
+            throw .tokenRequest(.badRequest, "invalid_request", "The grant_type parameter is missing.")
+        }
+        guard let grant = GrantType(rawValue: grantName) else {
+            throw .tokenRequest(.badRequest, "unsupported_grant_type", "Use grant_type client_credentials or refresh_token.")
+        }
+        let client = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
+        switch grant {
+        case .clientCredentials:
+            guard let client, configuration.client.matches(id: client.0, secret: client.1) else {
+                throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
+            }
+            return (grant, client.0)
+        case .refreshToken:
+            if let client, !configuration.client.matches(id: client.0, secret: client.1) {
+                throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
+            }
+            guard let token = request.refresh_token, !token.isEmpty else {
+                throw .tokenRequest(.badRequest, "invalid_request", "The refresh_token parameter is missing.")
+            }
+            guard let clientID = await refreshTokens.consume(token, now: configuration.now()) else {
+                throw .tokenRequest(.badRequest, "invalid_grant", "The refresh token is unknown, expired or already used.")
+            }
+            return (grant, clientID)
+        }
+    }
+
+    private func issueTokens(for clientID: String) async throws(APIError) -> TokenResponse {
+        let now = configuration.now()
+        let lifetime = configuration.accessTokenLifetime.timeInterval
+        let payload = AccessTokenPayload(
+            sub: SubjectClaim(value: clientID),
+            iat: IssuedAtClaim(value: now),
+            exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
+            jti: IDClaim(value: UUID().uuidString)
+        )
+        let accessToken: String
+        do {
+            accessToken = try await keys.sign(payload)
+        } catch {
+            throw APIError(.internalServerError, code: "server_error", message: "The server could not sign a token.")
+        }
+        let refreshToken = await refreshTokens.issue(
+            for: clientID,
+            expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.timeInterval),
+            now: now
+        )
+        return TokenResponse(access_token: accessToken, token_type: "Bearer", expires_in: Int(lifetime.rounded()), refresh_token: refreshToken)
+    }
+}

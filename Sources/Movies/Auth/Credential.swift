@@ -1,0 +1,41 @@
+import Foundation
+
+/// What proves the app may use the API: an access token, the refresh token that renews it,
+/// and when the access token stops being valid.
+///
+/// Its descriptions never show the tokens, so a credential can be logged or printed safely.
+public struct Credential: Sendable, Hashable, Codable {
+    public var accessToken: String
+    public var refreshToken: String?
+    /// When the credential was obtained.
+    public var issuedAt: Date
+    /// When the server stops accepting the access token.
+    public var expiresAt: Date
+
+    public init(accessToken: String, refreshToken: String?, issuedAt: Date, expiresAt: Date) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether the access token is expired at `date`, or close enough to expiry that it should be
+    /// renewed before use: within a tenth of its lifetime, and at most 30 seconds.
+    public func needsRenewal(at date: Date) -> Bool {
+        let lifetime = max(0, expiresAt.timeIntervalSince(issuedAt))
+        let margin = min(30, lifetime / 10)
+        return date >= expiresAt.addingTimeInterval(-margin)
+    }
+}
+
+extension Credential: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "Credential(expires: \(expiresAt), refreshable: \(refreshToken != nil))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuedAt": issuedAt, "expiresAt": expiresAt, "refreshable": refreshToken != nil])
+    }
+}

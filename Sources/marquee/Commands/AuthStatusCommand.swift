@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Movies
+
+/// `marquee auth status`: whether the app holds a credential for an API, and until when. Never the token.
+struct AuthStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Say whether a credential is stored for an API, and when it expires."
+    )
+
+    @OptionGroup var options: AuthEnvironmentOptions
+
+    func run() async throws {
+        guard let context = CompositionRoot.persistentContext(for: options.environment) else {
+            print("The embedded server's credential lasts for one run only; nothing is stored.")
+            return
+        }
+        let api = context.environment.baseURL.absoluteString
+        guard let credential = await context.credential() else {
+            print("Not signed in to \(api).")
+            return
+        }
+        print(Self.describe(credential, api: api, now: Date()))
+    }
+
+    static func describe(_ credential: Credential, api: String, now: Date) -> String {
+        let renewal = credential.refreshToken == nil ? "it cannot be refreshed" : "it can be refreshed"
+        if credential.expiresAt == .distantFuture {
+            return "Signed in to \(api); the token does not expire."
+        }
+        let remaining = credential.expiresAt.timeIntervalSince(now)
+        let when = CalendarDate.string(from: credential.expiresAt) + " " + Self.time(of: credential.expiresAt) + " UTC"
+        return remaining > 0
+            ? "Signed in to \(api); the access token expires in \(Self.span(remaining)) (\(when)); \(renewal)."
+            : "Signed in to \(api); the access token expired \(Self.span(-remaining)) ago (\(when)); \(renewal) on the next request."
+    }
+
+    private static func span(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<90: "\(Int(seconds.rounded())) seconds"
+        case ..<5400: "\(Int((seconds / 60).rounded())) minutes"
+        case ..<129_600: "\(Int((seconds / 3600).rounded())) hours"
+        default: "\(Int((seconds / 86400).rounded())) days"
+        }
+    }
+
+    private static func time(of date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 86400
+        let hours = seconds / 3600, minutes = seconds % 3600 / 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+    }
+}
