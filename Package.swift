@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "MovieServer", "ReferenceAPI", "MarqueeTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),

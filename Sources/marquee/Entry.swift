@@ -7,7 +7,7 @@ import Logging
 @main
 enum Entry {
     static func main() async {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrapForMarquee()
         let command: any ParsableCommand
         do {
             command = try MarqueeCommand.parseAsRoot()

@@ -34,10 +34,10 @@ struct ServerClient {
     }
 }
 
-func withServerClient(
+func withServerClient<Result>(
     catalog: Catalog? = nil,
     auth: AuthConfiguration = .publicAccess,
-    _ body: (ServerClient) async throws -> Void
-) async throws {
+    _ body: (ServerClient) async throws -> Result
+) async throws -> Result {
     try await withMovieServer(catalog: catalog, auth: auth) { try await body(ServerClient(server: $0)) }
 }

@@ -47,7 +47,13 @@ public struct MarqueeProcess {
         )
     }
 
-    private static func readAll(_ handle: FileHandle) async -> Data {
-        await Task.detached { (try? handle.readToEnd()) ?? Data() }.value
+    /// Reads to the end on a thread of its own: a blocking read must not hold one of the few
+    /// threads of the concurrency pool, which an in-process test server needs to answer.
+    static func readAll(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: (try? handle.readToEnd()) ?? Data())
+            }
+        }
     }
 }

@@ -25,10 +25,12 @@ public final class RunningMarquee: @unchecked Sendable {
     }
 
     public func waitForExit() async -> Int32 {
-        await Task.detached { [process] in
-            process.waitUntilExit()
-            return process.terminationStatus
-        }.value
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [process] in
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
     }
 }
 

@@ -8,6 +8,12 @@ public final class GrantLedger: Sendable {
         public var refreshToken = 0
         public var refused = 0
 
+        public init(clientCredentials: Int = 0, refreshToken: Int = 0, refused: Int = 0) {
+            self.clientCredentials = clientCredentials
+            self.refreshToken = refreshToken
+            self.refused = refused
+        }
+
         public var description: String {
             "client_credentials=\(clientCredentials) refresh_token=\(refreshToken) refused=\(refused)"
         }

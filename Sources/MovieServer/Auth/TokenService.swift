@@ -24,7 +24,7 @@ public final class TokenService: Sendable {
             let (type, clientID) = try await authorize(request, basicCredentials: basicCredentials)
             let response = try await issueTokens(for: clientID)
             let counts = ledger.recordGrant(type)
-            logger.notice("granted \(type.rawValue) token to \(clientID) (grants: \(counts))")
+            logger.notice("granted tokens to \(clientID) by \(type.rawValue) (grants: \(counts))")
             return response
         } catch {
             let counts = ledger.recordRefusal()

@@ -25,7 +25,9 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     var body: Data {
-        (try? JSONEncoder().encode(ErrorBody(error: code, error_description: message))) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(ErrorBody(error: code, error_description: message))) ?? Data()
     }
 
     private struct ErrorBody: Encodable {

@@ -1,0 +1,100 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import Synchronization
+import Testing
+
+/// The app's stored credential across runs, against a test server whose grant ledger counts
+/// what really happened.
+@Suite("Credential persistence")
+struct CredentialPersistenceTests {
+    @Test("a second run reuses the stored token; an expired one is refreshed; status never shows it; logout forgets it")
+    func reusesRefreshesAndForgets() async throws {
+        let clock = ServerClock()
+        try await withMovieServer(auth: AuthConfiguration(now: clock.now)) { server in
+            let home = try TemporaryConfigHome()
+            let marquee = home.marquee
+            let api = server.baseURL.absoluteString
+
+            let first = try await marquee.run(["top-grossing", "--env", api])
+            #expect(first.status == 0, "\(first.standardError)")
+            #expect(server.grants == GrantLedger.Counts(clientCredentials: 1))
+
+            let second = try await marquee.run(["top-rated", "--env", api])
+            #expect(second.status == 0, "\(second.standardError)")
+            #expect(server.grants == GrantLedger.Counts(clientCredentials: 1), "the second run must not ask for a token")
+
+            let attributes = try FileManager.default.attributesOfItem(atPath: home.credentialsFile.path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let token = try home.storedAccessToken(for: api)
+
+            let status = try await marquee.run(["auth", "status", "--env", api])
+            #expect(status.standardOutput.hasPrefix("Signed in to \(api); the access token expires in"))
+
+            clock.advance(by: 3601)
+            let third = try await marquee.run(["movie", "6", "--env", api])
+            #expect(third.status == 0, "\(third.standardError)")
+            #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1))
+
+            let logout = try await marquee.run(["auth", "logout", "--env", api])
+            #expect(logout.standardOutput == "Signed out of \(api).\n")
+            let after = try await marquee.run(["auth", "status", "--env", api])
+            #expect(after.standardOutput == "Not signed in to \(api).\n")
+
+            for outcome in [first, second, status, third, logout, after] {
+                #expect(!outcome.standardOutput.contains(token) && !outcome.standardError.contains(token))
+                #expect(!outcome.standardOutput.contains("marquee-dev-secret") && !outcome.standardError.contains("marquee-dev-secret"))
+            }
+        }
+    }
+
+    @Test("a corrupt credentials file is a one-line warning and a new sign-in, never a crash", arguments: ["{not json", "", #"{"version":1,"credentials":{"x":42}}"#])
+    func toleratesCorruptFiles(contents: String) async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            let home = try TemporaryConfigHome()
+            try FileManager.default.createDirectory(at: home.credentialsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: home.credentialsFile)
+
+            let outcome = try await home.marquee.run(["top-grossing", "--env", server.baseURL.absoluteString])
+            #expect(outcome.status == 0)
+            #expect(outcome.standardOutput.contains("Finding Dory (2016)"))
+            #expect(outcome.errorLines.count == 1)
+            #expect(outcome.standardError.hasPrefix("marquee: warning: ignoring the credentials file \(home.credentialsFile.path)"))
+            #expect(server.grants.clientCredentials == 1)
+            _ = try home.storedAccessToken(for: server.baseURL.absoluteString)
+        }
+    }
+}
+
+/// An empty `XDG_CONFIG_HOME` for one test, and a `marquee` that uses it.
+struct TemporaryConfigHome {
+    let root: URL
+    let marquee: MarqueeProcess
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var process = MarqueeProcess()
+        process.environment["XDG_CONFIG_HOME"] = root.path
+        marquee = process
+    }
+
+    var credentialsFile: URL { root.appendingPathComponent("marquee/credentials.json") }
+
+    func storedAccessToken(for api: String) throws -> String {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: credentialsFile)) as? [String: Any]
+        let credentials = json?["credentials"] as? [String: [String: Any]]
+        return try #require(credentials?[api]?["accessToken"] as? String)
+    }
+}
+
+/// A server clock a test moves by hand.
+final class ServerClock: Sendable {
+    private let current = Mutex(Date())
+
+    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import MarqueeTestSupport
+import MovieAPI
+import MovieServer
+import Movies
+import Networking
+import Testing
+
+/// The whole authentication path over real sockets: `ApiAuthService`, the interceptor and the
+/// real token endpoint, under heavy concurrency. Counts come from the server's own ledger.
+@Suite("Authentication end to end", .timeLimit(.minutes(2)))
+struct AuthenticationEndToEndTests {
+    static let concurrency = 1000
+
+    @Test("1,000 concurrent requests with an expired credential all succeed after exactly one refresh grant")
+    func oneRefreshForExpiredCredentials() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            try await withTransport { transport in
+                let stack = Stack(server: server, transport: transport)
+                var credential = try await stack.authService.authorize()
+                credential.expiresAt = Date(timeIntervalSinceNow: -1)
+                await stack.context.setCredential(credential)
+
+                let successes = try await stack.concurrentTopGrossing(Self.concurrency)
+                #expect(successes == Self.concurrency)
+                #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1, refused: 0))
+                #expect(await stack.context.credential()?.needsRenewal(at: Date()) == false)
+            }
+        }
+    }
+
+    @Test("1,000 concurrent requests refused with 401 share one refresh and are all retried")
+    func oneRefreshForRefusedCredentials() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            try await withTransport { transport in
+                let stack = Stack(server: server, transport: transport)
+                var credential = try await stack.authService.authorize()
+                credential.accessToken = "revoked.by.server"
+                await stack.context.setCredential(credential)
+
+                let successes = try await stack.concurrentTopGrossing(Self.concurrency)
+                #expect(successes == Self.concurrency)
+                #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1, refused: 0))
+            }
+        }
+    }
+
+    @Test("when the refresh and the re-authorization both fail, all 1,000 fail with authenticationFailed and the credential is cleared")
+    func allFailTogether() async throws {
+        let serverAuth = AuthConfiguration(client: ClientCredentials(id: "marquee-dev", secret: "rotated-secret"))
+        try await withMovieServer(auth: serverAuth) { server in
+            try await withTransport { transport in
+                let stack = Stack(server: server, transport: transport)
+                let now = Date()
+                await stack.context.setCredential(
+                    Credential(accessToken: "stale", refreshToken: "unknown-refresh-token", issuedAt: now.addingTimeInterval(-7200), expiresAt: now.addingTimeInterval(-3600))
+                )
+                let outcomes = await stack.concurrentOutcomes(Self.concurrency)
+                let authenticationFailures = outcomes.filter { outcome in
+                    if case .failure(.authenticationFailed) = outcome { true } else { false }
+                }
+                #expect(authenticationFailures.count == Self.concurrency)
+                #expect(await stack.context.credential() == nil)
+                #expect(server.grants.clientCredentials == 0 && server.grants.refreshToken == 0)
+                #expect(server.grants.refused >= 2, "one refused refresh and one refused authorization at least")
+                #expect(server.grants.refused <= 1 + AuthenticationInterceptor<ApiAuthenticator>.RenewalLimit().maximumRenewals)
+            }
+        }
+    }
+
+    @Test("ApiAuthService: authorize, refresh, and a reused refresh token is rejected")
+    func authServiceAgainstTheServer() async throws {
+        try await withMovieServer(auth: AuthConfiguration(accessTokenLifetime: .seconds(90))) { server in
+            try await withTransport { transport in
+                let stack = Stack(server: server, transport: transport)
+                let first = try await stack.authService.authorize()
+                #expect(abs(first.expiresAt.timeIntervalSince(first.issuedAt) - 90) < 0.001)
+                let refreshToken = try #require(first.refreshToken)
+                let second = try await stack.authService.refresh(using: refreshToken)
+                #expect(second.accessToken != first.accessToken)
+                await #expect(throws: NetworkError.status(code: 400, excerpt: "The refresh token is unknown, expired or already used.")) {
+                    try await stack.authService.refresh(using: refreshToken)
+                }
+                #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1, refused: 1))
+            }
+        }
+    }
+
+    @Test("wrong client credentials are a 401 status error, never echoing the secret")
+    func wrongClientSecret() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            try await withTransport { transport in
+                let client = APIClient(baseURL: server.baseURL, transport: transport)
+                let service = ApiAuthService(client: client, clientID: "marquee-dev", clientSecret: "not-the-secret")
+                do {
+                    _ = try await service.authorize()
+                    Issue.record("authorizing should fail")
+                } catch let error as NetworkError {
+                    #expect(error.statusCode == 401)
+                    #expect(!"\(error)".contains("not-the-secret"))
+                }
+            }
+        }
+    }
+}
+
+/// The client stack the app builds, against a test server.
+struct Stack {
+    let context: InMemoryApiContext
+    let authService: ApiAuthService
+    let movies: ApiMovieService
+
+    init(server: TestMovieServer, transport: any Transport) {
+        context = InMemoryApiContext(environment: .custom(server.baseURL))
+        authService = ApiAuthService(client: APIClient(baseURL: server.baseURL, transport: transport), clientID: "marquee-dev", clientSecret: "marquee-dev-secret")
+        let interceptor = AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: authService), store: context)
+        movies = ApiMovieService(client: APIClient(baseURL: server.baseURL, transport: transport, interceptors: [interceptor]))
+    }
+
+    func concurrentTopGrossing(_ count: Int) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    let list = try await movies.topGrossingMovies(year: 2016)
+                    return list.count == 10 ? 1 : 0
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+    }
+
+    func concurrentOutcomes(_ count: Int) async -> [Result<[Movie], NetworkError>] {
+        await withTaskGroup(of: Result<[Movie], NetworkError>.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do { return .success(try await movies.topGrossingMovies(year: 2016)) } catch let error as NetworkError {
+                        return .failure(error)
+                    } catch {
+                        return .failure(.connectionLost("unexpected \(error)"))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+}

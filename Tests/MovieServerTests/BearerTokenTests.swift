@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import ReferenceAPI
+import Synchronization
+import Testing
+
+/// The movie paths behind `Authorization: Bearer` (RFC 6750).
+@Suite("Bearer tokens")
+struct BearerTokenTests {
+    @Test("without a token the movie paths are 401 with a Bearer challenge and a JSON error")
+    func requiresAToken() async throws {
+        try await withServerClient(auth: AuthConfiguration()) { client in
+            for path in ["/api/movies/1", "/api/movies/topGrossing/2016", "/api/movies/topRated/2016"] {
+                let answer = try await client.get(path)
+                #expect(answer.status == 401)
+                #expect(answer.headers.first(name: "www-authenticate") == #"Bearer realm="marquee""#)
+                #expect(answer.json?["error"] as? String == "invalid_token")
+            }
+        }
+    }
+
+    @Test("with a granted token the movie paths answer the reference bodies")
+    func acceptsGrantedTokens() async throws {
+        try await withServerClient(auth: AuthConfiguration()) { client in
+            let token = try await Self.accessToken(from: client)
+            let answer = try await client.get("/api/movies/topRated/2016", headers: [("Authorization", "Bearer \(token)")])
+            #expect(answer.status == 200)
+            #expect(answer.body == ReferenceBodies.body(at: "movies/topRated/2016.json"))
+        }
+    }
+
+    @Test(
+        "malformed tokens and other schemes are refused",
+        arguments: ["Bearer", "Bearer not-a-jwt", "Bearer a.b.c", "Basic bWFycXVlZTpzZWNyZXQ=", "Token abc", "heffhq738h84aibiweh"]
+    )
+    func refusesMalformedTokens(header: String) async throws {
+        try await withServerClient(auth: AuthConfiguration()) { client in
+            let answer = try await client.get("/api/movies/1", headers: [("Authorization", header)])
+            #expect(answer.status == 401)
+            #expect(answer.headers.first(name: "www-authenticate")?.hasPrefix("Bearer") == true)
+        }
+    }
+
+    @Test("a token signed with another key is refused")
+    func refusesForgedTokens() async throws {
+        let forger = AuthConfiguration(signingKey: SymmetricKey(size: .bits256))
+        let forged = try await withServerClient(auth: forger) { try await Self.accessToken(from: $0) }
+        try await withServerClient(auth: AuthConfiguration()) { client in
+            let answer = try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(forged)")])
+            #expect(answer.status == 401)
+            #expect(answer.headers.first(name: "www-authenticate")?.contains(#"error="invalid_token""#) == true)
+        }
+    }
+
+    @Test("a token is refused once the server's clock passes its expiry")
+    func refusesExpiredTokens() async throws {
+        let clock = TestClock()
+        try await withServerClient(auth: AuthConfiguration(accessTokenLifetime: .seconds(60), now: clock.now)) { client in
+            let token = try await Self.accessToken(from: client)
+            #expect(try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+            clock.advance(by: 61)
+            let expired = try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")])
+            #expect(expired.status == 401)
+            #expect((expired.json?["error_description"] as? String)?.contains("expired") == true)
+        }
+    }
+
+    @Test("a public server needs no token")
+    func publicServers() async throws {
+        try await withServerClient(auth: .publicAccess) { client in
+            let answer = try await client.get("/api/movies/1")
+            #expect(answer.status == 200)
+        }
+    }
+
+    static func accessToken(from client: ServerClient) async throws -> String {
+        let answer = try await client.get(
+            "/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant
+        )
+        return try #require(answer.json?["access_token"] as? String)
+    }
+}
+
+/// A clock a test moves by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
