@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "MovieAPI", targets: ["MovieAPI"]),
         .library(name: "MovieServer", targets: ["MovieServer"]),
+        .library(name: "MovieStore", targets: ["MovieStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(name: "Movies"),
@@ -44,6 +46,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "MovieStore",
+            dependencies: ["Movies", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "MovieServer",
@@ -75,7 +81,19 @@ let package = Package(
             ],
             path: "Tests/Support"
         ),
+        .executableTarget(
+            name: "marquee-store-crash-writer",
+            dependencies: ["Movies", "MovieStore"],
+            path: "Tests/StoreCrashWriter"
+        ),
         .testTarget(name: "MoviesTests", dependencies: ["Movies"]),
+        .testTarget(
+            name: "MovieStoreTests",
+            dependencies: [
+                "MovieStore", "Movies", "MarqueeTestSupport", "marquee-store-crash-writer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [

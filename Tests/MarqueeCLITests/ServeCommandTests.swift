@@ -25,7 +25,7 @@ struct ServeCommandTests {
         #expect(outcome.standardOutput.contains("$187,436,818"))
         #expect(outcome.standardOutput.contains("8.3"))
 
-        #expect(await server.interrupt() == 0)
+        #expect(await server.signal() == 0)
     }
 
     @Test("a catalog that cannot be loaded fails with one line naming the file")

@@ -14,13 +14,19 @@ public struct MarqueeProcess {
     public let executable: URL
     public var environment: [String: String]
 
-    /// The executable next to the running test bundle, in the same build directory.
+    /// The executable next to the running test bundle, in the same build directory, with its
+    /// own empty config and cache folders so tests never touch the user's.
     public init() {
-        let buildDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [buildDirectory, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("marquee") }
-        executable = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+        executable = BuildProducts.executable(named: "marquee")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-home-\(UUID().uuidString)")
         environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+    }
+
+    /// Starts `marquee` with `arguments` and returns while it runs.
+    public func launch(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(executable: executable, arguments: arguments, environment: environment)
     }
 
     /// Runs `marquee` with `arguments` and waits for it to exit.

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import Movies
+
+/// Writes movies, their casts and list snapshots inside a transaction the caller opened.
+///
+/// Statements are prepared once per connection and reused, so a large batch costs little more
+/// than SQLite's own work.
+enum MovieWriting {
+    /// Inserts or updates each movie and replaces its cast. Actors are shared by name.
+    static func upsert(_ movies: [Movie], fetchedAt: Date, in db: Database) throws {
+        let upsertMovie = try db.cachedStatement(sql: """
+            INSERT INTO movie (id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
+                grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt
+            """)
+        let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE movieId = ?")
+        let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (movieId, position, actorId) VALUES (?, ?, ?)")
+        var actors = ActorIDs()
+        let fetched = fetchedAt.timeIntervalSince1970
+        for movie in movies {
+            try upsertMovie.execute(arguments: [
+                movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
+            ])
+            try deleteCast.execute(arguments: [movie.id])
+            for (position, actor) in movie.cast.enumerated() {
+                try insertCast.execute(arguments: [movie.id, position, try actors.id(of: actor.name, in: db)])
+            }
+        }
+    }
+
+    /// Makes `movies`, in this order, the stored answer to `query`, replacing the previous one whole.
+    static func replaceList(_ query: ListQuery, with movies: [Movie], fetchedAt: Date, in db: Database) throws {
+        try upsert(movies, fetchedAt: fetchedAt, in: db)
+        try db.execute(
+            sql: """
+                INSERT INTO listSnapshot (query, fetchedAt) VALUES (?, ?)
+                ON CONFLICT(query) DO UPDATE SET fetchedAt = excluded.fetchedAt
+                """,
+            arguments: [query.key, fetchedAt.timeIntervalSince1970]
+        )
+        try db.execute(sql: "DELETE FROM listEntry WHERE query = ?", arguments: [query.key])
+        let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (query, position, movieId) VALUES (?, ?, ?)")
+        for (position, movie) in movies.enumerated() {
+            try insertEntry.execute(arguments: [query.key, position, movie.id])
+        }
+    }
+}
+
+/// Actor ids by name, looked up or created once per batch.
+private struct ActorIDs {
+    private var known: [String: Int64] = [:]
+
+    mutating func id(of name: String, in db: Database) throws -> Int64 {
+        if let id = known[name] { return id }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO actor (name) VALUES (?) ON CONFLICT(name) DO UPDATE SET name = excluded.name RETURNING id
+            """)
+        guard let id = try Int64.fetchOne(statement, arguments: [name]) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no id returned for actor \(name)")
+        }
+        known[name] = id
+        return id
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import MarqueeTestSupport
+import Movies
+import MovieStore
+import Testing
+
+/// A writer process is killed with SIGKILL at random moments while it replaces large lists.
+/// After every kill the file passes SQLite's integrity check, and each list is one whole
+/// generation: the old answer or the new one, never a mix, and never an older one than before.
+@Suite("Crash safety", .timeLimit(.minutes(5)))
+struct CrashSafetyTests {
+    static let kills = 50
+    static let batchSize = 2_000
+
+    @Test("SIGKILL during large writes leaves every list whole")
+    func survivesKills() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)/movies.sqlite")
+        let writer = BuildProducts.executable(named: "marquee-store-crash-writer")
+        var generator = SystemRandomNumberGenerator()
+        var lastSeen = [ListQuery: Int]()
+
+        for round in 1...Self.kills {
+            let child = try ChildProcess(executable: writer, arguments: [url.path, String(Self.batchSize)])
+            let committed = await child.nextOutputLine(containing: "committed")
+            #expect(committed != nil, "round \(round): the writer never committed")
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0..<40, using: &generator)))
+            _ = await child.signal(SIGKILL)
+            #expect(child.terminationReason == .uncaughtSignal)
+
+            let store = try MovieStore(url: url)
+            #expect(try await store.checkIntegrity().isEmpty, "round \(round)")
+            for query in [ListQuery.topGrossing(year: 2016), .topRated(year: 2016)] {
+                let movies = try #require(try await store.list(query)?.value, "round \(round): \(query) is missing")
+                #expect(movies.count == Self.batchSize, "round \(round): \(query) is not whole")
+                let generations = Set(movies.map { $0.name.split(separator: " ").last.map(String.init) ?? "" })
+                #expect(generations.count == 1, "round \(round): \(query) mixes generations \(generations.sorted())")
+                let generation = Int(generations.first ?? "") ?? 0
+                #expect(generation >= lastSeen[query, default: 0], "round \(round): \(query) went back in time")
+                lastSeen[query] = generation
+            }
+        }
+    }
+}
