@@ -58,6 +58,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/catalog.json")]
@@ -92,6 +93,7 @@ let package = Package(
             dependencies: [
                 "MovieStore", "Movies", "MarqueeTestSupport", "marquee-store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -99,6 +101,7 @@ let package = Package(
             dependencies: [
                 "Networking", "MarqueeTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -114,8 +117,12 @@ let package = Package(
                 "MovieServer", "ReferenceAPI", "MarqueeTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
+        .testTarget(
+            name: "MarqueeCLITests",
+            dependencies: ["marquee", "MarqueeTestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
     ]
 )

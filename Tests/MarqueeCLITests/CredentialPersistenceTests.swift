@@ -1,7 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 import MovieServer
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// The app's stored credential across runs, against a test server whose grant ledger counts
@@ -90,11 +90,11 @@ struct TemporaryConfigHome {
 
 /// A server clock a test moves by hand.
 final class ServerClock: Sendable {
-    private let current = Mutex(Date())
+    private let current = NIOLockedValueBox(Date())
 
-    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
+    var now: @Sendable () -> Date { { self.current.withLockedValue { $0 } } }
 
     func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }

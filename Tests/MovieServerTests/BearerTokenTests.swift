@@ -3,7 +3,7 @@ import Foundation
 import MarqueeTestSupport
 import MovieServer
 import ReferenceAPI
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// The movie paths behind `Authorization: Bearer` (RFC 6750).
@@ -85,11 +85,11 @@ struct BearerTokenTests {
 
 /// A clock a test moves by hand.
 final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = NIOLockedValueBox(Date(timeIntervalSince1970: 1_800_000_000))
 
-    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
+    var now: @Sendable () -> Date { { self.current.withLockedValue { $0 } } }
 
     func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }

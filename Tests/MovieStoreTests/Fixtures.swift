@@ -1,7 +1,7 @@
 import Foundation
 import Movies
 import MovieStore
-import Synchronization
+import NIOConcurrencyHelpers
 
 enum Fixtures {
     static func movie(_ id: Int, year: Int = 2016, name: String? = nil, cast: [String] = ["Shared Actor"]) -> Movie {
@@ -22,12 +22,12 @@ func makeStore() throws -> MovieStore {
 
 /// A clock a test moves by hand.
 final class ManualClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = NIOLockedValueBox(Date(timeIntervalSince1970: 1_800_000_000))
 
-    var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
+    var now: @Sendable () -> Date { { self.current.withLockedValue { $0 } } }
 
     func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }
 
@@ -40,16 +40,16 @@ final class ScriptedMovieService: MovieService {
         case slow([Movie], Gate)
     }
 
-    private let behaviour: Mutex<Behaviour>
-    private let calls = Mutex(0)
+    private let behaviour: NIOLockedValueBox<Behaviour>
+    private let calls = NIOLockedValueBox(0)
 
     init(_ behaviour: Behaviour) {
-        self.behaviour = Mutex(behaviour)
+        self.behaviour = NIOLockedValueBox(behaviour)
     }
 
-    var callCount: Int { calls.withLock { $0 } }
+    var callCount: Int { calls.withLockedValue { $0 } }
 
-    func set(_ newBehaviour: Behaviour) { behaviour.withLock { $0 = newBehaviour } }
+    func set(_ newBehaviour: Behaviour) { behaviour.withLockedValue { $0 = newBehaviour } }
 
     func movie(id: Int) async throws -> Movie {
         let movies = try await answer()
@@ -62,8 +62,8 @@ final class ScriptedMovieService: MovieService {
     func topRatedMovies(year: Int) async throws -> [Movie] { try await answer() }
 
     private func answer() async throws -> [Movie] {
-        calls.withLock { $0 += 1 }
-        switch behaviour.withLock({ $0 }) {
+        calls.withLockedValue { $0 += 1 }
+        switch behaviour.withLockedValue({ $0 }) {
         case let .answer(movies): return movies
         case let .fail(error): throw error
         case let .slow(movies, gate):
@@ -80,11 +80,11 @@ enum TestFailure: Error, Equatable {
 
 /// Holds waiters until opened.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = NIOLockedValueBox<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state -> Bool in
+            let resumeNow = state.withLockedValue { state -> Bool in
                 if state.open { return true }
                 state.waiters.append(continuation)
                 return false
@@ -94,7 +94,7 @@ final class Gate: Sendable {
     }
 
     func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
             defer { state.waiters = [] }
             return state.waiters

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Networking
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("APIClient")
@@ -118,11 +118,11 @@ private struct RetryOnce: Interceptor {
 private struct NeverRetry: Interceptor {}
 
 private final class AttemptLog: Sendable {
-    private let log = Mutex<[Int]>([])
+    private let log = NIOLockedValueBox<[Int]>([])
 
-    var attempts: [Int] { log.withLock { $0 } }
+    var attempts: [Int] { log.withLockedValue { $0 } }
 
-    func record(_ attempt: Int) { log.withLock { $0.append(attempt) } }
+    func record(_ attempt: Int) { log.withLockedValue { $0.append(attempt) } }
 }
 
 private struct RetryWhile: Interceptor {

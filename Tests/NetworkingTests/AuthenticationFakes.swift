@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Networking
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A credential store in memory, with a count of writes.
 actor MemoryCredentialStore: CredentialStore {
@@ -25,8 +25,8 @@ actor MemoryCredentialStore: CredentialStore {
 final class FakeAuthenticator: Authenticator {
     typealias Credential = String
 
-    private let refreshes = Mutex(0)
-    private let authorizations = Mutex(0)
+    private let refreshes = NIOLockedValueBox(0)
+    private let authorizations = NIOLockedValueBox(0)
     private let refreshResult: @Sendable (Int) -> Result<String, NetworkError>
     private let authorizeResult: @Sendable (Int) -> Result<String, NetworkError>
 
@@ -38,8 +38,8 @@ final class FakeAuthenticator: Authenticator {
         self.authorizeResult = authorize
     }
 
-    var refreshCount: Int { refreshes.withLock { $0 } }
-    var authorizeCount: Int { authorizations.withLock { $0 } }
+    var refreshCount: Int { refreshes.withLockedValue { $0 } }
+    var authorizeCount: Int { authorizations.withLockedValue { $0 } }
 
     func apply(_ credential: String, to request: inout APIRequest) {
         request.headerFields[.authorization] = "Bearer \(credential)"
@@ -52,29 +52,29 @@ final class FakeAuthenticator: Authenticator {
     }
 
     func authorize() async throws(NetworkError) -> String {
-        let count = authorizations.withLock { $0 += 1; return $0 }
+        let count = authorizations.withLockedValue { $0 += 1; return $0 }
         return try authorizeResult(count).get()
     }
 
     func refresh(_ credential: String) async throws(NetworkError) -> String {
-        let count = refreshes.withLock { $0 += 1; return $0 }
+        let count = refreshes.withLockedValue { $0 += 1; return $0 }
         return try refreshResult(count).get()
     }
 }
 
 /// A transport that answers with a closure and records what it was sent.
 final class ClosureTransport: Transport {
-    private let received = Mutex<[APIRequest]>([])
+    private let received = NIOLockedValueBox<[APIRequest]>([])
     private let answer: @Sendable (APIRequest) async -> Result<APIResponse, NetworkError>
 
     init(_ answer: @escaping @Sendable (APIRequest) async -> Result<APIResponse, NetworkError>) {
         self.answer = answer
     }
 
-    var requests: [APIRequest] { received.withLock { $0 } }
+    var requests: [APIRequest] { received.withLockedValue { $0 } }
 
     func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
-        received.withLock { $0.append(request) }
+        received.withLockedValue { $0.append(request) }
         return try await answer(request).get()
     }
 

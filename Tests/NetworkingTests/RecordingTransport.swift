@@ -1,21 +1,21 @@
 import Foundation
 import HTTPTypes
 import Networking
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A transport for client tests: answers each request with the next scripted result and keeps
 /// every request it was given.
 final class RecordingTransport: Transport {
-    private let state: Mutex<(script: [Result<APIResponse, NetworkError>], requests: [APIRequest])>
+    private let state: NIOLockedValueBox<(script: [Result<APIResponse, NetworkError>], requests: [APIRequest])>
 
     init(_ script: [Result<APIResponse, NetworkError>]) {
-        state = Mutex((script, []))
+        state = NIOLockedValueBox((script, []))
     }
 
-    var requests: [APIRequest] { state.withLock { $0.requests } }
+    var requests: [APIRequest] { state.withLockedValue { $0.requests } }
 
     func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
-        let next = state.withLock { state -> Result<APIResponse, NetworkError> in
+        let next = state.withLockedValue { state -> Result<APIResponse, NetworkError> in
             state.requests.append(request)
             return state.script.isEmpty ? .failure(.connectionLost("script exhausted")) : state.script.removeFirst()
         }

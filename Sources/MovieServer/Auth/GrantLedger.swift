@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Counts the tokens a server granted, by grant type, and the grant requests it refused.
 public final class GrantLedger: Sendable {
@@ -19,14 +19,14 @@ public final class GrantLedger: Sendable {
         }
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = NIOLockedValueBox(Counts())
 
     public init() {}
 
-    public var current: Counts { counts.withLock { $0 } }
+    public var current: Counts { counts.withLockedValue { $0 } }
 
     func recordGrant(_ type: GrantType) -> Counts {
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             switch type {
             case .clientCredentials: counts.clientCredentials += 1
             case .refreshToken: counts.refreshToken += 1
@@ -36,7 +36,7 @@ public final class GrantLedger: Sendable {
     }
 
     func recordRefusal() -> Counts {
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             counts.refused += 1
             return counts
         }
