@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "Movies", "Networking", "MovieAPI", "MovieServer",
+                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -69,7 +69,7 @@ struct ClientCommandTests {
     func emptyYear() async throws {
         let outcome = try await marquee.run(["top-rated", "--year", "1999"])
         #expect(outcome.status == 0)
-        #expect(outcome.standardOutput == "Top rated movies of 1999: no movies.\n")
+        #expect(outcome.standardOutput == "Top rated movies of 1999: no movies.\n(from the network, fetched just now)\n")
     }
 
     @Test(

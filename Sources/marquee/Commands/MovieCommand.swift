@@ -17,9 +17,11 @@ struct MovieCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CompositionRoot.withMovieService(client) { service in
-            let movie = try await service.movie(id: id)
-            try MovieOutput(json: client.json).printMovie(movie)
-        }
+        try await SnapshotQuery.run(
+            client,
+            ask: { [id] service, policy in service.movie(id: id, policy: policy) },
+            traceLine: { "Found movie \($0.name)" },
+            print: { try MovieOutput(json: client.json).printMovie($0, provenance: $1) }
+        )
     }
 }

@@ -11,9 +11,11 @@ struct TopGrossingCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await CompositionRoot.withMovieService(client) { service in
-            let movies = try await service.topGrossingMovies(year: year.year)
-            try MovieOutput(json: client.json).printList(movies, title: "Top grossing movies of \(year.year)")
-        }
+        try await SnapshotQuery.run(
+            client,
+            ask: { [year = year.year] service, policy in service.topGrossingMovies(year: year, policy: policy) },
+            traceLine: { "Found \($0.count) movies" },
+            print: { try MovieOutput(json: client.json).printList($0, title: "Top grossing movies of \(year.year)", provenance: $1) }
+        )
     }
 }

@@ -11,9 +11,11 @@ struct TopRatedCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await CompositionRoot.withMovieService(client) { service in
-            let movies = try await service.topRatedMovies(year: year.year)
-            try MovieOutput(json: client.json).printList(movies, title: "Top rated movies of \(year.year)")
-        }
+        try await SnapshotQuery.run(
+            client,
+            ask: { [year = year.year] service, policy in service.topRatedMovies(year: year, policy: policy) },
+            traceLine: { "Found \($0.count) movies" },
+            print: { try MovieOutput(json: client.json).printList($0, title: "Top rated movies of \(year.year)", provenance: $1) }
+        )
     }
 }

@@ -2,22 +2,25 @@ import Foundation
 import Logging
 import MovieAPI
 import MovieServer
+import MovieStore
 import Movies
 import Networking
 
 /// The one place that decides which implementation backs each protocol, and that owns the
 /// resources those implementations need (the HTTP client, the embedded server) for one command.
 enum CompositionRoot {
-    /// Builds the `MovieService` for `options`, runs `body` with it, and releases everything
-    /// afterwards, whether `body` succeeded or not.
+    /// Builds the movie service for `options` (the store around the API), runs `body` with it,
+    /// and releases everything afterwards, whether `body` succeeded or not.
     static func withMovieService<Result>(
         _ options: ClientOptions,
-        _ body: (any MovieService) async throws -> Result
+        _ body: (CachedMovieService) async throws -> Result
     ) async throws -> Result {
+        let store = try MovieStore(url: options.storeURL)
         let (environment, embeddedServer) = try await resolve(options.environment)
         let context = makeContext(for: environment)
         let transport = AsyncHTTPClientTransport()
-        let service = ApiMovieService(client: authenticatedClient(context: context, transport: transport))
+        let api = ApiMovieService(client: authenticatedClient(context: context, transport: transport))
+        let service = CachedMovieService(base: api, store: store, defaultPolicy: options.cachePolicy)
 
         let outcome: Swift.Result<Result, any Error>
         do {

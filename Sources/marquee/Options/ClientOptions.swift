@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MovieStore
 
 /// The options every client command accepts after its name.
 struct ClientOptions: ParsableArguments {
@@ -13,4 +15,36 @@ struct ClientOptions: ParsableArguments {
 
     @Flag(help: "Print the movies as JSON instead of a table.")
     var json = false
+
+    @Option(help: ArgumentHelp("The movie store file (default: $XDG_CACHE_HOME/marquee/movies.sqlite).", valueName: "path"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")).", valueName: "policy"))
+    var policy: PolicyOption = .networkElseCache
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp("How old a stored answer may be under cacheElseNetwork.", valueName: "seconds"))
+    var maximumAge = 3600
+
+    @Flag(help: "Use the stored answers only, never the network (the cacheOnly policy).")
+    var offline = false
+
+    @Flag(help: "Print a line for every answer as it arrives, in the original app's words.")
+    var trace = false
+
+    func validate() throws {
+        guard maximumAge >= 0 else { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
+        if offline, policy != .networkElseCache, policy != .cacheOnly {
+            throw ValidationError("--offline cannot be combined with --policy \(policy.rawValue)")
+        }
+    }
+
+    /// The cache policy these options ask for.
+    var cachePolicy: CachePolicy {
+        offline ? .cacheOnly : policy.cachePolicy(maximumAge: .seconds(maximumAge))
+    }
+
+    /// The store file these options name.
+    var storeURL: URL {
+        store.map { URL(fileURLWithPath: $0) } ?? MovieStore.defaultURL()
+    }
 }

@@ -3,8 +3,8 @@ import Movies
 /// A ranked list of movies as a text table: one row a movie, "name (year)" with the cast below,
 /// as the original app showed them.
 enum MovieTable {
-    static func render(_ movies: [Movie], title: String) -> String {
-        guard !movies.isEmpty else { return "\(title): no movies.\n" }
+    static func render(_ movies: [Movie], title: String, subtitle: String) -> String {
+        guard !movies.isEmpty else { return "\(title): no movies.\n\(subtitle)\n" }
         let header = ["#", "Movie", "Released", "Grossing", "Rating"]
         let rows = movies.enumerated().map { index, movie in
             [
@@ -26,7 +26,7 @@ enum MovieTable {
             return "  " + padded.joined(separator: "  ")
         }
         let castIndent = String(repeating: " ", count: 2 + widths[0] + 2)
-        var output = title + "\n\n" + line(header) + "\n"
+        var output = title + "\n" + subtitle + "\n\n" + line(header) + "\n"
         for (movie, row) in zip(movies, rows) {
             output += line(row) + "\n"
             if !movie.cast.isEmpty {
