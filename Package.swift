@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/Swinject/Swinject.git", from: "2.10.0"),
     ],
     targets: [
         .target(name: "Movies"),
@@ -37,6 +38,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(
@@ -63,12 +65,13 @@ let package = Package(
             ],
             resources: [.copy("Resources/catalog.json")]
         ),
-        .target(name: "ReferenceAPI", resources: [.copy("Resources/api")]),
+        .target(name: "ReferenceAPI", dependencies: ["Networking"], resources: [.copy("Resources/api")]),
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore",
+                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore", "ReferenceAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -107,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "MovieAPITests",
             dependencies: [
-                "MovieAPI", "MovieServer", "ReferenceAPI", "MarqueeTestSupport",
+                "MovieAPI", "MovieServer", "MovieStore", "ReferenceAPI", "MarqueeTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
@@ -122,7 +125,11 @@ let package = Package(
         ),
         .testTarget(
             name: "MarqueeCLITests",
-            dependencies: ["marquee", "MarqueeTestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: [
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieStore", "Movies", "Networking",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
         ),
     ]
 )

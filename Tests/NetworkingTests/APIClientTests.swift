@@ -10,7 +10,7 @@ struct APIClientTests {
 
     @Test("a status outside the accepted range is a status error with a body excerpt")
     func validatesStatus() async {
-        let transport = RecordingTransport([.success(.json(#"{"error":"not_found","error_description":"There is no movie with id 42."}"#, status: .notFound))])
+        let transport = StubTransport.scripted([.success(.json(#"{"error":"not_found","error_description":"There is no movie with id 42."}"#, status: .notFound))])
         let client = APIClient(baseURL: baseURL, transport: transport)
         await #expect(throws: NetworkError.status(code: 404, excerpt: "There is no movie with id 42.")) {
             try await client.send(Endpoint(path: ["movies", "42"]))
@@ -20,7 +20,7 @@ struct APIClientTests {
     @Test("an HTML error page gives no excerpt")
     func dropsHTMLExcerpts() async {
         let page = APIResponse(status: .notFound, body: Data("<!DOCTYPE html><html><body>Page not found</body></html>".utf8))
-        let client = APIClient(baseURL: baseURL, transport: RecordingTransport([.success(page)]))
+        let client = APIClient(baseURL: baseURL, transport: StubTransport.scripted([.success(page)]))
         await #expect(throws: NetworkError.status(code: 404, excerpt: "")) {
             try await client.send(Endpoint(path: ["movies", "2017"]))
         }
@@ -28,14 +28,14 @@ struct APIClientTests {
 
     @Test("an endpoint may accept other statuses")
     func acceptsConfiguredStatus() async throws {
-        let client = APIClient(baseURL: baseURL, transport: RecordingTransport([.success(.json("{}", status: .notFound))]))
+        let client = APIClient(baseURL: baseURL, transport: StubTransport.scripted([.success(.json("{}", status: .notFound))]))
         let response = try await client.send(Endpoint(path: ["x"], acceptableStatusCodes: 200..<500))
         #expect(response.status == .notFound)
     }
 
     @Test("interceptors adapt in the order given, before every attempt")
     func adaptsInOrder() async throws {
-        let transport = RecordingTransport([.failure(.timedOut(after: .seconds(1))), .success(.json("[]"))])
+        let transport = StubTransport.scripted([.failure(.timedOut(after: .seconds(1))), .success(.json("[]"))])
         let client = APIClient(
             baseURL: baseURL, transport: transport,
             interceptors: [HeaderAppender(value: "first"), HeaderAppender(value: "second"), RetryOnce()]
@@ -50,7 +50,7 @@ struct APIClientTests {
     @Test("the first interceptor that wants a retry decides, and attempts are counted from 1")
     func followsTheFirstRetryDecision() async throws {
         let seen = AttemptLog()
-        let transport = RecordingTransport([.failure(.connectionLost("reset")), .failure(.connectionLost("reset")), .success(.json("{}"))])
+        let transport = StubTransport.scripted([.failure(.connectionLost("reset")), .failure(.connectionLost("reset")), .success(.json("{}"))])
         let client = APIClient(
             baseURL: baseURL, transport: transport,
             interceptors: [NeverRetry(), RetryWhile(limit: 3, seen: seen)]
@@ -62,7 +62,7 @@ struct APIClientTests {
 
     @Test("the client stops at its maximum attempts whatever the interceptors say")
     func capsAttempts() async {
-        let transport = RecordingTransport(Array(repeating: .failure(.connectionLost("reset")), count: 10))
+        let transport = StubTransport.scripted(Array(repeating: .failure(.connectionLost("reset")), count: 10))
         let client = APIClient(baseURL: baseURL, transport: transport, interceptors: [RetryWhile(limit: 100, seen: AttemptLog())], maximumAttempts: 4)
         await #expect(throws: NetworkError.connectionLost("reset")) { try await client.send(Endpoint(path: ["x"])) }
         #expect(transport.requests.count == 4)
@@ -71,7 +71,7 @@ struct APIClientTests {
     @Test("decoding failures carry the JSON path")
     func decodesWithPath() async {
         struct Movie: Decodable { let id: Int }
-        let client = APIClient(baseURL: baseURL, transport: RecordingTransport([.success(.json(#"[{"id":1},{"id":"two"}]"#))]))
+        let client = APIClient(baseURL: baseURL, transport: StubTransport.scripted([.success(.json(#"[{"id":1},{"id":"two"}]"#))]))
         do {
             _ = try await client.decode([Movie].self, from: Endpoint(path: ["movies"]))
             Issue.record("decoding should fail")
@@ -83,13 +83,13 @@ struct APIClientTests {
 
     @Test("text bodies are trimmed")
     func trimsText() async throws {
-        let client = APIClient(baseURL: baseURL, transport: RecordingTransport([.success(APIResponse(status: .ok, body: Data("  token\n".utf8)))]))
+        let client = APIClient(baseURL: baseURL, transport: StubTransport.scripted([.success(APIResponse(status: .ok, body: Data("  token\n".utf8)))]))
         #expect(try await client.text(from: Endpoint(path: ["auth"])) == "token")
     }
 
     @Test("a retry delay is cut short by cancellation")
     func cancellationStopsRetries() async {
-        let transport = RecordingTransport(Array(repeating: .failure(.connectionLost("reset")), count: 10))
+        let transport = StubTransport.scripted(Array(repeating: .failure(.connectionLost("reset")), count: 10))
         let client = APIClient(baseURL: baseURL, transport: transport, interceptors: [RetryAfterAnHour()])
         let task = Task { try await client.send(Endpoint(path: ["x"])) }
         while transport.requests.isEmpty { await Task.yield() }

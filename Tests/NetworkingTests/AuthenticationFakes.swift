@@ -62,27 +62,20 @@ final class FakeAuthenticator: Authenticator {
     }
 }
 
-/// A transport that answers with a closure and records what it was sent.
-final class ClosureTransport: Transport {
-    private let received = NIOLockedValueBox<[APIRequest]>([])
-    private let answer: @Sendable (APIRequest) async -> Result<APIResponse, NetworkError>
-
-    init(_ answer: @escaping @Sendable (APIRequest) async -> Result<APIResponse, NetworkError>) {
-        self.answer = answer
-    }
-
-    var requests: [APIRequest] { received.withLockedValue { $0 } }
-
-    func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
-        received.withLockedValue { $0.append(request) }
-        return try await answer(request).get()
-    }
-
-    /// 200 for requests that carry one of `accepted` tokens, 401 for the others.
-    static func accepting(_ accepted: @escaping @Sendable (String?) -> Bool) -> ClosureTransport {
-        ClosureTransport { request in
+extension StubTransport {
+    /// A stub answering 200 to requests that carry an accepted bearer token and 401 to the others.
+    static func accepting(_ accepted: @escaping @Sendable (String?) -> Bool) -> StubTransport {
+        answering { request in
             let token = request.headerFields[.authorization].map { String($0.dropFirst("Bearer ".count)) }
-            return .success(accepted(token) ? .json("[]") : APIResponse(status: .unauthorized, body: Data(#"{"error":"invalid_token"}"#.utf8)))
+            return accepted(token) ? .status(200, body: "[]") : .status(401, body: #"{"error":"invalid_token"}"#)
         }
     }
+
+    /// A stub answering every request with `answer`.
+    static func answering(_ answer: @escaping @Sendable (APIRequest) async -> StubResponse) -> StubTransport {
+        StubTransport(rules: [.any(.closure(answer))])
+    }
+
+    /// The requests received so far, as the interceptor tests read them.
+    var requests: [RecordedRequest] { receivedRequests }
 }

@@ -16,7 +16,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("every request carries the current credential")
     func adaptsRequests() async throws {
-        let transport = ClosureTransport.accepting { $0 == "good" }
+        let transport = StubTransport.accepting { $0 == "good" }
         let authenticator = FakeAuthenticator()
         let interceptor = AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("good"))
         _ = try await client(transport, interceptor).send(movies)
@@ -26,7 +26,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("an expired credential is refreshed before the request is sent")
     func refreshesBeforeSending() async throws {
-        let transport = ClosureTransport.accepting { $0 == "refreshed-1" }
+        let transport = StubTransport.accepting { $0 == "refreshed-1" }
         let authenticator = FakeAuthenticator()
         let store = MemoryCredentialStore("expired")
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
@@ -37,7 +37,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("no credential at all means authorizing first")
     func authorizesWhenSignedOut() async throws {
-        let transport = ClosureTransport.accepting { $0 == "authorized-1" }
+        let transport = StubTransport.accepting { $0 == "authorized-1" }
         let authenticator = FakeAuthenticator()
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore(nil))).send(movies)
         #expect(authenticator.authorizeCount == 1)
@@ -47,12 +47,12 @@ struct AuthenticationInterceptorTests {
     @Test("a request refused with an older credential than the current one is retried without a refresh")
     func retriesStaleRequestsWithoutRefreshing() async throws {
         let store = MemoryCredentialStore("old")
-        let transport = ClosureTransport { request in
+        let transport = StubTransport.answering { request in
             if request.headerFields[.authorization] == "Bearer old" {
                 await store.setCredential("new")
-                return .success(APIResponse(status: .unauthorized))
+                return .status(401)
             }
-            return .success(.json("[]"))
+            return .status(200, body: "[]")
         }
         let authenticator = FakeAuthenticator()
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
@@ -62,7 +62,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("a 401 with the current credential renews it and retries once")
     func renewsOnRefusal() async throws {
-        let transport = ClosureTransport.accepting { $0 == "refreshed-1" }
+        let transport = StubTransport.accepting { $0 == "refreshed-1" }
         let authenticator = FakeAuthenticator()
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("revoked"))).send(movies)
         #expect(transport.requests.map { $0.headerFields[.authorization] } == ["Bearer revoked", "Bearer refreshed-1"])
@@ -71,7 +71,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("a refused refresh falls back to authorizing")
     func fallsBackToAuthorizing() async throws {
-        let transport = ClosureTransport.accepting { $0 == "authorized-1" }
+        let transport = StubTransport.accepting { $0 == "authorized-1" }
         let authenticator = FakeAuthenticator(refresh: { _ in .failure(.status(code: 400, excerpt: "invalid_grant")) })
         let store = MemoryCredentialStore("expired")
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
@@ -82,7 +82,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("when refresh and authorization are both refused, the request fails with authenticationFailed and the credential is cleared")
     func clearsOnRefusal() async throws {
-        let transport = ClosureTransport.accepting { _ in true }
+        let transport = StubTransport.accepting { _ in true }
         let authenticator = FakeAuthenticator(
             refresh: { _ in .failure(.status(code: 400, excerpt: "invalid_grant")) },
             authorize: { _ in .failure(.status(code: 401, excerpt: "invalid_client")) }
@@ -104,14 +104,14 @@ struct AuthenticationInterceptorTests {
         let authenticator = FakeAuthenticator(refresh: { _ in .failure(offline) }, authorize: { _ in .failure(offline) })
         let store = MemoryCredentialStore("expired")
         await #expect(throws: offline) {
-            try await client(ClosureTransport.accepting { _ in true }, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
+            try await client(StubTransport.accepting { _ in true }, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
         }
         #expect(await store.credential() == "expired")
     }
 
     @Test("a renewed credential that is refused again fails instead of renewing again")
     func retriesOnlyOnce() async throws {
-        let transport = ClosureTransport.accepting { _ in false }
+        let transport = StubTransport.accepting { _ in false }
         let authenticator = FakeAuthenticator()
         await #expect {
             try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("a"))).send(movies)
@@ -125,7 +125,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("the refresh-loop guard trips after the allowed renewals within the window")
     func guardsAgainstRenewalLoops() async throws {
-        let transport = ClosureTransport.accepting { _ in false }
+        let transport = StubTransport.accepting { _ in false }
         let authenticator = FakeAuthenticator()
         let fixedNow = ContinuousClock.now
         let interceptor = AuthenticationInterceptor(
@@ -147,7 +147,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("an endpoint that needs no authentication is neither adapted nor retried on a 401")
     func leavesTokenRoutesAlone() async throws {
-        let transport = ClosureTransport { _ in .success(APIResponse(status: .unauthorized)) }
+        let transport = StubTransport(rules: [.any(.status(401))])
         let authenticator = FakeAuthenticator()
         let token = Endpoint(method: .post, path: ["auth", "token"], requiresAuthentication: false)
         await #expect(throws: NetworkError.status(code: 401, excerpt: "")) {
@@ -160,7 +160,7 @@ struct AuthenticationInterceptorTests {
 
     @Test("1,000 concurrent requests with an expired credential share one refresh")
     func sharesOneRefresh() async throws {
-        let transport = ClosureTransport.accepting { $0 == "refreshed-1" }
+        let transport = StubTransport.accepting { $0 == "refreshed-1" }
         let authenticator = FakeAuthenticator()
         let client = client(transport, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("expired")))
         let successes = try await withThrowingTaskGroup(of: Int.self) { group in

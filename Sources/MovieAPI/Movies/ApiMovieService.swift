@@ -4,7 +4,7 @@ import Networking
 /// A ``MovieService`` that asks the movie API for every call.
 ///
 /// It throws ``NetworkError`` only.
-public struct ApiMovieService: MovieService {
+public final class ApiMovieService: MovieService {
     private let client: APIClient
 
     public init(client: APIClient) {

@@ -8,7 +8,7 @@ import Movies
 enum SnapshotQuery {
     static func run<Value>(
         _ options: ClientOptions,
-        ask: @escaping (CachedMovieService, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
+        ask: @escaping (any OfflineMovieService, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
         traceLine: (Value) -> String,
         print: (Value, Provenance.Line) throws -> Void
     ) async throws {

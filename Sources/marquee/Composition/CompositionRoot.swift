@@ -4,78 +4,52 @@ import MovieAPI
 import MovieServer
 import MovieStore
 import Movies
-import Networking
 
-/// The one place that decides which implementation backs each protocol, and that owns the
-/// resources those implementations need (the HTTP client, the embedded server) for one command.
+/// The one place that decides which implementation backs each protocol. It prepares what
+/// cannot be made inside the container (the embedded server, which starts asynchronously, and
+/// the store, which can fail to open), wires the rest with Swinject, and releases it all.
 enum CompositionRoot {
-    /// Builds the movie service for `options` (the store around the API), runs `body` with it,
-    /// and releases everything afterwards, whether `body` succeeded or not.
+    /// Runs `body` with the movie service for `options`, and releases everything afterwards,
+    /// whether `body` succeeded or not.
     static func withMovieService<Result>(
         _ options: ClientOptions,
-        _ body: (CachedMovieService) async throws -> Result
+        _ body: (any OfflineMovieService) async throws -> Result
     ) async throws -> Result {
         let store = try MovieStore(url: options.storeURL)
         let (environment, embeddedServer) = try await resolve(options.environment)
-        let context = makeContext(for: environment)
-        let transport = AsyncHTTPClientTransport()
-        let api = ApiMovieService(client: authenticatedClient(context: context, transport: transport))
-        let service = CachedMovieService(base: api, store: store, defaultPolicy: options.cachePolicy)
+        var settings = AppSettings(environment: environment, store: store, defaultPolicy: options.cachePolicy)
+        if case .stub = environment { settings.requestTimeout = .seconds(2) }
+        let app = AppContainer(settings: settings)
 
         let outcome: Swift.Result<Result, any Error>
         do {
-            outcome = .success(try await body(service))
+            outcome = .success(try await body(app.movieService))
         } catch {
             outcome = .failure(error)
         }
-        try? await transport.shutdown()
+        await app.shutdown()
         try? await embeddedServer?.stop()
         return try outcome.get()
     }
 
-    /// The context of an environment that is not embedded: its credential kept in the config folder.
+    /// The context of an environment whose credential is kept between runs, for the auth commands.
     static func persistentContext(for option: EnvironmentOption) -> FileApiContext? {
         switch option {
-        case .embedded: nil
+        case .embedded, .stub: nil
         case .production: FileApiContext(environment: .production)
         case let .url(url): FileApiContext(environment: .custom(url))
         }
     }
 
-    /// An `APIClient` whose requests carry the context's credential, renewed as needed.
-    private static func authenticatedClient(context: any ApiContext, transport: any Transport) -> APIClient {
-        let baseURL = context.environment.baseURL
-        let tokenClient = APIClient(baseURL: baseURL, transport: transport)
-        let authenticator: ApiAuthenticator =
-            switch context.environment {
-            case .production:
-                ApiAuthenticator(authService: LegacyTokenAuthService(client: tokenClient), header: .custom(.init("AUTH_TOKEN")!))
-            case .embedded, .custom:
-                ApiAuthenticator(authService: apiAuthService(client: tokenClient))
-            }
-        let authentication = AuthenticationInterceptor(authenticator: authenticator, store: context)
-        return APIClient(baseURL: baseURL, transport: transport, interceptors: [authentication])
-    }
-
-    private static func apiAuthService(client: APIClient) -> ApiAuthService {
-        let secrets = ClientSecrets.fromEnvironment()
-        return ApiAuthService(client: client, clientID: secrets.id, clientSecret: secrets.secret)
-    }
-
-    private static func makeContext(for environment: ApiEnvironment) -> any ApiContext {
-        switch environment {
-        case .embedded: InMemoryApiContext(environment: environment)
-        case .production, .custom: FileApiContext(environment: environment)
-        }
-    }
-
-    /// The API environment of `option`, starting the embedded server when it is the one asked for.
-    private static func resolve(_ option: EnvironmentOption) async throws -> (ApiEnvironment, RunningServer?) {
+    /// The environment of `option`, starting the embedded server when it is the one asked for.
+    private static func resolve(_ option: EnvironmentOption) async throws -> (AppEnvironment, RunningServer?) {
         switch option {
         case .production:
             return (.production, nil)
         case let .url(url):
             return (.custom(url), nil)
+        case let .stub(scenario):
+            return (.stub(scenario), nil)
         case .embedded:
             let server = try await startEmbeddedServer()
             return (.embedded(server.baseURL), server)

@@ -7,7 +7,7 @@ struct ClientOptions: ParsableArguments {
     @Option(
         name: .customLong("env"),
         help: ArgumentHelp(
-            "Which API to use: embedded, production, or a base URL such as http://127.0.0.1:8080/api/.",
+            "Which API to use: embedded, production, a base URL such as http://127.0.0.1:8080/api/, or stub:success|invalidPermissions|timeout|noNetwork.",
             valueName: "environment"
         )
     )

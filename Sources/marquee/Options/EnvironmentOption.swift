@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Networking
 
 /// The `--env` value as the user typed it, before the composition root resolves it.
 enum EnvironmentOption: ExpressibleByArgument, Equatable {
@@ -9,11 +10,16 @@ enum EnvironmentOption: ExpressibleByArgument, Equatable {
     case production
     /// Any server with the same contract.
     case url(URL)
+    /// No network at all: a stub transport with the reference bodies, playing a scenario.
+    case stub(StubScenario)
 
     init?(argument: String) {
         switch argument.lowercased() {
         case "embedded": self = .embedded
         case "production": self = .production
+        case let text where text.hasPrefix("stub:"):
+            guard let scenario = StubScenario.allCases.first(where: { "stub:\($0.rawValue)".lowercased() == text }) else { return nil }
+            self = .stub(scenario)
         default:
             guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
                   scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
@@ -22,13 +28,16 @@ enum EnvironmentOption: ExpressibleByArgument, Equatable {
         }
     }
 
-    static var defaultCompletionKind: CompletionKind { .list(["embedded", "production"]) }
+    static var defaultCompletionKind: CompletionKind {
+        .list(["embedded", "production"] + StubScenario.allCases.map { "stub:\($0.rawValue)" })
+    }
 
     var defaultValueDescription: String {
         switch self {
         case .embedded: "embedded"
         case .production: "production"
         case let .url(url): url.absoluteString
+        case let .stub(scenario): "stub:\(scenario.rawValue)"
         }
     }
 }

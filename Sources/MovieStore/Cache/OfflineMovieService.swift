@@ -1,0 +1,12 @@
+import Movies
+
+/// A ``MovieService`` that also answers by a ``CachePolicy``, as a stream of snapshots that say
+/// where each answer came from. What the app's commands depend on; ``CachedMovieService`` is
+/// the implementation.
+public protocol OfflineMovieService: MovieService {
+    func topGrossingMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
+    func topRatedMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
+    func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error>
+}
+
+extension CachedMovieService: OfflineMovieService {}

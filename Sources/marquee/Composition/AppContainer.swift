@@ -1,0 +1,29 @@
+import MovieStore
+import Networking
+import Swinject
+
+/// The wired app for one run: a Swinject container built from the feature assemblies, and the
+/// shutdown of what it opened.
+final class AppContainer {
+    let container: Container
+
+    init(settings: AppSettings) {
+        container = Container()
+        _ = Assembler(
+            [ApiAssembly(settings: settings), AuthAssembly(settings: settings), MoviesAssembly(settings: settings)],
+            container: container
+        )
+    }
+
+    var resolver: any Resolver { container }
+
+    /// The service the commands use.
+    var movieService: any OfflineMovieService { container.resolved() }
+
+    /// Closes the HTTP client's connections, if one was made.
+    func shutdown() async {
+        if let transport = container.resolve((any Transport).self) as? AsyncHTTPClientTransport {
+            try? await transport.shutdown()
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import MovieAPI
+import MovieStore
+import Movies
+import Networking
+import Swinject
+
+/// The movie services: the API's, and the store decorating it, which is what the app uses.
+struct MoviesAssembly: Assembly {
+    static let api = "api"
+
+    let settings: AppSettings
+
+    func assemble(container: Container) {
+        let settings = self.settings
+        container.register(MovieStore.self) { _ in settings.store }.inObjectScope(.container)
+
+        container.register((any MovieService).self, name: Self.api) { resolver in
+            ApiMovieService(client: resolver.resolved())
+        }
+
+        container.register(CachedMovieService.self) { resolver in
+            CachedMovieService(
+                base: resolver.resolved((any MovieService).self, name: Self.api),
+                store: resolver.resolved(),
+                defaultPolicy: settings.defaultPolicy
+            )
+        }.inObjectScope(.container)
+        .implements((any OfflineMovieService).self, (any MovieService).self)
+    }
+}
