@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("Resources/catalog.json")]
+            resources: [.copy("Resources/catalog.json"), .copy("Resources/openapi.yaml")]
         ),
         .target(name: "ReferenceAPI", dependencies: ["Networking"], resources: [.copy("Resources/api")]),
         .executableTarget(

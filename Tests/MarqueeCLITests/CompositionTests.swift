@@ -88,8 +88,9 @@ struct CompositionTests {
 
             let apiClient = resolver.resolved(APIClient.self)
             #expect(identity(apiClient.transport) == identity(resolver.resolved((any Transport).self)))
-            #expect(apiClient.interceptors.count == 1)
+            #expect(apiClient.interceptors.count == 2)
             #expect(identity(apiClient.interceptors[0]) == identity(resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self)))
+            #expect(apiClient.interceptors[1] is RetryPolicy, "authentication decides first, the retry policy second")
         }
     }
 

@@ -17,6 +17,7 @@ public struct ApiAuthenticator: Authenticator {
 
     public func apply(_ credential: Credential, to request: inout APIRequest) {
         request.headerFields[header.name] = header.value(for: credential.accessToken)
+        request.sensitiveHeaderNames.insert(header.name)
     }
 
     public func needsRenewal(_ credential: Credential) -> Bool {

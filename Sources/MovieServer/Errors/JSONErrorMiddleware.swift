@@ -12,6 +12,14 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
+            if error.status == .notFound, let allowed = RouteTable.allowedMethods(for: request.uri.path),
+               !allowed.contains(request.method.rawValue) {
+                return try APIError(
+                    .methodNotAllowed, code: "method_not_allowed",
+                    message: "\(request.uri.path.prefix(200)) allows \(allowed.joined(separator: ", ")), not \(request.method.rawValue.prefix(20)).",
+                    headerFields: [.allow: allowed.joined(separator: ", ")]
+                ).response(from: request, context: context)
+            }
             return try Self.apiError(for: error, path: request.uri.path).response(from: request, context: context)
         } catch let error as any HTTPResponseError {
             return try Self.apiError(for: HTTPError(error.status), path: request.uri.path).response(from: request, context: context)

@@ -74,6 +74,7 @@ public struct MovieServer: Sendable {
         MovieRoutes(catalog: configuration.catalog).register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
+        try OpenAPIRoute().register(on: api)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Marquee"),

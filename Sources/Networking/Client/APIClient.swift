@@ -5,7 +5,9 @@ import Logging
 /// through a ``Transport``, validates the status, retries when an interceptor asks, and decodes.
 ///
 /// Every failure is a ``NetworkError``. Cancelling the calling task cancels the request under way
-/// and stops any further attempt.
+/// and stops any further attempt. With a ``deadline``, the whole call (every attempt and every
+/// wait between them) ends within it: each attempt's timeout is cut to the time left, and a
+/// retry that could not start in time is not made.
 public struct APIClient: Sendable {
     public let baseURL: URL
     public let transport: any Transport
@@ -14,6 +16,9 @@ public struct APIClient: Sendable {
     public let defaultTimeout: Duration
     /// A hard stop for retries, whatever the interceptors decide.
     public let maximumAttempts: Int
+    /// How long one call may take across all its attempts; `nil` for no limit beyond the attempts'.
+    public let deadline: Duration?
+    private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
 
     public init(
@@ -22,6 +27,8 @@ public struct APIClient: Sendable {
         interceptors: [any Interceptor] = [],
         defaultTimeout: Duration = .seconds(30),
         maximumAttempts: Int = 8,
+        deadline: Duration? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         logger: Logger = Logger(label: "marquee.networking")
     ) {
         self.baseURL = baseURL
@@ -29,6 +36,8 @@ public struct APIClient: Sendable {
         self.interceptors = interceptors
         self.defaultTimeout = defaultTimeout
         self.maximumAttempts = maximumAttempts
+        self.deadline = deadline
+        self.sleep = sleep
         self.logger = logger
     }
 
@@ -36,6 +45,7 @@ public struct APIClient: Sendable {
     public func send(_ route: some Route) async throws(NetworkError) -> APIResponse {
         let endpoint = route.endpoint
         let original = try APIRequest(endpoint: endpoint, baseURL: baseURL, defaultTimeout: defaultTimeout)
+        let ends = deadline.map { ContinuousClock.now + $0 }
         var attempt = 0
         var failures: [NetworkError] = []
         while true {
@@ -43,6 +53,11 @@ public struct APIClient: Sendable {
             guard !Task.isCancelled else { throw .cancelled }
             var request = original
             request.failures = failures
+            if let ends {
+                let left = ends - .now
+                guard left > .zero else { throw failures.last ?? .timedOut(after: deadline ?? .zero) }
+                request.timeout = min(request.timeout, left)
+            }
             var response: APIResponse?
             do throws(NetworkError) {
                 for interceptor in interceptors {
@@ -55,6 +70,7 @@ public struct APIClient: Sendable {
                 return received
             } catch {
                 guard error != .cancelled, !Task.isCancelled else { throw .cancelled }
+                if let ends, let deadline, ContinuousClock.now >= ends, case .timedOut = error { throw .timedOut(after: deadline) }
                 guard attempt < maximumAttempts else { throw error }
                 failures.append(error)
                 let decision = await retryDecision(request, response: response, error: error, attempt: attempt)
@@ -67,7 +83,8 @@ public struct APIClient: Sendable {
                 case .retry:
                     continue
                 case let .retryAfter(delay):
-                    do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+                    if let ends, ContinuousClock.now + delay >= ends { throw error }
+                    do { try await sleep(delay) } catch { throw .cancelled }
                 }
             }
         }

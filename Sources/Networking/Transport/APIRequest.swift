@@ -14,6 +14,9 @@ public struct APIRequest: Sendable {
     public let endpoint: Endpoint
     /// The errors of the earlier attempts of the same call, oldest first.
     public internal(set) var failures: [NetworkError] = []
+    /// Headers that carry credentials: never sent to another origin after a redirect.
+    /// Interceptors that add a credential in another header add its name here.
+    public var sensitiveHeaderNames: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie]
 
     public init(endpoint: Endpoint, baseURL: URL, defaultTimeout: Duration) throws(NetworkError) {
         self.method = endpoint.method

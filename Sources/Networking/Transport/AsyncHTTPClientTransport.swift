@@ -8,7 +8,8 @@ import NIOHTTP1
 ///
 /// Create one per process and call ``shutdown()`` before the process ends. Connection failures
 /// are reported at once (the pool does not silently retry them): retrying is a policy that
-/// belongs to an ``Interceptor``.
+/// belongs to an ``Interceptor``. Redirects are followed here, up to five, and a request's
+/// ``APIRequest/sensitiveHeaderNames`` are dropped as soon as a redirect leaves its origin.
 public final class AsyncHTTPClientTransport: Transport {
     /// The settings of the live transport.
     public struct Configuration: Sendable {
@@ -16,6 +17,8 @@ public final class AsyncHTTPClientTransport: Transport {
         public var connectTimeout: Duration = .seconds(5)
         /// The largest response body accepted; a larger one fails with ``NetworkError/bodyTooLarge(limit:)``.
         public var maximumBodySize: Int = 10 * 1024 * 1024
+        /// How many redirects one request may follow.
+        public var maximumRedirects: Int = 5
 
         public init() {}
     }
@@ -27,7 +30,7 @@ public final class AsyncHTTPClientTransport: Transport {
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.timeout.connect = TimeAmount(configuration.connectTimeout)
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        clientConfiguration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        clientConfiguration.redirectConfiguration = .disallow
         clientConfiguration.decompression = .enabled(limit: .size(configuration.maximumBodySize))
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         self.configuration = configuration
@@ -39,6 +42,16 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
+        var current = request
+        for _ in 0..<configuration.maximumRedirects {
+            let response = try await sendOnce(current)
+            guard let next = Redirection.follow(response, from: current) else { return response }
+            current = next
+        }
+        return try await sendOnce(current)
+    }
+
+    private func sendOnce(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
         do {
             let response = try await client.execute(Self.clientRequest(for: request), timeout: TimeAmount(request.timeout))
             let body = try await response.body.collect(upTo: configuration.maximumBodySize)

@@ -30,12 +30,16 @@ struct ApiAssembly: Assembly {
             APIClient(baseURL: settings.environment.api.baseURL, transport: resolver.resolved(), defaultTimeout: settings.requestTimeout)
         }
 
+        container.register(RetryPolicy.self) { _ in RetryPolicy() }
+
+        // Authentication first: a 401 is its to handle; the retry policy takes the transient failures.
         container.register(APIClient.self) { resolver in
             APIClient(
                 baseURL: settings.environment.api.baseURL,
                 transport: resolver.resolved(),
-                interceptors: [resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self)],
-                defaultTimeout: settings.requestTimeout
+                interceptors: [resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self), resolver.resolved(RetryPolicy.self)],
+                defaultTimeout: settings.requestTimeout,
+                deadline: settings.callDeadline
             )
         }
     }

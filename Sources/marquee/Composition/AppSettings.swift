@@ -14,4 +14,6 @@ struct AppSettings {
     var credentialsFile: URL = FileApiContext.defaultFileURL()
     /// How long one attempt may take; short for a stub, so its timeout scenario ends quickly.
     var requestTimeout: Duration = .seconds(30)
+    /// How long one call may take across its retries.
+    var callDeadline: Duration = .seconds(60)
 }

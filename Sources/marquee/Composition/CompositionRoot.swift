@@ -18,7 +18,10 @@ enum CompositionRoot {
         let store = try MovieStore(url: options.storeURL)
         let (environment, embeddedServer) = try await resolve(options.environment)
         var settings = AppSettings(environment: environment, store: store, defaultPolicy: options.cachePolicy)
-        if case .stub = environment { settings.requestTimeout = .seconds(2) }
+        if case .stub = environment {
+            settings.requestTimeout = .seconds(2)
+            settings.callDeadline = .seconds(3)
+        }
         let app = AppContainer(settings: settings)
 
         let outcome: Swift.Result<Result, any Error>
