@@ -82,6 +82,9 @@ let package = Package(
                 "MovieServer", "Networking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/Support"
         ),
@@ -112,6 +115,7 @@ let package = Package(
             dependencies: [
                 "MovieAPI", "MovieServer", "MovieStore", "ReferenceAPI", "MarqueeTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -15,6 +15,8 @@ public final class StubTransport: Transport {
         public let url: URL
         public let headerFields: HTTPFields
         public let body: Data?
+        /// How long the client allowed this attempt.
+        public let timeout: Duration
     }
 
     public let scenario: StubScenario
@@ -51,7 +53,7 @@ public final class StubTransport: Transport {
 
     public func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
         state.withLockedValue {
-            $0.received.append(RecordedRequest(method: request.method, url: request.url, headerFields: request.headerFields, body: request.body))
+            $0.received.append(RecordedRequest(method: request.method, url: request.url, headerFields: request.headerFields, body: request.body, timeout: request.timeout))
         }
         guard !Task.isCancelled else { throw .cancelled }
         switch scenario {

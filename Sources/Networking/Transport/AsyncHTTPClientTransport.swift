@@ -51,17 +51,31 @@ public final class AsyncHTTPClientTransport: Transport {
         return try await sendOnce(current)
     }
 
+    /// One exchange, head and body, within the request's timeout. AsyncHTTPClient's own deadline
+    /// ends when the head arrives, so a body that trickles in is raced against the timeout here.
     private func sendOnce(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
+        let client = self.client, limit = configuration.maximumBodySize
         do {
-            let response = try await client.execute(Self.clientRequest(for: request), timeout: TimeAmount(request.timeout))
-            let body = try await response.body.collect(upTo: configuration.maximumBodySize)
-            return APIResponse(
-                status: HTTPResponse.Status(code: Int(response.status.code)),
-                headerFields: Self.fields(of: response.headers),
-                body: Data(body.readableBytesView)
-            )
+            return try await withThrowingTaskGroup(of: APIResponse?.self) { group in
+                group.addTask {
+                    let response = try await client.execute(Self.clientRequest(for: request), timeout: TimeAmount(request.timeout))
+                    let body = try await response.body.collect(upTo: limit)
+                    return APIResponse(
+                        status: HTTPResponse.Status(code: Int(response.status.code)),
+                        headerFields: Self.fields(of: response.headers),
+                        body: Data(body.readableBytesView)
+                    )
+                }
+                group.addTask {
+                    try await Task.sleep(for: request.timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let response = try await group.next() ?? nil else { throw NetworkError.timedOut(after: request.timeout) }
+                return response
+            }
         } catch {
-            throw TransportErrorMapping.networkError(for: error, request: request, bodyLimit: configuration.maximumBodySize)
+            throw TransportErrorMapping.networkError(for: error, request: request, bodyLimit: limit)
         }
     }
 
