@@ -24,6 +24,15 @@ struct FaultInjectionTests {
             }
         }
 
+        /// Short where the fault is silence (so the test is quick), roomy where a loaded machine
+        /// must still read a body to its end or its limit.
+        var attemptTimeout: Duration {
+            switch self {
+            case .fault(.hang), .fault(.drip): .milliseconds(400)
+            default: .seconds(1) + .milliseconds(500)
+            }
+        }
+
         /// What the call must end with, and how many attempts the retry policy allows it.
         var expected: (error: (NetworkError) -> Bool, attempts: Int) {
             switch self {
@@ -125,7 +134,7 @@ struct FaultInjectionTests {
         let client = APIClient(
             baseURL: baseURL, transport: counter,
             interceptors: [RetryPolicy(baseDelay: .milliseconds(20), maximumDelay: .seconds(2))],
-            defaultTimeout: .milliseconds(400), deadline: Self.deadline,
+            defaultTimeout: fault.attemptTimeout, deadline: Self.deadline,
             sleep: { delay in
                 counter.recordDelay(delay)
                 try await Task.sleep(for: delay)
