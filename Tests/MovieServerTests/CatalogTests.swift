@@ -73,3 +73,30 @@ struct CatalogTests {
         }
     }
 }
+
+@Suite("Synthetic catalog")
+struct SyntheticCatalogTests {
+    @Test("the same seed gives the same catalog, another seed another one")
+    func isDeterministic() {
+        let first = SyntheticCatalog.movies(count: 500, seed: 11)
+        #expect(first == SyntheticCatalog.movies(count: 500, seed: 11))
+        #expect(first != SyntheticCatalog.movies(count: 500, seed: 12))
+        #expect(first.map(\.id) == Array(1...500))
+    }
+
+    @Test("a generated catalog is valid, spans many years, and is served in the contract's shape")
+    func isAValidCatalog() async throws {
+        let movies = SyntheticCatalog.movies(count: 2_000, seed: 3)
+        let catalog = try Catalog(movies: movies, source: "synthetic")
+        #expect(Set(movies.map(\.year)).count > 50)
+        #expect(movies.allSatisfy { (2...6).contains($0.cast.count) })
+        let reloaded = try Catalog.decode(Data(ContractJSON.list(movies).utf8), source: "synthetic.json")
+        #expect(reloaded.movies == catalog.movies)
+        let year = movies[0].year
+        try await withServerClient(catalog: catalog) { client in
+            let answer = try await client.get("/api/movies/topGrossing/\(year)")
+            #expect(answer.status == 200)
+            #expect(String(decoding: answer.body, as: UTF8.self) == ContractJSON.list(catalog.topGrossing(year: year)))
+        }
+    }
+}

@@ -3,14 +3,14 @@
 /// non-ASCII text as UTF-8, integral ratings without a fraction (`74`, not `74.0`).
 ///
 /// `JSONEncoder` promises no key order, so the server writes these bodies itself.
-enum ContractJSON {
-    static func movie(_ movie: CatalogMovie) -> String {
+public enum ContractJSON {
+    public static func movie(_ movie: CatalogMovie) -> String {
         var output = ""
         write(movie, to: &output)
         return output
     }
 
-    static func list(_ movies: [CatalogMovie]) -> String {
+    public static func list(_ movies: [CatalogMovie]) -> String {
         var output = "["
         for (index, movie) in movies.enumerated() {
             if index > 0 { output += "," }

@@ -23,6 +23,7 @@ public final class StubTransport: Transport {
     private let rules: [StubRule]
     private let fallback: StubResponse
     private let sleep: @Sendable (Duration) async throws -> Void
+    private let recordsRequests: Bool
     private let state = NIOLockedValueBox(State())
 
     private struct State {
@@ -36,24 +37,29 @@ public final class StubTransport: Transport {
     ///   - rules: the answers, first match wins.
     ///   - fallback: the answer when no rule matches (a JSON 404 by default).
     ///   - sleep: how delays pass; `Task.sleep` by default, instant in tests.
+    ///   - recordsRequests: whether to keep every request; off for long runs such as benchmarks.
     public init(
         scenario: StubScenario = .success,
         rules: [StubRule],
         fallback: StubResponse = .status(404, body: #"{"error":"not_found","error_description":"No stub answers this request."}"#),
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        recordsRequests: Bool = true
     ) {
         self.scenario = scenario
         self.rules = rules
         self.fallback = fallback
         self.sleep = sleep
+        self.recordsRequests = recordsRequests
     }
 
     /// Every request received so far, oldest first.
     public var receivedRequests: [RecordedRequest] { state.withLockedValue { $0.received } }
 
     public func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
-        state.withLockedValue {
-            $0.received.append(RecordedRequest(method: request.method, url: request.url, headerFields: request.headerFields, body: request.body, timeout: request.timeout))
+        if recordsRequests {
+            state.withLockedValue {
+                $0.received.append(RecordedRequest(method: request.method, url: request.url, headerFields: request.headerFields, body: request.body, timeout: request.timeout))
+            }
         }
         guard !Task.isCancelled else { throw .cancelled }
         switch scenario {

@@ -38,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The client secret; prefer MARQUEE_CLIENT_SECRET, which other users cannot see.")
     var clientSecret: String?
 
+    @Option(help: ArgumentHelp("What to log: trace, debug, info (one line a request), notice (start and grants), warning, error.", valueName: "level"))
+    var logLevel: Logger.Level = .info
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("the port must be from 0 to 65535, not \(port)") }
         guard (1...31_536_000).contains(tokenLifetime) else {
@@ -48,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
         var logger = Logger(label: "marquee.server")
-        logger.logLevel = .info
+        logger.logLevel = logLevel
         let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), logger: logger)
         let server = await MovieServer(configuration: configuration)
         do {

@@ -1,0 +1,136 @@
+// Marquee's client against its baselines, side by side in one process: the full stack against
+// raw AsyncHTTPClient + JSONDecoder on the same loopback server, the interceptor chain against
+// none, and the DTO decoding path against JSONSerialization. scripts/bench turns the pairs into
+// ratios in docs/benchmarks.md.
+import AsyncHTTPClient
+import Benchmark
+import Foundation
+import MovieAPI
+import MovieServer
+import Movies
+import Networking
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 20,
+        maxDuration: .seconds(4),
+        maxIterations: 100_000
+    )
+
+    for concurrency in [1, 64] {
+        Benchmark("client/raw AsyncHTTPClient topGrossing c\(concurrency)", closure: { benchmark in
+            try await LoopbackFixture.shared.run(concurrency: concurrency, iterations: benchmark.scaledIterations.count) {
+                try await LoopbackFixture.shared.rawTopGrossing()
+            }
+        }, setup: { try await LoopbackFixture.shared.start() })
+
+        Benchmark("client/Marquee topGrossing c\(concurrency)", closure: { benchmark in
+            try await LoopbackFixture.shared.run(concurrency: concurrency, iterations: benchmark.scaledIterations.count) {
+                try await LoopbackFixture.shared.marqueeTopGrossing()
+            }
+        }, setup: { try await LoopbackFixture.shared.start() })
+    }
+
+    // One iteration is 1,000 requests on the stub, so the per-request cost is the iteration's / 1,000.
+    Benchmark("interceptors/none, 1000 requests") { benchmark in
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<1000 { blackHole(try await StubFixture.bare.send(StubFixture.endpoint)) }
+        }
+    }
+
+    Benchmark("interceptors/authentication and retry, 1000 requests") { benchmark in
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<1000 { blackHole(try await StubFixture.intercepted.send(StubFixture.endpoint)) }
+        }
+    }
+
+    Benchmark("decoding/JSONSerialization 10k movies") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONSerialization.jsonObject(with: DecodingFixture.body))
+        }
+    }
+
+    Benchmark("decoding/Marquee DTOs to Movie 10k movies") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try ResponseDecoding.decode([ApiMovie].self, from: DecodingFixture.body).map(\.movie))
+        }
+    }
+}
+
+/// The same loopback server for both clients, started once.
+final class LoopbackFixture: @unchecked Sendable {
+    static let shared = LoopbackFixture()
+
+    private let lock = NSLock()
+    private var running: RunningServer?
+    private var rawClient: HTTPClient?
+    private var marquee: ApiMovieService?
+    private var url = ""
+
+    func start() async throws {
+        if lock.withLock({ running != nil }) { return }
+        let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: .publicAccess)
+        let server = try await MovieServer(configuration: configuration).start()
+        let transport = AsyncHTTPClientTransport()
+        let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
+        let context = InMemoryApiContext(environment: .custom(server.baseURL), credential: credential)
+        let tokens = ApiAuthService(client: APIClient(baseURL: server.baseURL, transport: transport), clientID: "marquee-dev", clientSecret: "marquee-dev-secret")
+        let interceptors: [any Interceptor] = [
+            AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: tokens), store: context),
+            RetryPolicy(),
+        ]
+        var rawConfiguration = HTTPClient.Configuration()
+        rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
+        lock.withLock {
+            running = server
+            url = server.baseURL.absoluteString + "movies/topGrossing/2016"
+            rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawConfiguration)
+            marquee = ApiMovieService(client: APIClient(baseURL: server.baseURL, transport: transport, interceptors: interceptors))
+        }
+    }
+
+    func rawTopGrossing() async throws -> Int {
+        let (client, url) = lock.withLock { (rawClient!, url) }
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
+        return try JSONDecoder().decode([ApiMovie].self, from: Data(body.readableBytesView)).count
+    }
+
+    func marqueeTopGrossing() async throws -> Int {
+        let service = lock.withLock { marquee! }
+        return try await service.topGrossingMovies(year: 2016).count
+    }
+
+    /// `iterations` requests, `concurrency` at a time.
+    func run(concurrency: Int, iterations: Int, _ request: @escaping @Sendable () async throws -> Int) async throws {
+        for _ in 0..<iterations {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<concurrency { group.addTask { try await request() } }
+                for try await count in group { precondition(count == 10) }
+            }
+        }
+    }
+}
+
+/// Clients on a stub that answers at once, to measure what the interceptors add.
+enum StubFixture {
+    static let endpoint = Endpoint(path: ["movies", "topGrossing", "2016"])
+    static let transport = StubTransport(rules: [.any(.status(200, body: "[]"))], recordsRequests: false)
+    static let bare = APIClient(baseURL: URL(string: "http://stub.invalid/api/")!, transport: transport)
+    static let intercepted: APIClient = {
+        let credential = Credential(accessToken: "valid", refreshToken: "refresh", issuedAt: Date(), expiresAt: .distantFuture)
+        let context = InMemoryApiContext(environment: .custom(URL(string: "http://stub.invalid/api/")!), credential: credential)
+        let tokens = ApiAuthService(client: bare, clientID: "id", clientSecret: "secret")
+        let interceptors: [any Interceptor] = [
+            AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: tokens), store: context),
+            RetryPolicy(),
+        ]
+        return APIClient(baseURL: URL(string: "http://stub.invalid/api/")!, transport: transport, interceptors: interceptors)
+    }()
+}
+
+/// 10,000 synthetic movies as the API would send them.
+enum DecodingFixture {
+    static let body = Data(ContractJSON.list(SyntheticCatalog.movies(count: 10_000, seed: 42)).utf8)
+}

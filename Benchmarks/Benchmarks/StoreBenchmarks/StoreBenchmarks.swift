@@ -1,0 +1,103 @@
+// The movie store against SQLite itself: the cached top-10 read through MovieStore against the
+// same query run as a raw statement, with 10k, 100k and 1M movies stored; and a bulk upsert of
+// 100k movies. scripts/bench turns the pairs into ratios, and adds the file size per movie.
+import Benchmark
+import Foundation
+import GRDB
+import MovieServer
+import MovieStore
+import Movies
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 50,
+        maxDuration: .seconds(3),
+        maxIterations: 200_000
+    )
+
+    for size in StoreFixture.sizes {
+        Benchmark("store/Marquee cached top-10 read, \(size.label) movies", closure: { benchmark in
+            let store = try await StoreFixture.shared.store(size: size.count)
+            for _ in benchmark.scaledIterations {
+                blackHole(try await store.list(.topGrossing(year: 2016)))
+            }
+        }, setup: { _ = try await StoreFixture.shared.store(size: size.count) })
+
+        Benchmark("store/raw SQLite top-10 read, \(size.label) movies", closure: { benchmark in
+            let pool = try await StoreFixture.shared.rawPool(size: size.count)
+            for _ in benchmark.scaledIterations {
+                blackHole(try await pool.read(StoreFixture.rawTopTen))
+            }
+        }, setup: { _ = try await StoreFixture.shared.rawPool(size: size.count) })
+    }
+
+    Benchmark("store/Marquee bulk upsert 100k movies", configuration: .init(metrics: [.wallClock], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+        let movies = StoreFixture.movies(count: 100_000)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-upsert-\(UUID().uuidString)/movies.sqlite")
+        let store = try MovieStore(url: url)
+        benchmark.startMeasurement()
+        try await store.saveMovies(movies, fetchedAt: Date())
+        benchmark.stopMeasurement()
+        let size = try await store.statistics().sizeInBytes
+        FileHandle.standardError.write(Data("store-size-bytes-per-movie \(Double(size) / 100_000)\n".utf8))
+        try? MovieStore.removeFiles(at: url)
+    }
+}
+
+/// Stores of each size, filled once per process, with a top-grossing list of 2016.
+final class StoreFixture: @unchecked Sendable {
+    static let shared = StoreFixture()
+    static let sizes: [(count: Int, label: String)] = [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1M")]
+
+    private let lock = NSLock()
+    private var stores: [Int: MovieStore] = [:]
+    private var pools: [Int: DatabasePool] = [:]
+
+    func store(size: Int) async throws -> MovieStore {
+        if let store = lock.withLock({ stores[size] }) { return store }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-store-\(size)-\(UUID().uuidString)/movies.sqlite")
+        let store = try MovieStore(url: url)
+        let movies = Self.movies(count: size)
+        for batch in stride(from: 0, to: movies.count, by: 50_000) {
+            try await store.saveMovies(Array(movies[batch..<min(batch + 50_000, movies.count)]), fetchedAt: Date())
+        }
+        let top = movies.filter { $0.year == 2016 }.sorted { $0.grossing > $1.grossing }.prefix(10)
+        try await store.saveList(Array(top), for: .topGrossing(year: 2016), fetchedAt: Date())
+        lock.withLock { stores[size] = store }
+        return store
+    }
+
+    /// A second connection pool on the same file, for the raw baseline.
+    func rawPool(size: Int) async throws -> DatabasePool {
+        if let pool = lock.withLock({ pools[size] }) { return pool }
+        let store = try await store(size: size)
+        let pool = try DatabasePool(path: store.url.path)
+        lock.withLock { pools[size] = pool }
+        return pool
+    }
+
+    /// The read MovieStore makes, as two raw statements: the ordered list, then the casts.
+    @Sendable static func rawTopTen(_ db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT movie.* FROM listEntry JOIN movie ON movie.id = listEntry.movieId
+            WHERE listEntry.query = 'topGrossing/2016' ORDER BY listEntry.position
+            """))
+        let ids = rows.map { $0["id"] as Int }
+        let casts = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT castMember.movieId, actor.name FROM castMember JOIN actor ON actor.id = castMember.actorId
+            WHERE castMember.movieId IN (\(Array(repeating: "?", count: ids.count).joined(separator: ","))) ORDER BY castMember.movieId, castMember.position
+            """), arguments: StatementArguments(ids))
+        return rows.count + casts.count
+    }
+
+    static func movies(count: Int) -> [Movie] {
+        SyntheticCatalog.movies(count: count, seed: 7, years: 1950...2024).map { movie in
+            Movie(
+                id: movie.id, name: movie.name, year: movie.year,
+                releaseDate: CalendarDate.date(from: movie.releaseDate) ?? Date(timeIntervalSince1970: 0),
+                grossing: movie.grossing, rating: movie.rating, cast: movie.cast.map { MovieActor(name: $0.name) }
+            )
+        }
+    }
+}

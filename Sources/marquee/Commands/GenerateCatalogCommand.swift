@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import MovieServer
+
+/// `marquee generate-catalog`: a synthetic catalog file for `marquee serve --catalog`.
+struct GenerateCatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-catalog",
+        abstract: "Write a synthetic catalog of any size (the same for the same seed) for 'marquee serve --catalog'."
+    )
+
+    @Option(help: "How many movies.")
+    var movies = 10_000
+
+    @Option(help: "The seed; the same seed gives the same catalog.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Where to write the JSON catalog.", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+        guard (1...5_000_000).contains(movies) else { throw ValidationError("the number of movies must be from 1 to 5000000, not \(movies)") }
+    }
+
+    func run() throws {
+        let catalog = SyntheticCatalog.movies(count: movies, seed: seed)
+        let data = Data(ContractJSON.list(catalog).utf8)
+        do {
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw CLIError.cannotWriteOutput(reason: "\(output): \((error as NSError).localizedDescription)")
+        }
+        print("Wrote \(movies) movies (seed \(seed)) to \(output).")
+    }
+}
