@@ -45,11 +45,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("decoding/JSONSerialization 10k movies") { benchmark in
+    Benchmark("decoding/JSONSerialization 10k movies", closure: { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try JSONSerialization.jsonObject(with: DecodingFixture.body))
         }
-    }
+    }, setup: {
+        FileHandle.standardError.write(Data("decoding-body-bytes \(DecodingFixture.body.count)\n".utf8))
+    })
 
     Benchmark("decoding/Marquee DTOs to Movie 10k movies") { benchmark in
         for _ in benchmark.scaledIterations {

@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: { _ = try await StoreFixture.shared.rawPool(size: size.count) })
     }
 
-    Benchmark("store/Marquee bulk upsert 100k movies", configuration: .init(metrics: [.wallClock], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+    Benchmark("store/Marquee bulk upsert 100k movies", configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
         let movies = StoreFixture.movies(count: 100_000)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-upsert-\(UUID().uuidString)/movies.sqlite")
         let store = try MovieStore(url: url)
