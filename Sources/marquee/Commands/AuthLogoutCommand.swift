@@ -10,10 +10,7 @@ struct AuthLogoutCommand: AsyncParsableCommand {
     @OptionGroup var options: AuthEnvironmentOptions
 
     func run() async throws {
-        guard let context = CompositionRoot.persistentContext(for: options.environment) else {
-            print("The embedded server's credential lasts for one run only; nothing is stored.")
-            return
-        }
+        guard let context = options.storedContext() else { return }
         let signedIn = await context.credential() != nil
         await context.setCredential(nil)
         let api = context.environment.baseURL.absoluteString

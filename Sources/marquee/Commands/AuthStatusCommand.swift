@@ -12,10 +12,7 @@ struct AuthStatusCommand: AsyncParsableCommand {
     @OptionGroup var options: AuthEnvironmentOptions
 
     func run() async throws {
-        guard let context = CompositionRoot.persistentContext(for: options.environment) else {
-            print("The embedded server's credential lasts for one run only; nothing is stored.")
-            return
-        }
+        guard let context = options.storedContext() else { return }
         let api = context.environment.baseURL.absoluteString
         guard let credential = await context.credential() else {
             print("Not signed in to \(api).")
