@@ -10,7 +10,7 @@ import Testing
 struct CredentialPersistenceTests {
     @Test("a second run reuses the stored token; an expired one is refreshed; status never shows it; logout forgets it")
     func reusesRefreshesAndForgets() async throws {
-        let clock = ServerClock()
+        let clock = ManualClock(Date())
         try await withMovieServer(auth: AuthConfiguration(now: clock.now)) { server in
             let home = try TemporaryConfigHome()
             let marquee = home.marquee
@@ -85,16 +85,5 @@ struct TemporaryConfigHome {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: credentialsFile)) as? [String: Any]
         let credentials = json?["credentials"] as? [String: [String: Any]]
         return try #require(credentials?[api]?["accessToken"] as? String)
-    }
-}
-
-/// A server clock a test moves by hand.
-final class ServerClock: Sendable {
-    private let current = NIOLockedValueBox(Date())
-
-    var now: @Sendable () -> Date { { self.current.withLockedValue { $0 } } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }

@@ -56,7 +56,7 @@ struct BearerTokenTests {
 
     @Test("a token is refused once the server's clock passes its expiry")
     func refusesExpiredTokens() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         try await withServerClient(auth: AuthConfiguration(accessTokenLifetime: .seconds(60), now: clock.now)) { client in
             let token = try await Self.accessToken(from: client)
             #expect(try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")]).status == 200)
@@ -80,16 +80,5 @@ struct BearerTokenTests {
             "/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant
         )
         return try #require(answer.json?["access_token"] as? String)
-    }
-}
-
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
-    private let current = NIOLockedValueBox(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: @Sendable () -> Date { { self.current.withLockedValue { $0 } } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import Movies
 import MovieStore
 import Testing

@@ -20,17 +20,6 @@ func makeStore() throws -> MovieStore {
     try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/movies.sqlite"))
 }
 
-/// A clock a test moves by hand.
-final class ManualClock: Sendable {
-    private let current = NIOLockedValueBox(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: @Sendable () -> Date { { self.current.withLockedValue { $0 } } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
-
 /// A base service whose answers a test scripts, and which counts its calls.
 final class ScriptedMovieService: MovieService {
     enum Behaviour: Sendable {
