@@ -65,7 +65,7 @@ struct FaultInjectionTests {
             } catch let error as NetworkError {
                 #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
             }
-            #expect(ContinuousClock.now - started < Self.deadline + .seconds(1))
+            #expect(ContinuousClock.now - started < Self.deadline + .seconds(2), "the call ends by its deadline (with room for a loaded machine)")
             #expect(counter.count == fault.expected.attempts, "\(fault.testDescription): attempts")
             switch fault {
             case .fault(.status503RetryAfterSeconds):
