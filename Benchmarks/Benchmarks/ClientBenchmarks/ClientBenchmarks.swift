@@ -8,6 +8,7 @@ import Foundation
 import MovieAPI
 import MovieServer
 import Movies
+import NIOCore
 import Networking
 
 let benchmarks: @Sendable () -> Void = {
@@ -93,8 +94,8 @@ final class LoopbackFixture: @unchecked Sendable {
     }
 
     func rawTopGrossing() async throws -> Int {
-        let (client, url) = lock.withLock { (rawClient!, url) }
-        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        let (client, target): (HTTPClient, String) = lock.withLock { (self.rawClient!, self.url) }
+        let response = try await client.execute(HTTPClientRequest(url: target), timeout: TimeAmount.seconds(30))
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
         return try JSONDecoder().decode([ApiMovie].self, from: Data(body.readableBytesView)).count
     }

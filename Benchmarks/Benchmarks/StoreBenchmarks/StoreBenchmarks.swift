@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         let size = try await store.statistics().sizeInBytes
         FileHandle.standardError.write(Data("store-size-bytes-per-movie \(Double(size) / 100_000)\n".utf8))
-        try? MovieStore.removeFiles(at: url)
+        _ = try? MovieStore.removeFiles(at: url)
     }
 }
 
