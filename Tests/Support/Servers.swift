@@ -16,6 +16,7 @@ public struct TestMovieServer: Sendable {
 
 /// Runs `body` with a movie server on an ephemeral loopback port, and stops it afterwards.
 /// The movie paths are public unless `auth` says otherwise.
+@discardableResult
 public func withMovieServer<Result>(
     catalog: Catalog? = nil,
     auth: AuthConfiguration = .publicAccess,
@@ -28,6 +29,7 @@ public func withMovieServer<Result>(
 }
 
 /// Runs `body` with a Hummingbird server whose routes `configure` adds, on an ephemeral loopback port.
+@discardableResult
 public func withLoopbackServer<Result>(
     _ configure: (Router<BasicRequestContext>) -> Void,
     _ body: (RunningServer) async throws -> Result

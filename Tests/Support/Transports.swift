@@ -1,6 +1,7 @@
 import Networking
 
 /// Runs `body` with a live transport and shuts it down afterwards.
+@discardableResult
 public func withTransport<Result>(
     _ configuration: AsyncHTTPClientTransport.Configuration = .init(),
     _ body: (AsyncHTTPClientTransport) async throws -> Result

@@ -36,11 +36,13 @@ let benchmarks: @Sendable () -> Void = {
         let movies = StoreFixture.movies(count: 100_000)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-upsert-\(UUID().uuidString)/movies.sqlite")
         let store = try MovieStore(url: url)
+        let started = ContinuousClock.now
         benchmark.startMeasurement()
         try await store.saveMovies(movies, fetchedAt: Date())
         benchmark.stopMeasurement()
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
         let size = try await store.statistics().sizeInBytes
-        FileHandle.standardError.write(Data("store-size-bytes-per-movie \(Double(size) / 100_000)\n".utf8))
+        FileHandle.standardError.write(Data("store-upsert-seconds \(seconds)\nstore-size-bytes-per-movie \(Double(size) / 100_000)\n".utf8))
         _ = try? MovieStore.removeFiles(at: url)
     }
 }

@@ -1,4 +1,5 @@
 import Movies
+import NIOConcurrencyHelpers
 import Networking
 
 /// What every request of the movie API shares: the environment it goes to and the credential
@@ -11,18 +12,21 @@ public protocol ApiContext: CredentialStore where Credential == Movies.Credentia
 }
 
 /// An ``ApiContext`` that keeps the credential for as long as the process runs.
-public actor InMemoryApiContext: ApiContext {
-    public nonisolated let environment: ApiEnvironment
-    private var stored: Credential?
+///
+/// A lock, not an actor: reading the credential happens before every request, and a lock
+/// taken for a copy costs far less than a hop to another executor.
+public final class InMemoryApiContext: ApiContext {
+    public let environment: ApiEnvironment
+    private let stored: NIOLockedValueBox<Credential?>
 
     public init(environment: ApiEnvironment, credential: Credential? = nil) {
         self.environment = environment
-        self.stored = credential
+        self.stored = NIOLockedValueBox(credential)
     }
 
-    public func credential() -> Credential? { stored }
+    public func credential() async -> Credential? { stored.withLockedValue { $0 } }
 
-    public func setCredential(_ credential: Credential?) {
-        stored = credential
+    public func setCredential(_ credential: Credential?) async {
+        stored.withLockedValue { $0 = credential }
     }
 }

@@ -1,3 +1,5 @@
+import NIOConcurrencyHelpers
+
 /// Puts the current credential on every request that needs one, renews it before it expires,
 /// and recovers from a refused credential with one shared renewal.
 ///
@@ -28,7 +30,11 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
     private let store: any CredentialStore<Auth.Credential>
     private let limit: RenewalLimit
     private let now: @Sendable () -> ContinuousClock.Instant
-    private var renewal: Task<Result<Auth.Credential, NetworkError>, Never>?
+    private var renewal: Task<Result<Auth.Credential, NetworkError>, Never>? {
+        didSet { renewalUnderWay.withLockedValue { $0 = renewal != nil } }
+    }
+    /// Whether ``renewal`` is set, readable without entering the actor, for the fast path of ``adapt(_:)``.
+    private let renewalUnderWay = NIOLockedValueBox(false)
     /// Counts finished renewals, so a caller can tell whether one finished while it waited.
     private var generation = 0
     private var renewalTimes: [ContinuousClock.Instant] = []
@@ -45,10 +51,18 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
         self.now = now
     }
 
-    public func adapt(_ request: APIRequest) async throws(NetworkError) -> APIRequest {
+    /// Adds the credential. The common case (a fresh credential and no renewal under way) runs
+    /// without entering the actor; anything else goes through it, so renewals stay single-flight.
+    /// A renewal that starts just after the fast path looked only means the request carries the
+    /// previous credential, which the refusal path already handles.
+    public nonisolated func adapt(_ request: APIRequest) async throws(NetworkError) -> APIRequest {
         guard request.endpoint.requiresAuthentication else { return request }
-        let credential = try await usableCredential()
         var adapted = request
+        if !renewalUnderWay.withLockedValue({ $0 }), let credential = await store.credential(), !authenticator.needsRenewal(credential) {
+            authenticator.apply(credential, to: &adapted)
+            return adapted
+        }
+        let credential = try await usableCredential()
         authenticator.apply(credential, to: &adapted)
         return adapted
     }
