@@ -31,3 +31,21 @@ struct CalendarDateTests {
         #expect(CalendarDate.string(from: lateEvening) == "2016-06-17")
     }
 }
+
+@Suite("CalendarDate against Foundation's calendar")
+struct CalendarDateAgreementTests {
+    @Test("every day from 1900 to 2100 reads and prints as Foundation's Gregorian UTC calendar has it")
+    func agreesWithFoundation() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var day = try #require(calendar.date(from: DateComponents(year: 1900, month: 1, day: 1)))
+        let end = try #require(calendar.date(from: DateComponents(year: 2100, month: 12, day: 31)))
+        while day <= end {
+            let parts = calendar.dateComponents([.year, .month, .day], from: day)
+            let text = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            #expect(CalendarDate.string(from: day) == text)
+            #expect(CalendarDate.date(from: text) == day)
+            day = day.addingTimeInterval(86_400)
+        }
+    }
+}

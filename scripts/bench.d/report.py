@@ -96,7 +96,7 @@ row("interceptor chain (auth + retry), per request, p50", f"{bare['p50_us'] / 10
 
 serialization = find(results, "JSONSerialization 10k")
 dto = find(results, "Marquee DTOs to Movie 10k")
-stderr_text = open(os.path.join(results_dir, "benchmark-stderr.txt")).read() if os.path.exists(os.path.join(results_dir, "benchmark-stderr.txt")) else ""
+stderr_text = "".join(open(path).read() for path in glob.glob(os.path.join(results_dir, "*.txt")))
 body_match = re.findall(r"decoding-body-bytes (\d+)", stderr_text)
 body_bytes = float(body_match[-1]) if body_match else None
 if not body_bytes:
@@ -144,6 +144,7 @@ for name, entry in cold.items():
     row(f"cold start: {name}, median", f"{floor['median'] * 1000:.0f} ms (--help)", f"{ms:.0f} ms",
         f"{ratio(entry['median'], floor['median']):.1f}×", goal, ms < 150)
 
+os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
 with open(output, "w") as out:
     out.write(f"""# Benchmarks
 
@@ -176,6 +177,11 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
 - **Cold start**: hyperfine, 30 runs after 3 warm-ups, `marquee top-grossing` with a warm store, from
   process start to exit; `marquee --help` is the floor of starting the process at all.
 
+""")
+    findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
+    if os.path.exists(findings):
+        out.write("\n" + open(findings).read())
+    out.write("""
 ## Reproduce
 
 ```sh

@@ -3,48 +3,74 @@ import Foundation
 /// Converts between a `yyyy-MM-dd` calendar date and the `Date` at midnight UTC of that day.
 ///
 /// Strict on input: four-digit year, two-digit month and day, and a day that exists
-/// (`2016-02-30` is rejected). No locale or time zone of the machine is involved.
+/// (`2016-02-30` is rejected). Dates are proleptic Gregorian, as ISO 8601 has them, and the
+/// arithmetic is done directly on day numbers: no calendar object, locale or time zone.
 public enum CalendarDate {
-    private static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
+    private static let secondsPerDay = 86_400.0
 
     /// The date at midnight UTC of `text`, or `nil` when `text` is not a real `yyyy-MM-dd` day.
     public static func date(from text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
-            return nil
+        var utf8 = text.utf8.makeIterator()
+        var digits = [Int](repeating: 0, count: 8)
+        var index = 0
+        for position in 0..<10 {
+            guard let byte = utf8.next() else { return nil }
+            if position == 4 || position == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            digits[index] = Int(byte - UInt8(ascii: "0"))
+            index += 1
         }
-        guard let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
-              (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        let components = DateComponents(year: year, month: month, day: day)
-        guard let date = utcCalendar.date(from: components) else { return nil }
-        let check = utcCalendar.dateComponents([.year, .month, .day], from: date)
-        guard check.year == year, check.month == month, check.day == day else { return nil }
-        return date
+        guard utf8.next() == nil else { return nil }
+        let year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]
+        let month = digits[4] * 10 + digits[5]
+        let day = digits[6] * 10 + digits[7]
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+        return Date(timeIntervalSince1970: Double(daysSince1970(year: year, month: month, day: day)) * secondsPerDay)
     }
 
     /// The `yyyy-MM-dd` text of the UTC calendar day that contains `date`.
     public static func string(from date: Date) -> String {
-        let parts = utcCalendar.dateComponents([.year, .month, .day], from: date)
-        let year = parts.year ?? 0, month = parts.month ?? 0, day = parts.day ?? 0
+        let days = Int((date.timeIntervalSince1970 / secondsPerDay).rounded(.down))
+        let (year, month, day) = civil(daysSince1970: days)
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
     }
 
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
         }
-        return value
+    }
+
+    /// Days from 1970-01-01 to the given day (H. Hinnant's days-from-civil).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The day `days` after 1970-01-01 (H. Hinnant's civil-from-days).
+    private static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }
