@@ -115,9 +115,12 @@ for label in ("10k", "100k", "1M"):
         "p99 < 1 ms at 1M" if label == "1M" else "", ours["p99_us"] < 1000 if label == "1M" else True)
 
 upserts = [float(value) for value in re.findall(r"store-upsert-seconds ([\d.]+)", stderr_text)]
+raw_inserts = [float(value) for value in re.findall(r"store-raw-insert-seconds ([\d.]+)", stderr_text)]
 if upserts:
     best = min(upserts)
-    row(f"bulk upsert of 100k movies with casts, one transaction (best of {len(upserts)})", "", f"{best:.2f} s", "", "< 2 s", best < 2)
+    floor = min(raw_inserts) if raw_inserts else None
+    row(f"bulk upsert of 100k movies with casts, one transaction (best of {len(upserts)})",
+        f"{floor:.2f} s (raw inserts)" if floor else "", f"{best:.2f} s", f"{best / floor:.2f}×" if floor else "", "< 2 s", best < 2)
 match = re.findall(r"store-size-bytes-per-movie ([\d.]+)", stderr_text)
 if match:
     bytes_per_movie = float(match[-1])

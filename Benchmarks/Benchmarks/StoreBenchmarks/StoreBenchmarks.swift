@@ -32,6 +32,11 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: { _ = try await StoreFixture.shared.rawPool(size: size.count) })
     }
 
+    Benchmark("store/raw SQLite bulk insert 100k movies", configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 5)) { _ in
+        let seconds = try await rawBulkInsert(StoreFixture.movies(count: 100_000))
+        ExtraFigures.append("store-raw-insert-seconds \(seconds)")
+    }
+
     Benchmark("store/Marquee bulk upsert 100k movies", configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
         let movies = StoreFixture.movies(count: 100_000)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-upsert-\(UUID().uuidString)/movies.sqlite")
@@ -45,6 +50,41 @@ let benchmarks: @Sendable () -> Void = {
         ExtraFigures.append("store-upsert-seconds \(seconds)\nstore-size-bytes-per-movie \(Double(size) / 100_000)")
         _ = try? MovieStore.removeFiles(at: url)
     }
+}
+
+/// The same 100k movies, casts and actors written by plain prepared statements in one
+/// transaction into the same schema: SQLite's own cost, the floor for the bulk upsert.
+func rawBulkInsert(_ movies: [Movie]) async throws -> Double {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-raw-\(UUID().uuidString)/movies.sqlite")
+    _ = try MovieStore(url: url)
+    let pool = try DatabasePool(path: url.path)
+    let started = ContinuousClock.now
+    try await pool.write { db in
+        let movie = try db.makeStatement(sql: "INSERT INTO movie (id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let actor = try db.makeStatement(sql: "INSERT INTO actor (name) VALUES (?)")
+        let cast = try db.makeStatement(sql: "INSERT INTO castMember (movieId, position, actorId) VALUES (?, ?, ?)")
+        var actorIDs: [String: Int64] = [:]
+        for entry in movies {
+            movie.setUncheckedArguments([entry.id, entry.name, entry.year, "2016-01-01", entry.grossing, entry.rating, 0.0])
+            try movie.execute()
+            for (position, member) in entry.cast.enumerated() {
+                let id: Int64
+                if let known = actorIDs[member.name] {
+                    id = known
+                } else {
+                    actor.setUncheckedArguments([member.name])
+                    try actor.execute()
+                    id = db.lastInsertedRowID
+                    actorIDs[member.name] = id
+                }
+                cast.setUncheckedArguments([entry.id, position, id])
+                try cast.execute()
+            }
+        }
+    }
+    let seconds = (ContinuousClock.now - started) / .seconds(1)
+    _ = try? MovieStore.removeFiles(at: url)
+    return seconds
 }
 
 /// Stores of each size, filled once per process, with a top-grossing list of 2016.
