@@ -150,7 +150,7 @@ enum ExtraFigures {
     static func append(_ lines: String) {
         guard let folder = ProcessInfo.processInfo.environment["MARQUEE_BENCH_RESULTS"] else { return }
         let url = URL(fileURLWithPath: folder).appendingPathComponent("extra-figures.txt")
-        if !FileManager.default.fileExists(atPath: url.path) { FileManager.default.createFile(atPath: url.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
         guard let handle = try? FileHandle(forWritingTo: url) else { return }
         handle.seekToEndOfFile()
         handle.write(Data((lines + "\n").utf8))
