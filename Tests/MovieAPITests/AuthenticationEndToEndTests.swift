@@ -8,14 +8,23 @@ import Testing
 
 /// The whole authentication path over real sockets: `ApiAuthService`, the interceptor and the
 /// real token endpoint, under heavy concurrency. Counts come from the server's own ledger.
-@Suite("Authentication end to end", .timeLimit(.minutes(2)))
+/// Serialized: each test already puts 1,000 requests on one server, and under ThreadSanitizer two
+/// of them at once can starve connection set-up past its timeout.
+@Suite("Authentication end to end", .serialized, .timeLimit(.minutes(3)))
 struct AuthenticationEndToEndTests {
     static let concurrency = 1000
+
+    /// A roomy connect timeout: instrumented builds accept connections far more slowly.
+    static var transport: AsyncHTTPClientTransport.Configuration {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.connectTimeout = .seconds(30)
+        return configuration
+    }
 
     @Test("1,000 concurrent requests with an expired credential all succeed after exactly one refresh grant")
     func oneRefreshForExpiredCredentials() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
-            try await withTransport { transport in
+            try await withTransport(Self.transport) { transport in
                 let stack = Stack(server: server, transport: transport)
                 var credential = try await stack.authService.authorize()
                 credential.expiresAt = Date(timeIntervalSinceNow: -1)
@@ -32,7 +41,7 @@ struct AuthenticationEndToEndTests {
     @Test("1,000 concurrent requests refused with 401 share one refresh and are all retried")
     func oneRefreshForRefusedCredentials() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
-            try await withTransport { transport in
+            try await withTransport(Self.transport) { transport in
                 let stack = Stack(server: server, transport: transport)
                 var credential = try await stack.authService.authorize()
                 credential.accessToken = "revoked.by.server"
@@ -49,7 +58,7 @@ struct AuthenticationEndToEndTests {
     func allFailTogether() async throws {
         let serverAuth = AuthConfiguration(client: ClientCredentials(id: "marquee-dev", secret: "rotated-secret"))
         try await withMovieServer(auth: serverAuth) { server in
-            try await withTransport { transport in
+            try await withTransport(Self.transport) { transport in
                 let stack = Stack(server: server, transport: transport)
                 let now = Date()
                 await stack.context.setCredential(
@@ -71,7 +80,7 @@ struct AuthenticationEndToEndTests {
     @Test("ApiAuthService: authorize, refresh, and a reused refresh token is rejected")
     func authServiceAgainstTheServer() async throws {
         try await withMovieServer(auth: AuthConfiguration(accessTokenLifetime: .seconds(90))) { server in
-            try await withTransport { transport in
+            try await withTransport(Self.transport) { transport in
                 let stack = Stack(server: server, transport: transport)
                 let first = try await stack.authService.authorize()
                 #expect(abs(first.expiresAt.timeIntervalSince(first.issuedAt) - 90) < 0.001)
@@ -89,7 +98,7 @@ struct AuthenticationEndToEndTests {
     @Test("wrong client credentials are a 401 status error, never echoing the secret")
     func wrongClientSecret() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
-            try await withTransport { transport in
+            try await withTransport(Self.transport) { transport in
                 let client = APIClient(baseURL: server.baseURL, transport: transport)
                 let service = ApiAuthService(client: client, clientID: "marquee-dev", clientSecret: "not-the-secret")
                 do {
