@@ -29,17 +29,8 @@ struct AuthStatusCommand: AsyncParsableCommand {
         let remaining = credential.expiresAt.timeIntervalSince(now)
         let when = CalendarDate.string(from: credential.expiresAt) + " " + Self.time(of: credential.expiresAt) + " UTC"
         return remaining > 0
-            ? "Signed in to \(api); the access token expires in \(Self.span(remaining)) (\(when)); \(renewal)."
-            : "Signed in to \(api); the access token expired \(Self.span(-remaining)) ago (\(when)); \(renewal) on the next request."
-    }
-
-    private static func span(_ seconds: TimeInterval) -> String {
-        switch seconds {
-        case ..<90: "\(Int(seconds.rounded())) seconds"
-        case ..<5400: "\(Int((seconds / 60).rounded())) minutes"
-        case ..<129_600: "\(Int((seconds / 3600).rounded())) hours"
-        default: "\(Int((seconds / 86400).rounded())) days"
-        }
+            ? "Signed in to \(api); the access token expires in \(DurationText.span(remaining)) (\(when)); \(renewal)."
+            : "Signed in to \(api); the access token expired \(DurationText.span(-remaining)) ago (\(when)); \(renewal) on the next request."
     }
 
     private static func time(of date: Date) -> String {

@@ -23,12 +23,6 @@ enum Provenance {
     }
 
     static func age(_ seconds: TimeInterval) -> String {
-        switch seconds {
-        case ..<5: "just now"
-        case ..<90: "\(Int(seconds.rounded())) seconds ago"
-        case ..<5400: "\(Int((seconds / 60).rounded())) minutes ago"
-        case ..<129_600: "\(Int((seconds / 3600).rounded())) hours ago"
-        default: "\(Int((seconds / 86400).rounded())) days ago"
-        }
+        seconds < 5 ? "just now" : DurationText.span(seconds) + " ago"
     }
 }
