@@ -28,6 +28,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Movies"),
+        .target(name: "FileLocking"),
         .target(
             name: "Networking",
             dependencies: [
@@ -44,7 +45,7 @@ let package = Package(
         .target(
             name: "MovieAPI",
             dependencies: [
-                "Movies", "Networking",
+                "Movies", "Networking", "FileLocking",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -52,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "MovieStore",
-            dependencies: ["Movies", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "MovieServer",

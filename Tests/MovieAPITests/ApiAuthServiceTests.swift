@@ -12,7 +12,7 @@ struct ApiAuthServiceTests {
     let issuedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
     func service(_ transport: StubTransport, secret: String = "s3cret&=") -> ApiAuthService {
-        ApiAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientID: "app id", clientSecret: secret, now: { issuedAt })
+        ApiAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientCredentials: ApiClientCredentials(id: "app id", secret: secret), now: { issuedAt })
     }
 
     @Test("authorize posts the client credentials form-encoded and builds the credential from the answer")

@@ -25,7 +25,7 @@ struct AuthenticationEndToEndTests {
     func oneRefreshForExpiredCredentials() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
             try await withTransport(Self.transport) { transport in
-                let stack = Stack(server: server, transport: transport)
+                let stack = try Stack(server: server, transport: transport)
                 var credential = try await stack.authService.authorize()
                 credential.expiresAt = Date(timeIntervalSinceNow: -1)
                 await stack.context.setCredential(credential)
@@ -42,7 +42,7 @@ struct AuthenticationEndToEndTests {
     func oneRefreshForRefusedCredentials() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
             try await withTransport(Self.transport) { transport in
-                let stack = Stack(server: server, transport: transport)
+                let stack = try Stack(server: server, transport: transport)
                 var credential = try await stack.authService.authorize()
                 credential.accessToken = "revoked.by.server"
                 await stack.context.setCredential(credential)
@@ -59,7 +59,7 @@ struct AuthenticationEndToEndTests {
         let serverAuth = AuthConfiguration(client: ClientCredentials(id: "marquee-dev", secret: "rotated-secret"))
         try await withMovieServer(auth: serverAuth) { server in
             try await withTransport(Self.transport) { transport in
-                let stack = Stack(server: server, transport: transport)
+                let stack = try Stack(server: server, transport: transport)
                 let now = Date()
                 await stack.context.setCredential(
                     Credential(accessToken: "stale", refreshToken: "unknown-refresh-token", issuedAt: now.addingTimeInterval(-7200), expiresAt: now.addingTimeInterval(-3600))
@@ -81,7 +81,7 @@ struct AuthenticationEndToEndTests {
     func authServiceAgainstTheServer() async throws {
         try await withMovieServer(auth: AuthConfiguration(accessTokenLifetime: .seconds(90))) { server in
             try await withTransport(Self.transport) { transport in
-                let stack = Stack(server: server, transport: transport)
+                let stack = try Stack(server: server, transport: transport)
                 let first = try await stack.authService.authorize()
                 #expect(abs(first.expiresAt.timeIntervalSince(first.issuedAt) - 90) < 0.001)
                 let refreshToken = try #require(first.refreshToken)
@@ -100,7 +100,7 @@ struct AuthenticationEndToEndTests {
         try await withMovieServer(auth: AuthConfiguration()) { server in
             try await withTransport(Self.transport) { transport in
                 let client = APIClient(baseURL: server.baseURL, transport: transport)
-                let service = ApiAuthService(client: client, clientID: "marquee-dev", clientSecret: "not-the-secret")
+                let service = ApiAuthService(client: client, clientCredentials: ApiClientCredentials(id: "marquee-dev", secret: "not-the-secret"))
                 do {
                     _ = try await service.authorize()
                     Issue.record("authorizing should fail")
@@ -116,14 +116,14 @@ struct AuthenticationEndToEndTests {
 /// The client stack the app builds, against a test server.
 struct Stack {
     let context: InMemoryApiContext
-    let authService: ApiAuthService
+    let authService: any AuthService
     let movies: ApiMovieService
 
-    init(server: TestMovieServer, transport: any Transport) {
-        context = InMemoryApiContext(environment: .custom(server.baseURL))
-        authService = ApiAuthService(client: APIClient(baseURL: server.baseURL, transport: transport), clientID: "marquee-dev", clientSecret: "marquee-dev-secret")
-        let interceptor = AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: authService), store: context)
-        movies = ApiMovieService(client: APIClient(baseURL: server.baseURL, transport: transport, interceptors: [interceptor]))
+    init(server: TestMovieServer, transport: any Transport, credential: Credential? = nil) throws {
+        context = InMemoryApiContext(environment: ApiEnvironment(ApiIdentity(baseURL: try ApiBaseURL(server.baseURL)), at: server.baseURL), credential: credential)
+        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
+        authService = stack.authService
+        movies = stack.movieService
     }
 
     func concurrentTopGrossing(_ count: Int) async throws -> Int {

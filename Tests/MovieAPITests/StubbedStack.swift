@@ -8,22 +8,27 @@ import ReferenceAPI
 struct StubbedStack {
     let transport: StubTransport
     let context: InMemoryApiContext
-    let authService: ApiAuthService
+    let authService: any AuthService
     let movies: ApiMovieService
 
     init(scenario: StubScenario, credential: Credential? = nil, timeout: Duration = .seconds(3)) {
         transport = ReferenceStubs.transport(scenario: scenario, sleep: { _ in })
-        context = InMemoryApiContext(environment: .custom(ReferenceStubs.baseURL), credential: credential)
-        authService = ApiAuthService(
-            client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport, defaultTimeout: timeout),
-            clientID: "marquee-dev", clientSecret: "marquee-dev-secret"
+        context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL), credential: credential)
+        let stack = ApiClientStack(
+            context: context, transport: transport, clientCredentials: .testClient,
+            retryPolicy: nil, requestTimeout: timeout, callDeadline: nil
         )
-        let interceptor = AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: authService), store: context)
-        movies = ApiMovieService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport, interceptors: [interceptor], defaultTimeout: timeout))
+        authService = stack.authService
+        movies = stack.movieService
     }
 
     /// `METHOD /path` of every request the stub received.
     var requestLines: [String] {
         transport.receivedRequests.map { "\($0.method) \($0.url.path)" }
     }
+}
+
+extension ApiClientCredentials {
+    /// The development pair every test server accepts.
+    static let testClient = ApiClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
 }

@@ -7,19 +7,17 @@ import Networking
 /// It throws ``NetworkError`` only; a refused grant is a `.status` error with the server's reason.
 public struct ApiAuthService: AuthService {
     private let client: APIClient
-    private let clientID: String
-    private let clientSecret: String
+    private let clientCredentials: ApiClientCredentials
     private let now: @Sendable () -> Date
 
-    public init(client: APIClient, clientID: String, clientSecret: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(client: APIClient, clientCredentials: ApiClientCredentials, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
-        self.clientID = clientID
-        self.clientSecret = clientSecret
+        self.clientCredentials = clientCredentials
         self.now = now
     }
 
     public func authorize() async throws -> Credential {
-        try await credential(for: .clientCredentials(id: clientID, secret: clientSecret))
+        try await credential(for: .clientCredentials(id: clientCredentials.id, secret: clientCredentials.secret))
     }
 
     public func refresh(using refreshToken: String) async throws -> Credential {
@@ -29,8 +27,8 @@ public struct ApiAuthService: AuthService {
     private func credential(for grant: TokenGrant) async throws(NetworkError) -> Credential {
         let requestedAt = now()
         let token = try await client.decode(ApiToken.self, from: ApiRoute.token(grant))
-        guard token.token_type.lowercased() == "bearer" else {
-            throw .cannotDecode(path: "$.token_type", reason: "expected Bearer, found '\(token.token_type.prefix(20))'")
+        guard token.tokenType.lowercased() == "bearer" else {
+            throw .cannotDecode(path: "$.token_type", reason: "expected Bearer, found '\(token.tokenType.prefix(20))'")
         }
         return token.credential(issuedAt: requestedAt)
     }

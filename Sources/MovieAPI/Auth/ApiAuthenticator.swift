@@ -24,6 +24,15 @@ public struct ApiAuthenticator: Authenticator {
         credential.needsRenewal(at: now())
     }
 
+    /// A 401. With the bearer scheme it must also challenge for `Bearer` (RFC 6750): a 401 that
+    /// asks for something else is not one a new token can fix.
+    public func isAuthenticationFailure(_ request: APIRequest, response: APIResponse?, error: NetworkError) -> Bool {
+        switch header {
+        case .bearer: AuthenticationChallenge.isChallenge(response, for: "Bearer")
+        case .custom: error.statusCode == 401
+        }
+    }
+
     public func isRequest(_ request: APIRequest, authenticatedWith credential: Credential) -> Bool {
         request.headerFields[header.name] == header.value(for: credential.accessToken)
     }

@@ -2,8 +2,7 @@ import Movies
 import NIOConcurrencyHelpers
 import Networking
 
-/// What every request of the movie API shares: the environment it goes to and the credential
-/// it carries.
+/// What every request of the movie API shares: the API it goes to and the credential it carries.
 ///
 /// The app keeps one context for its whole run, so every service that talks to the API agrees
 /// on where it is and who it is.

@@ -1,31 +1,29 @@
 import Foundation
 
-/// Which movie API the client talks to.
-public enum ApiEnvironment: Sendable, Hashable {
-    /// The original static site the tutorial published.
-    case production
-    /// A `MovieServer` running inside this process, at the URL it bound to.
-    case embedded(URL)
-    /// Any other server with the same contract.
-    case custom(URL)
-
+/// Which API a client talks to, and where it is reached this run.
+public struct ApiEnvironment: Sendable, Hashable, CustomStringConvertible {
+    public let identity: ApiIdentity
     /// The API root every route is joined to.
-    public var baseURL: URL {
-        switch self {
-        case .production: Self.productionURL
-        case let .embedded(url), let .custom(url): url
-        }
+    public let baseURL: URL
+
+    /// The API `identity`, reached at `baseURL` (the embedded server's or the stub's address).
+    public init(_ identity: ApiIdentity, at baseURL: URL) {
+        self.identity = identity
+        self.baseURL = baseURL
     }
 
-    public static let productionURL = URL(string: "http://danielsaidi.com/demo_Alamofire_AlamofireObjectMapper_Realm/api/")!
-}
+    /// An API that always lives at the same address (production, a custom server).
+    public init?(_ identity: ApiIdentity) {
+        guard let baseURL = identity.fixedBaseURL else { return nil }
+        self.init(identity, at: baseURL)
+    }
 
-extension ApiEnvironment: CustomStringConvertible {
+    public static let production = ApiEnvironment(.production, at: ApiIdentity.productionBaseURL.url)
+
     public var description: String {
-        switch self {
-        case .production: "production (\(baseURL.absoluteString))"
-        case let .embedded(url): "embedded server (\(url.absoluteString))"
-        case let .custom(url): url.absoluteString
+        switch identity {
+        case .embedded: "the embedded API (\(baseURL.absoluteString))"
+        case .production, .stub, .custom: identity.description
         }
     }
 }

@@ -1,60 +1,63 @@
+import FileLocking
 import Foundation
 import Movies
 
-/// The credentials file: one credential per API base URL, as JSON, readable by its owner only.
+/// The credentials file: one credential per API (by ``ApiIdentity/key``), as JSON, readable by
+/// its owner only.
 ///
-/// Writes replace the file atomically (a temporary file renamed over it), so a crash never
-/// leaves half a file behind.
+/// Every change holds a lock (`<file>.lock`), reads the file as it is now, changes one entry and
+/// replaces the file atomically (a temporary file renamed over it): processes that write at the
+/// same moment keep each other's entries, and a crash never leaves half a file behind.
 struct CredentialsFile: Sendable {
     struct Contents: Codable {
         var version = 1
         var credentials: [String: Credential] = [:]
     }
 
-    /// Why the file could not be read.
-    enum ReadError: Error, CustomStringConvertible {
-        case unreadable(String)
-        case corrupt(String)
-
-        var description: String {
-            switch self {
-            case let .unreadable(reason): "it cannot be read (\(reason))"
-            case let .corrupt(reason): "it is not a valid credentials file (\(reason))"
-            }
-        }
-    }
-
     let url: URL
 
+    var lock: FileLock { FileLock(url: url.appendingPathExtension("lock")) }
+
     /// The file's contents; empty when there is no file yet.
-    func read() throws(ReadError) -> Contents {
+    func read() throws(CredentialsFileError) -> Contents {
         guard FileManager.default.fileExists(atPath: url.path) else { return Contents() }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable((error as NSError).localizedDescription)
+            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
         }
         do {
-            return try Self.decoder.decode(Contents.self, from: data)
+            let contents = try Self.decoder.decode(Contents.self, from: data)
+            guard contents.credentials.values.allSatisfy(\.isPlausible) else {
+                throw CredentialsFileError.corrupt(path: url.path, reason: "a credential has dates out of range")
+            }
+            return contents
+        } catch let error as CredentialsFileError {
+            throw error
         } catch {
-            throw .corrupt(data.isEmpty ? "it is empty" : "it is not the expected JSON")
+            throw .corrupt(path: url.path, reason: data.isEmpty ? "it is empty" : "it is not the expected JSON")
         }
     }
 
     /// Replaces the file with `contents`, creating its folder (mode 0700) and the file (mode 0600).
-    func write(_ contents: Contents) throws {
+    func write(_ contents: Contents) throws(CredentialsFileError) {
         let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = try Self.encoder.encode(contents)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotWrite(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        let data: Data
+        do { data = try Self.encoder.encode(contents) } catch { throw .cannotWrite(path: url.path, reason: "\(error)") }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+            throw .cannotWrite(path: url.path, reason: "cannot create a file in \(folder.path)")
         }
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: reason])
+            throw .cannotWrite(path: url.path, reason: reason)
         }
     }
 
@@ -70,4 +73,30 @@ struct CredentialsFile: Sendable {
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }()
+}
+
+/// Why the credentials file could not be used. The messages name the file, never a token.
+public enum CredentialsFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case corrupt(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    case cannotLock(FileLock.Failure)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): "the credentials file \(path) cannot be read (\(reason))"
+        case let .corrupt(path, reason): "the credentials file \(path) is not valid (\(reason)); it was left as it is: move it away to start over"
+        case let .cannotWrite(path, reason): "cannot write the credentials file \(path) (\(reason))"
+        case let .cannotLock(failure): "cannot lock the credentials file: \(failure)"
+        }
+    }
+}
+
+extension Credential {
+    /// Dates that later arithmetic can use: after 1970 and before the year 10000.
+    var isPlausible: Bool {
+        let range = 0.0...253_402_300_799.0
+        return range.contains(issuedAt.timeIntervalSince1970) && range.contains(expiresAt.timeIntervalSince1970)
+            || expiresAt == .distantFuture && range.contains(issuedAt.timeIntervalSince1970)
+    }
 }

@@ -1,64 +1,103 @@
+import FileLocking
 import Foundation
 import Logging
 import Movies
 
-/// An ``ApiContext`` that keeps the credential in the user's config folder, so the next run of
-/// the app reuses a token that is still valid.
+/// An ``ApiContext`` that keeps the credential in a file shared by every run and every process,
+/// so the next run reuses a token that is still valid.
 ///
-/// The file is `$XDG_CONFIG_HOME/marquee/credentials.json`, else `~/.config/marquee/credentials.json`,
-/// with one credential per API base URL. A file that cannot be read counts as signed out, with a
-/// warning; it never stops the app.
+/// The file holds one credential per API. Renewals and writes hold the file's lock and start
+/// from what the file holds at that moment (see ``CredentialsFile``). A file that cannot be read
+/// counts as signed out, with a warning; it is never overwritten, so nothing in it is lost.
 public actor FileApiContext: ApiContext {
     public nonisolated let environment: ApiEnvironment
     public nonisolated let fileURL: URL
     private let file: CredentialsFile
     private let logger: Logger
     private var cached: Credential??
-    private var warnedAboutFile = false
+    private var warned = false
 
-    public init(environment: ApiEnvironment, fileURL: URL = FileApiContext.defaultFileURL(), logger: Logger = Logger(label: "marquee.credentials")) {
+    public init(environment: ApiEnvironment, fileURL: URL, logger: Logger = Logger(label: "MovieAPI.credentials")) {
         self.environment = environment
         self.fileURL = fileURL
         self.file = CredentialsFile(url: fileURL)
         self.logger = logger
     }
 
-    /// `$XDG_CONFIG_HOME/marquee/credentials.json`, else `~/.config/marquee/credentials.json`.
-    public static func defaultFileURL(environment variables: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let configHome = variables["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: variables["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
-        return configHome.appendingPathComponent("marquee").appendingPathComponent("credentials.json")
-    }
-
     public func credential() -> Credential? {
         if let cached { return cached }
-        let loaded = readContents()?.credentials[key]
+        let loaded: Credential?
+        do {
+            loaded = try file.read().credentials[key]
+        } catch {
+            warnOnce(error)
+            loaded = nil
+        }
         cached = .some(loaded)
         return loaded
     }
 
-    public func setCredential(_ credential: Credential?) {
-        cached = .some(credential)
-        var contents = readContents() ?? CredentialsFile.Contents()
-        contents.credentials[key] = credential
+    /// Stores `credential`, or removes the stored one (`nil`); failures are logged. Use
+    /// ``store(_:)`` to hear of them.
+    public func setCredential(_ credential: Credential?) async {
         do {
-            try file.write(contents)
+            try await store(credential)
         } catch {
-            logger.warning("cannot save the credentials to \(fileURL.path): \((error as NSError).localizedDescription); the next run will sign in again")
+            cached = .some(credential)
+            warnOnce(error)
         }
     }
 
-    private var key: String { environment.baseURL.absoluteString }
-
-    private func readContents() -> CredentialsFile.Contents? {
-        do {
-            return try file.read()
-        } catch {
-            if !warnedAboutFile {
-                logger.warning("ignoring the credentials file \(fileURL.path): \(error); signing in again")
-                warnedAboutFile = true
-            }
-            return nil
+    /// Stores `credential`, or removes the stored one (`nil`), keeping every other API's entry.
+    public func store(_ credential: Credential?) async throws(CredentialsFileError) {
+        try await locked { contents in
+            contents.credentials[self.key] = credential
         }
+        cached = .some(credential)
+    }
+
+    public func modifyCredential<Outcome: Sendable>(_ body: @Sendable (inout Credential?) async -> Outcome) async -> Outcome {
+        var outcome: Outcome?
+        do {
+            try await locked { contents in
+                var credential = contents.credentials[self.key]
+                outcome = await body(&credential)
+                self.cached = .some(credential)
+                contents.credentials[self.key] = credential
+            }
+        } catch {
+            warnOnce(error)
+        }
+        if let outcome { return outcome }
+        var credential = cached ?? nil
+        let unlockedOutcome = await body(&credential)
+        cached = .some(credential)
+        return unlockedOutcome
+    }
+
+    /// Holds the lock, reads the file, lets `change` edit it, and writes it back when it changed.
+    private func locked(_ change: (inout CredentialsFile.Contents) async -> Void) async throws(CredentialsFileError) {
+        do {
+            try await file.lock.withLock {
+                var contents = try file.read()
+                let before = contents.credentials
+                await change(&contents)
+                if contents.credentials != before { try file.write(contents) }
+            }
+        } catch let error as CredentialsFileError {
+            throw error
+        } catch let error as FileLock.Failure {
+            throw .cannotLock(error)
+        } catch {
+            throw .cannotWrite(path: fileURL.path, reason: "\(error)")
+        }
+    }
+
+    private var key: String { environment.identity.key }
+
+    private func warnOnce(_ error: any Error) {
+        guard !warned else { return }
+        warned = true
+        logger.warning("\(error); signing in without the stored credential")
     }
 }

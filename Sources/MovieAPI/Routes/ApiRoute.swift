@@ -22,7 +22,8 @@ public enum ApiRoute: Route, Hashable {
                 headerFields: [.contentType: "application/x-www-form-urlencoded", .accept: "application/json"],
                 body: Data(grant.formBody.utf8),
                 requiresAuthentication: false,
-                isRetrySafe: false
+                isRetrySafe: false,
+                followsRedirects: false
             )
         case let .movie(id):
             Endpoint(path: ["movies", String(id)])

@@ -1,21 +1,32 @@
 import Foundation
 import Movies
 
-/// A ``MovieService`` decorator that keeps every answer of its base service in a ``MovieStore``
-/// and answers from it by a ``CachePolicy``: offline first.
+/// A ``MovieService`` decorator that keeps every answer of its base service in a ``MovieStore``,
+/// under the base's API, and answers from it by a ``CachePolicy``: offline first.
 ///
 /// The base can be any `MovieService`; this type never knows which. A network answer replaces
-/// the stored one in one transaction; a failed call never removes or changes stored data.
+/// the stored one in one transaction; a failed call never removes or changes stored data. A list
+/// the server never gave is, when the network cannot answer, derived from the API's stored movies
+/// of that year and marked ``MovieSnapshot/Source/derived(records:)``; it is never stored.
 public final class CachedMovieService: MovieService {
     public let base: any MovieService
     public let store: MovieStore
+    /// The API whose answers the base gives: the only data this service reads or writes.
+    public let api: MovieStore.ApiKey
     /// The policy of the plain `MovieService` calls.
     public let defaultPolicy: CachePolicy
     private let now: @Sendable () -> Date
 
-    public init(base: any MovieService, store: MovieStore, defaultPolicy: CachePolicy = .networkElseCache, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        base: any MovieService,
+        store: MovieStore,
+        api: MovieStore.ApiKey,
+        defaultPolicy: CachePolicy = .networkElseCache,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.base = base
         self.store = store
+        self.api = api
         self.defaultPolicy = defaultPolicy
         self.now = now
     }
@@ -31,61 +42,46 @@ public final class CachedMovieService: MovieService {
     }
 
     public func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error> {
-        let store = self.store
-        return SnapshotStream(
+        let store = self.store, api = self.api
+        return PolicyRun(
             policy: policy,
             now: now,
             emptyValue: nil,
             what: "movie \(id)",
-            read: { try await store.movie(id: id) },
+            read: { try await store.movie(id: id, api: api) },
             fetch: { [base] in try await base.movie(id: id) },
-            save: { movie, date in try await store.saveMovies([movie], fetchedAt: date) }
+            save: { movie, date in try await store.saveMovies([movie], api: api, fetchedAt: date) },
+            derive: nil
         ).makeStream()
-    }
-
-    // MARK: Final answers
-
-    /// The last snapshot of ``topGrossingMovies(year:policy:)``; a network failure after a stored
-    /// answer is reported in the snapshot's `networkError`.
-    public func topGrossingMovies(year: Int, policy: CachePolicy) async throws -> MovieSnapshot<[Movie]> {
-        try await Self.finalSnapshot(of: topGrossingMovies(year: year, policy: policy))
-    }
-
-    public func topRatedMovies(year: Int, policy: CachePolicy) async throws -> MovieSnapshot<[Movie]> {
-        try await Self.finalSnapshot(of: topRatedMovies(year: year, policy: policy))
-    }
-
-    public func movie(id: Int, policy: CachePolicy) async throws -> MovieSnapshot<Movie> {
-        try await Self.finalSnapshot(of: movie(id: id, policy: policy))
     }
 
     // MARK: MovieService
 
     public func movie(id: Int) async throws -> Movie {
-        try await movie(id: id, policy: defaultPolicy).value
+        try await MovieSnapshot.last(of: movie(id: id, policy: defaultPolicy)).value
     }
 
     public func topGrossingMovies(year: Int) async throws -> [Movie] {
-        try await topGrossingMovies(year: year, policy: defaultPolicy).value
+        try await MovieSnapshot.last(of: topGrossingMovies(year: year, policy: defaultPolicy)).value
     }
 
     public func topRatedMovies(year: Int) async throws -> [Movie] {
-        try await topRatedMovies(year: year, policy: defaultPolicy).value
+        try await MovieSnapshot.last(of: topRatedMovies(year: year, policy: defaultPolicy)).value
     }
 
     // MARK: Observation
 
     /// The stored top grossing movies of `year` now and after every change: the Realm notification of the original.
     public func observeTopGrossing(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
-        store.observeList(.topGrossing(year: year))
+        store.observeList(.topGrossing(year: year), api: api)
     }
 
     public func observeTopRated(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
-        store.observeList(.topRated(year: year))
+        store.observeList(.topRated(year: year), api: api)
     }
 
     public func observeMovie(id: Int) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
-        store.observeMovie(id: id)
+        store.observeMovie(id: id, api: api)
     }
 
     // MARK: Helpers
@@ -95,28 +91,16 @@ public final class CachedMovieService: MovieService {
         policy: CachePolicy,
         fetch: @escaping @Sendable () async throws -> [Movie]
     ) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        let store = self.store
-        return SnapshotStream(
+        let store = self.store, api = self.api
+        return PolicyRun(
             policy: policy,
             now: now,
             emptyValue: [],
             what: query.description,
-            read: { try await store.list(query) },
+            read: { try await store.list(query, api: api) },
             fetch: fetch,
-            save: { movies, date in try await store.saveList(movies, for: query, fetchedAt: date) }
+            save: { movies, date in try await store.saveList(movies, for: query, api: api, fetchedAt: date) },
+            derive: { try await store.derivedList(query, api: api) }
         ).makeStream()
-    }
-
-    private static func finalSnapshot<Value>(of stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>) async throws -> MovieSnapshot<Value> {
-        var last: MovieSnapshot<Value>?
-        do {
-            for try await snapshot in stream { last = snapshot }
-        } catch {
-            guard var stored = last, !(error is CancellationError) else { throw error }
-            stored.networkError = error
-            return stored
-        }
-        guard let last else { throw CancellationError() }
-        return last
     }
 }

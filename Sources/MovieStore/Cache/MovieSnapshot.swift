@@ -4,8 +4,13 @@ import Foundation
 public struct MovieSnapshot<Value: Sendable>: Sendable {
     /// Where a snapshot's value came from.
     public enum Source: Sendable, Hashable {
+        /// The answer the server gave, as it was stored.
         case store
+        /// The server's answer, just now.
         case network
+        /// Not the server's answer: made from `records` stored values (a list of stored movies of
+        /// a year, in the contract's order) because nothing else could be shown.
+        case derived(records: Int)
     }
 
     public var value: Value
@@ -25,6 +30,37 @@ public struct MovieSnapshot<Value: Sendable>: Sendable {
         self.storeError = storeError
     }
 
-    /// A stored value shown because the network failed.
-    public var isStale: Bool { source == .store && networkError != nil }
+    /// A stored or derived value shown because the network failed.
+    public var isStale: Bool { source != .network && networkError != nil }
+}
+
+extension MovieSnapshot {
+    /// The answer a call ends with: the last snapshot of `stream`. When the network fails after a
+    /// stored answer was given (`cacheThenNetwork`), that answer is returned with the error in its
+    /// ``networkError``; when nothing was answered, or only the empty answer of an empty store,
+    /// the error is thrown.
+    public static func last(of stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>) async throws -> MovieSnapshot<Value> {
+        var last: MovieSnapshot<Value>?
+        do {
+            for try await snapshot in stream { last = snapshot }
+            return try answer(last: last, error: nil)
+        } catch {
+            return try answer(last: last, error: error)
+        }
+    }
+}
+
+extension MovieSnapshot {
+    /// The answer of a call whose last snapshot was `last` and whose stream ended with `error`:
+    /// a stored answer given before a network failure, with that failure; the error when nothing
+    /// was answered but the empty answer of an empty store.
+    public static func answer(last: MovieSnapshot<Value>?, error: (any Error)?) throws -> MovieSnapshot<Value> {
+        guard let error else {
+            guard let last else { throw CancellationError() }
+            return last
+        }
+        guard var last, last.fetchedAt != nil, !(error is CancellationError) else { throw error }
+        if last.networkError == nil { last.networkError = error }
+        return last
+    }
 }

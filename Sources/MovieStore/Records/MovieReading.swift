@@ -2,40 +2,42 @@ import Foundation
 import GRDB
 import Movies
 
-/// Reads movies with their casts, and list snapshots in their stored order.
+/// Reads one API's movies with their casts, and its list snapshots in their stored order.
 enum MovieReading {
-    static func movie(id: Int, in db: Database) throws -> StoredValue<Movie>? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE id = ?", arguments: [id]) else { return nil }
-        let casts = try self.casts(of: [id], in: db)
-        return StoredValue(value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: date(row["fetchedAt"]))
+    static func movie(id: Int, api: String, in db: Database) throws -> StoredValue<Movie>? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE api = ? AND id = ?", arguments: [api, id]) else { return nil }
+        let casts = try self.casts(of: [id], api: api, in: db)
+        return StoredValue(value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: try date(row["fetchedAt"]))
     }
 
-    static func list(_ query: ListQuery, in db: Database) throws -> StoredValue<[Movie]>? {
-        guard let fetchedAt = try Double.fetchOne(db, sql: "SELECT fetchedAt FROM listSnapshot WHERE query = ?", arguments: [query.key]) else {
+    static func list(_ query: ListQuery, api: String, in db: Database) throws -> StoredValue<[Movie]>? {
+        guard let fetchedAt = try Double.fetchOne(
+            db, sql: "SELECT fetchedAt FROM listSnapshot WHERE api = ? AND query = ?", arguments: [api, query.key]
+        ) else {
             return nil
         }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT movie.* FROM listEntry JOIN movie ON movie.id = listEntry.movieId
-            WHERE listEntry.query = ? ORDER BY listEntry.position
-            """, arguments: [query.key])
-        let casts = try self.casts(of: rows.map { $0["id"] }, in: db)
+            SELECT movie.* FROM listEntry JOIN movie ON movie.api = listEntry.api AND movie.id = listEntry.movieId
+            WHERE listEntry.api = ? AND listEntry.query = ? ORDER BY listEntry.position
+            """, arguments: [api, query.key])
+        let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
-        return StoredValue(value: movies, fetchedAt: date(fetchedAt))
+        return StoredValue(value: movies, fetchedAt: try date(fetchedAt))
     }
 
-    private static func casts(of movieIDs: [Int], in db: Database) throws -> [Int: [MovieActor]] {
+    static func casts(of movieIDs: [Int], api: String, in db: Database) throws -> [Int: [MovieActor]] {
         guard !movieIDs.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: movieIDs.count).joined(separator: ",")
         let rows = try Row.fetchAll(db, sql: """
             SELECT castMember.movieId, actor.name FROM castMember JOIN actor ON actor.id = castMember.actorId
-            WHERE castMember.movieId IN (\(placeholders)) ORDER BY castMember.movieId, castMember.position
-            """, arguments: StatementArguments(movieIDs))
+            WHERE castMember.api = ? AND castMember.movieId IN (\(placeholders)) ORDER BY castMember.movieId, castMember.position
+            """, arguments: StatementArguments([api]) + StatementArguments(movieIDs))
         return rows.reduce(into: [:]) { casts, row in
             casts[row["movieId"], default: []].append(MovieActor(name: row["name"]))
         }
     }
 
-    private static func movie(from row: Row, cast: [MovieActor]) throws -> Movie {
+    static func movie(from row: Row, cast: [MovieActor]) throws -> Movie {
         let dateText: String = row["releaseDate"]
         guard let releaseDate = CalendarDate.date(from: dateText) else {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "movie \(row["id"] as Int) has release date '\(dateText)'")
@@ -46,7 +48,33 @@ enum MovieReading {
         )
     }
 
-    private static func date(_ seconds: Double) -> Date {
-        Date(timeIntervalSince1970: seconds)
+    /// A stored time; one outside 1970...9999 is damage, not a date to compute with.
+    static func date(_ seconds: Double) throws -> Date {
+        guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a stored fetch time (\(seconds)) is out of range")
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
+
+extension MovieReading {
+    /// The list `query` would be, made from `api`'s stored movies of its year in the contract's
+    /// order (ties to the higher id), at most ten; with how many movies of that year are stored
+    /// and when the oldest of those shown was fetched. `nil` when no movie of the year is stored.
+    static func derivedList(_ query: ListQuery, api: String, in db: Database) throws -> (StoredValue<[Movie]>, records: Int)? {
+        let (year, column) =
+            switch query {
+            case let .topGrossing(year): (year, "grossing")
+            case let .topRated(year): (year, "rating")
+            }
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movie WHERE api = ? AND year = ?", arguments: [api, year]) ?? 0
+        guard count > 0 else { return nil }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT * FROM movie WHERE api = ? AND year = ? ORDER BY \(column) DESC, id DESC LIMIT ?
+            """, arguments: [api, year, ListQuery.maximumCount])
+        let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
+        let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
+        let oldest = try rows.map { row in try date(row["fetchedAt"]) }.min() ?? Date(timeIntervalSince1970: 0)
+        return (StoredValue(value: movies, fetchedAt: oldest), count)
     }
 }

@@ -2,52 +2,61 @@ import Foundation
 import GRDB
 import Movies
 
-/// Writes movies, their casts and list snapshots inside a transaction the caller opened.
+/// Writes one API's movies, their casts and list snapshots inside a transaction the caller opened.
 ///
 /// Statements are prepared once per connection and reused, so a large batch costs little more
 /// than SQLite's own work.
 enum MovieWriting {
     /// Inserts or updates each movie and replaces its cast. Actors are shared by name.
-    static func upsert(_ movies: [Movie], fetchedAt: Date, in db: Database) throws {
+    static func upsert(_ movies: [Movie], api: String, fetchedAt: Date, in db: Database) throws {
         let upsertMovie = try db.cachedStatement(sql: """
-            INSERT INTO movie (id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
+            INSERT INTO movie (api, id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(api, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
                 grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt
             """)
-        let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE movieId = ?")
-        let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (movieId, position, actorId) VALUES (?, ?, ?)")
+        let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE api = ? AND movieId = ?")
+        let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (api, movieId, position, actorId) VALUES (?, ?, ?, ?)")
         var actors = ActorIDs()
         let fetched = fetchedAt.timeIntervalSince1970
         // The statements are ours and their arguments always match, so binding skips GRDB's checks.
         for movie in movies {
             upsertMovie.setUncheckedArguments([
-                movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
+                api, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
             ])
             try upsertMovie.execute()
-            deleteCast.setUncheckedArguments([movie.id])
+            deleteCast.setUncheckedArguments([api, movie.id])
             try deleteCast.execute()
             for (position, actor) in movie.cast.enumerated() {
-                insertCast.setUncheckedArguments([movie.id, position, try actors.id(of: actor.name, in: db)])
+                insertCast.setUncheckedArguments([api, movie.id, position, try actors.id(of: actor.name, in: db)])
                 try insertCast.execute()
             }
         }
     }
 
     /// Makes `movies`, in this order, the stored answer to `query`, replacing the previous one whole.
-    static func replaceList(_ query: ListQuery, with movies: [Movie], fetchedAt: Date, in db: Database) throws {
-        try upsert(movies, fetchedAt: fetchedAt, in: db)
+    static func replaceList(_ query: ListQuery, with movies: [Movie], api: String, fetchedAt: Date, in db: Database) throws {
+        try upsert(movies, api: api, fetchedAt: fetchedAt, in: db)
         try db.execute(
             sql: """
-                INSERT INTO listSnapshot (query, fetchedAt) VALUES (?, ?)
-                ON CONFLICT(query) DO UPDATE SET fetchedAt = excluded.fetchedAt
+                INSERT INTO listSnapshot (api, query, fetchedAt) VALUES (?, ?, ?)
+                ON CONFLICT(api, query) DO UPDATE SET fetchedAt = excluded.fetchedAt
                 """,
-            arguments: [query.key, fetchedAt.timeIntervalSince1970]
+            arguments: [api, query.key, fetchedAt.timeIntervalSince1970]
         )
-        try db.execute(sql: "DELETE FROM listEntry WHERE query = ?", arguments: [query.key])
-        let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (query, position, movieId) VALUES (?, ?, ?)")
+        try db.execute(sql: "DELETE FROM listEntry WHERE api = ? AND query = ?", arguments: [api, query.key])
+        let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (api, query, position, movieId) VALUES (?, ?, ?, ?)")
         for (position, movie) in movies.enumerated() {
-            try insertEntry.execute(arguments: [query.key, position, movie.id])
+            try insertEntry.execute(arguments: [api, query.key, position, movie.id])
         }
+    }
+}
+
+extension MovieWriting {
+    /// Removes everything stored for `api`, then the actors no stored movie names any more.
+    static func removeAPI(_ api: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM listSnapshot WHERE api = ?", arguments: [api])
+        try db.execute(sql: "DELETE FROM movie WHERE api = ?", arguments: [api])
+        try db.execute(sql: "DELETE FROM actor WHERE id NOT IN (SELECT actorId FROM castMember)")
     }
 }
 

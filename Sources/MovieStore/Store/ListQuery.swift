@@ -3,6 +3,9 @@ public enum ListQuery: Sendable, Hashable, CustomStringConvertible {
     case topGrossing(year: Int)
     case topRated(year: Int)
 
+    /// The most movies a list of the contract holds.
+    public static let maximumCount = 10
+
     /// The key of the list's snapshot in the store.
     public var key: String {
         switch self {

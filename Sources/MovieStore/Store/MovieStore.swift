@@ -1,79 +1,103 @@
+import FileLocking
 import Foundation
 import GRDB
 import Movies
 
-/// The movies the app has seen, in a SQLite file (GRDB, WAL mode): movies, shared actors, casts
-/// in billing order, and for each list the exact answer the server last gave.
+/// The movies the app has seen, in a SQLite file (GRDB, WAL mode): for each API its movies,
+/// their casts in billing order (actors shared by name), and for each list the exact answer the
+/// server last gave. Nothing stored for one API (``ApiKey``) is ever read for another.
 ///
 /// Every write is one transaction, so a failure or a killed process leaves the previous data
-/// whole. A file that is not a readable store is reported, never replaced.
+/// whole. A file that is not a readable store is reported, never replaced or adopted.
 public final class MovieStore: Sendable {
+    /// Names the API data belongs to; the caller decides the names.
+    public typealias ApiKey = String
+
     public let url: URL
     private let pool: DatabasePool
 
     /// Opens the store at `url`, creating it (and its folder) when missing and migrating it to
-    /// the current schema.
+    /// the current schema. Processes that open the same new file at once wait for each other
+    /// (a lock on `<file>-lock`), so the schema is created exactly once.
     public init(url: URL) throws(StoreError) {
         self.url = url
+        // Checked before the lock file is made beside it, and again under the lock.
+        if let refusal = StoreFile.classify(url).refusal { throw .notAStore(path: url.path, reason: refusal) }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw .cannotOpen(path: url.path, reason: (error as NSError).localizedDescription)
         }
         var configuration = Configuration()
-        configuration.label = "marquee.store"
+        configuration.label = "MovieStore"
         configuration.busyMode = .timeout(10)
         do {
-            let pool = try DatabasePool(path: url.path, configuration: configuration)
-            let migrator = StoreMigrations.migrator
-            if try pool.read(migrator.hasBeenSuperseded) { throw StoreError.newerVersion(path: url.path) }
-            try migrator.migrate(pool)
-            self.pool = pool
+            pool = try FileLock(url: Self.lockURL(for: url)).withLockBlocking {
+                if let refusal = StoreFile.classify(url).refusal { throw StoreError.notAStore(path: url.path, reason: refusal) }
+                let pool = try DatabasePool(path: url.path, configuration: configuration)
+                let migrator = StoreMigrations.migrator
+                if try pool.read(migrator.hasBeenSuperseded) { throw StoreError.newerVersion(path: url.path) }
+                try migrator.migrate(pool)
+                return pool
+            }
+        } catch let error as FileLock.Failure {
+            throw .cannotOpen(path: url.path, reason: error.description)
         } catch {
             throw Self.storeError(error, path: url.path)
         }
     }
 
-    /// `$XDG_CACHE_HOME/marquee/movies.sqlite`, else `~/.cache/marquee/movies.sqlite`.
-    public static func defaultURL(environment variables: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let cacheHome = variables["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: variables["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
-        return cacheHome.appendingPathComponent("marquee").appendingPathComponent("movies.sqlite")
+    /// Makes `movies` the stored answer of `api` to `query`, in one transaction.
+    public func saveList(_ movies: [Movie], for query: ListQuery, api: ApiKey, fetchedAt: Date) async throws(StoreError) {
+        try await write { db in try MovieWriting.replaceList(query, with: movies, api: api, fetchedAt: fetchedAt, in: db) }
     }
 
-    /// Makes `movies` the stored answer to `query`, in one transaction.
-    public func saveList(_ movies: [Movie], for query: ListQuery, fetchedAt: Date) async throws(StoreError) {
-        try await write { db in try MovieWriting.replaceList(query, with: movies, fetchedAt: fetchedAt, in: db) }
+    /// Stores `movies` of `api` (and their casts), in one transaction, without touching any list.
+    public func saveMovies(_ movies: [Movie], api: ApiKey, fetchedAt: Date) async throws(StoreError) {
+        try await write { db in try MovieWriting.upsert(movies, api: api, fetchedAt: fetchedAt, in: db) }
     }
 
-    /// Stores `movies` (and their casts), in one transaction, without touching any list.
-    public func saveMovies(_ movies: [Movie], fetchedAt: Date) async throws(StoreError) {
-        try await write { db in try MovieWriting.upsert(movies, fetchedAt: fetchedAt, in: db) }
+    /// The last stored answer of `api` to `query`, exactly as the server gave it.
+    public func list(_ query: ListQuery, api: ApiKey) async throws(StoreError) -> StoredValue<[Movie]>? {
+        try await read { db in try MovieReading.list(query, api: api, in: db) }
     }
 
-    /// The last stored answer to `query`, exactly as the server gave it.
-    public func list(_ query: ListQuery) async throws(StoreError) -> StoredValue<[Movie]>? {
-        try await read { db in try MovieReading.list(query, in: db) }
+    public func movie(id: Int, api: ApiKey) async throws(StoreError) -> StoredValue<Movie>? {
+        try await read { db in try MovieReading.movie(id: id, api: api, in: db) }
     }
 
-    public func movie(id: Int) async throws(StoreError) -> StoredValue<Movie>? {
-        try await read { db in try MovieReading.movie(id: id, in: db) }
+    /// `query`'s list made from `api`'s stored movies of its year, with how many there are;
+    /// `nil` when none is stored. Not the server's answer: see ``CachedMovieService``.
+    public func derivedList(_ query: ListQuery, api: ApiKey) async throws(StoreError) -> (StoredValue<[Movie]>, records: Int)? {
+        try await read { db in try MovieReading.derivedList(query, api: api, in: db) }
     }
 
-    /// The stored answer to `query` now and after every change to it.
-    public func observeList(_ query: ListQuery) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
-        observe { db in try MovieReading.list(query, in: db) }
+    /// The stored answer of `api` to `query` now and after every change to it.
+    public func observeList(_ query: ListQuery, api: ApiKey) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
+        observe { db in try MovieReading.list(query, api: api, in: db) }
     }
 
     /// The stored movie now and after every change to it.
-    public func observeMovie(id: Int) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
-        observe { db in try MovieReading.movie(id: id, in: db) }
+    public func observeMovie(id: Int, api: ApiKey) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
+        observe { db in try MovieReading.movie(id: id, api: api, in: db) }
     }
 
-    /// What the store holds, for `marquee cache stats`.
+    /// What the store holds, API by API.
     public func statistics() async throws(StoreError) -> StoreStatistics {
         let url = self.url
         return try await read { db in try StoreStatistics.read(from: db, url: url) }
+    }
+
+    /// Removes everything stored for `api`, in one transaction. Returns whether there was anything.
+    @discardableResult
+    public func removeAPI(_ api: ApiKey) async throws(StoreError) -> Bool {
+        var removed = false
+        try await write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM movie WHERE api = ?) + (SELECT COUNT(*) FROM listSnapshot WHERE api = ?)", arguments: [api, api]) ?? 0
+            try MovieWriting.removeAPI(api, in: db)
+            return count > 0
+        } result: { removed = $0 }
+        return removed
     }
 
     /// SQLite's `PRAGMA integrity_check`: an empty list when the file is sound, else its findings.
@@ -84,22 +108,32 @@ public final class MovieStore: Sendable {
         }
     }
 
-    /// Deletes the store file at `url` with its WAL and shared-memory files, without opening it,
-    /// so a damaged file can be removed too. Returns whether there was anything to remove.
+    /// Deletes the store at `url` with its WAL, shared-memory and lock files, without opening it
+    /// for writing, so a damaged store can be removed too. Only a store or a damaged SQLite file
+    /// is deleted: a folder, a link, another program's database or any other file is refused
+    /// with ``StoreError/notAStore(path:reason:)`` and left as it is. Returns whether there was
+    /// anything to remove.
     @discardableResult
     public static func removeFiles(at url: URL) throws(StoreError) -> Bool {
-        var removed = false
-        for suffix in ["", "-wal", "-shm"] {
+        let file = StoreFile.classify(url)
+        guard file != .missing else { return false }
+        if let refusal = file.refusal ?? (file == .empty ? "it is an empty file" : nil) {
+            throw .notAStore(path: url.path, reason: refusal)
+        }
+        for suffix in ["-wal", "-shm", "", "-lock"] {
             let path = url.path + suffix
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 try FileManager.default.removeItem(atPath: path)
-                removed = true
             } catch {
                 throw .cannotOpen(path: path, reason: (error as NSError).localizedDescription)
             }
         }
-        return removed
+        return true
+    }
+
+    static func lockURL(for url: URL) -> URL {
+        URL(fileURLWithPath: url.path + "-lock")
     }
 
     private func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
@@ -113,6 +147,17 @@ public final class MovieStore: Sendable {
     private func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(StoreError) {
         do {
             try await pool.write(body)
+        } catch {
+            throw Self.storeError(error, path: url.path)
+        }
+    }
+
+    private func write<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value,
+        result: (Value) -> Void
+    ) async throws(StoreError) {
+        do {
+            result(try await pool.write(body))
         } catch {
             throw Self.storeError(error, path: url.path)
         }
@@ -144,10 +189,23 @@ public final class MovieStore: Sendable {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             return .damaged(path: path, reason: error.message ?? "not a database")
+        case .SQLITE_FULL:
+            return .diskFull(path: path)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
             return .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         default:
+            if error.extendedResultCode == .SQLITE_IOERR_WRITE || error.message?.contains("disk I/O error") == true,
+               Self.isDiskFull(at: path) {
+                return .diskFull(path: path)
+            }
             return .failed(path: path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// Whether the file system of `path` has no free block left for an unprivileged writer.
+    private static func isDiskFull(at path: String) -> Bool {
+        var status = statvfs()
+        guard statvfs(URL(fileURLWithPath: path).deletingLastPathComponent().path, &status) == 0 else { return false }
+        return status.f_bavail == 0
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// What a store holds: counts, the lists with their age, and the size on disk.
+/// What a store holds: for each API its movies and lists with their age, and the size on disk.
 public struct StoreStatistics: Sendable, Hashable {
     /// One stored list answer.
     public struct List: Sendable, Hashable {
@@ -10,21 +10,34 @@ public struct StoreStatistics: Sendable, Hashable {
         public var fetchedAt: Date
     }
 
+    /// What the store holds for one API.
+    public struct API: Sendable, Hashable {
+        public var key: String
+        public var movies: Int
+        public var lists: [List]
+    }
+
     public var path: String
     /// The database file and its write-ahead log, in bytes.
     public var sizeInBytes: Int64
-    public var movies: Int
     public var actors: Int
-    public var lists: [List]
+    /// The APIs with stored data, by key.
+    public var apis: [API]
+
+    public var movies: Int { apis.reduce(0) { $0 + $1.movies } }
 
     static func read(from db: Database, url: URL) throws -> StoreStatistics {
         let lists = try Row.fetchAll(db, sql: """
-            SELECT listSnapshot.query, listSnapshot.fetchedAt, COUNT(listEntry.movieId) AS count
-            FROM listSnapshot LEFT JOIN listEntry ON listEntry.query = listSnapshot.query
-            GROUP BY listSnapshot.query ORDER BY listSnapshot.query
-            """).map { row in
-            List(key: row["query"], count: row["count"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]))
+            SELECT listSnapshot.api, listSnapshot.query, listSnapshot.fetchedAt, COUNT(listEntry.movieId) AS count
+            FROM listSnapshot LEFT JOIN listEntry ON listEntry.api = listSnapshot.api AND listEntry.query = listSnapshot.query
+            GROUP BY listSnapshot.api, listSnapshot.query ORDER BY listSnapshot.api, listSnapshot.query
+            """)
+        let listsByAPI = try Dictionary(grouping: lists) { row -> String in row["api"] }.mapValues { rows in
+            try rows.map { row in List(key: row["query"], count: row["count"], fetchedAt: try MovieReading.date(row["fetchedAt"])) }
         }
+        let moviesByAPI = try Row.fetchAll(db, sql: "SELECT api, COUNT(*) AS count FROM movie GROUP BY api")
+            .reduce(into: [String: Int]()) { $0[$1["api"]] = $1["count"] }
+        let keys = Set(listsByAPI.keys).union(moviesByAPI.keys).sorted()
         let size = ["", "-wal"].reduce(Int64(0)) { total, suffix in
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
             return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
@@ -32,9 +45,8 @@ public struct StoreStatistics: Sendable, Hashable {
         return StoreStatistics(
             path: url.path,
             sizeInBytes: size,
-            movies: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movie") ?? 0,
             actors: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM actor") ?? 0,
-            lists: lists
+            apis: keys.map { API(key: $0, movies: moviesByAPI[$0] ?? 0, lists: listsByAPI[$0] ?? []) }
         )
     }
 }

@@ -1,20 +1,35 @@
 import NIOConcurrencyHelpers
 
-/// Puts the current credential on every request that needs one, renews it before it expires,
-/// and recovers from a refused credential with one shared renewal.
+/// Puts the credential on every request that needs one, obtains it when the server asks for it,
+/// renews it before it expires, and recovers from a refused credential with one shared renewal.
 ///
-/// - Before sending: a missing, expired or nearly expired credential is renewed first.
-/// - After a refusal (a 401): if the request carried an older credential than the current one,
-///   it is retried at once. Otherwise every request refused meanwhile waits for the same single
-///   renewal and is retried once with its result, or fails with its error.
-/// - Renewing tries ``Authenticator/refresh(_:)`` first and falls back to
-///   ``Authenticator/authorize()``. When the server refuses both, the stored credential is cleared
-///   and requests fail with ``NetworkError/authenticationFailed(_:)``. When the server cannot be
-///   reached, the credential is kept and the network error is reported.
+/// - When to present a credential (``Presentation``): either on every request from the start, or
+///   only once the server has asked for one with a 401 challenge. A stored credential is always
+///   presented: having one means the server asked before.
+/// - Before sending: a stored credential that is expired or nearly expired is renewed first.
+/// - After a 401: if the request carried an older credential than the current one, it is retried
+///   at once. Otherwise every request refused meanwhile waits for the same single renewal and is
+///   retried once with its result, or fails with its error.
+/// - Renewing runs inside ``CredentialStore/modifyCredential(_:)``: a credential that another
+///   process stored meanwhile is used as it is; else ``Authenticator/refresh(_:)`` is tried first,
+///   with ``Authenticator/authorize()`` as the fallback. When the server refuses both, the stored
+///   credential is cleared and requests fail with ``NetworkError/authenticationFailed(_:)``. When
+///   the server cannot be reached, the credential is kept and the network error is reported.
+/// - Once the server has refused to issue a credential at all, later renewals fail with that
+///   refusal at once: asking again with the same client credentials cannot succeed.
 /// - More than ``RenewalLimit/maximumRenewals`` renewals within ``RenewalLimit/window`` fail
 ///   instead of looping.
 /// - Endpoints that do not require authentication (a token endpoint) are left alone.
 public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
+    /// When requests start carrying a credential.
+    public enum Presentation: Sendable, Hashable {
+        /// From the first request: the API is known to require one.
+        case upFront
+        /// Once the server has answered 401 (or a credential is stored): an API that never asks
+        /// is never sent a token request.
+        case whenChallenged
+    }
+
     /// A guard against renewing in a loop when the server keeps refusing new credentials.
     public struct RenewalLimit: Sendable {
         public var maximumRenewals: Int
@@ -26,44 +41,61 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
         }
     }
 
+    /// What ``adapt(_:)`` reads without entering the actor.
+    private struct Flags {
+        var renewing = false
+        var challenged = false
+    }
+
     private let authenticator: Auth
     private let store: any CredentialStore<Auth.Credential>
+    private let presentation: Presentation
     private let limit: RenewalLimit
     private let now: @Sendable () -> ContinuousClock.Instant
     private var renewal: Task<Result<Auth.Credential, NetworkError>, Never>? {
-        didSet { renewalUnderWay.withLockedValue { $0 = renewal != nil } }
+        didSet { flags.withLockedValue { $0.renewing = renewal != nil } }
     }
-    /// Whether ``renewal`` is set, readable without entering the actor, for the fast path of ``adapt(_:)``.
-    private let renewalUnderWay = NIOLockedValueBox(false)
+    private let flags = NIOLockedValueBox(Flags())
     /// Counts finished renewals, so a caller can tell whether one finished while it waited.
     private var generation = 0
     private var renewalTimes: [ContinuousClock.Instant] = []
+    /// The server's refusal to authorize this client, once it has happened.
+    private var refusal: NetworkError?
 
     public init<Store: CredentialStore>(
         authenticator: Auth,
         store: Store,
+        presentation: Presentation = .whenChallenged,
         limit: RenewalLimit = RenewalLimit(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) where Store.Credential == Auth.Credential {
         self.authenticator = authenticator
         self.store = store
+        self.presentation = presentation
         self.limit = limit
         self.now = now
     }
 
-    /// Adds the credential. The common case (a fresh credential and no renewal under way) runs
-    /// without entering the actor; anything else goes through it, so renewals stay single-flight.
-    /// A renewal that starts just after the fast path looked only means the request carries the
-    /// previous credential, which the refusal path already handles.
+    /// Adds the credential, if there is one to add. The common cases (a fresh credential, or none
+    /// needed yet, and no renewal under way) run without entering the actor; anything else goes
+    /// through it, so renewals stay single-flight. A renewal that starts just after the fast path
+    /// looked only means the request carries the previous credential (or none), which the
+    /// refusal path already handles.
     public nonisolated func adapt(_ request: APIRequest) async throws(NetworkError) -> APIRequest {
         guard request.endpoint.requiresAuthentication else { return request }
         var adapted = request
-        if !renewalUnderWay.withLockedValue({ $0 }), let credential = await store.credential(), !authenticator.needsRenewal(credential) {
-            authenticator.apply(credential, to: &adapted)
-            return adapted
+        let flags = self.flags.withLockedValue { $0 }
+        if !flags.renewing {
+            let stored = await store.credential()
+            if let stored, !authenticator.needsRenewal(stored) {
+                authenticator.apply(stored, to: &adapted)
+                return adapted
+            }
+            if stored == nil, presentation == .whenChallenged, !flags.challenged { return request }
         }
-        let credential = try await usableCredential()
-        authenticator.apply(credential, to: &adapted)
+        if let credential = try await usableCredential() {
+            authenticator.apply(credential, to: &adapted)
+        }
         return adapted
     }
 
@@ -71,52 +103,52 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
         guard request.endpoint.requiresAuthentication,
               authenticator.isAuthenticationFailure(request, response: response, error: error)
         else { return .doNotRetry }
-        if request.failures.contains(where: { authenticator.isAuthenticationFailure(request, response: nil, error: $0) }) {
+        flags.withLockedValue { $0.challenged = true }
+        if let code = error.statusCode, request.failures.contains(where: { $0.statusCode == code }) {
             return .fail(.authenticationFailed("the server refused the credential again after it was renewed"))
         }
         let seenGeneration = generation
-        if let current = await store.credential(), !authenticator.isRequest(request, authenticatedWith: current),
-           !authenticator.needsRenewal(current) {
+        let current = await store.credential()
+        if let current, !authenticator.isRequest(request, authenticatedWith: current), !authenticator.needsRenewal(current) {
             return .retry
         }
         do {
-            _ = try await renewedCredential(since: seenGeneration)
+            _ = try await renewedCredential(since: seenGeneration, replacing: current)
             return .retry
         } catch {
             return .fail(error)
         }
     }
 
-    /// How many renewals have finished, successful or not.
-    public var renewalCount: Int { generation }
-
-    private func usableCredential() async throws(NetworkError) -> Auth.Credential {
+    /// The credential to send, or `nil` when the server has not asked for one.
+    private func usableCredential() async throws(NetworkError) -> Auth.Credential? {
         if let renewal { return try await renewal.value.get() }
         let seenGeneration = generation
-        if let credential = await store.credential(), !authenticator.needsRenewal(credential) {
-            return credential
-        }
-        return try await renewedCredential(since: seenGeneration)
+        let stored = await store.credential()
+        if let stored, !authenticator.needsRenewal(stored) { return stored }
+        if stored == nil, presentation == .whenChallenged, !flags.withLockedValue({ $0.challenged }) { return nil }
+        return try await renewedCredential(since: seenGeneration, replacing: stored)
     }
 
     /// A credential renewed after `seenGeneration`: the one of a renewal under way, one that
-    /// finished since, or a new renewal's.
-    private func renewedCredential(since seenGeneration: Int) async throws(NetworkError) -> Auth.Credential {
+    /// finished since, or a new renewal's, which replaces `stale`.
+    private func renewedCredential(since seenGeneration: Int, replacing stale: Auth.Credential?) async throws(NetworkError) -> Auth.Credential {
         if let renewal { return try await renewal.value.get() }
         if generation != seenGeneration {
             let current = await store.credential()
             if let renewal { return try await renewal.value.get() }
             if let current, !authenticator.needsRenewal(current) { return current }
         }
-        let task = Task { await self.renew() }
+        let task = Task { await self.renew(replacing: stale) }
         renewal = task
         let result = await task.value
         if renewal == task { renewal = nil }
         return try result.get()
     }
 
-    private func renew() async -> Result<Auth.Credential, NetworkError> {
+    private func renew(replacing stale: Auth.Credential?) async -> Result<Auth.Credential, NetworkError> {
         defer { generation += 1 }
+        if let refusal { return .failure(refusal) }
         let start = now()
         renewalTimes.removeAll { start - $0 >= limit.window }
         guard renewalTimes.count < limit.maximumRenewals else {
@@ -125,25 +157,40 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
             ))
         }
         renewalTimes.append(start)
-
-        if let current = await store.credential() {
+        let authenticator = self.authenticator
+        let result: Result<Auth.Credential, Refusable> = await store.modifyCredential { stored in
+            if let latest = stored, latest != stale, !authenticator.needsRenewal(latest) {
+                return .success(latest)
+            }
+            if let current = stored {
+                do throws(NetworkError) {
+                    let renewed = try await authenticator.refresh(current)
+                    stored = renewed
+                    return .success(renewed)
+                } catch {
+                    // A refused or failed refresh falls back to a fresh authorization.
+                }
+            }
             do throws(NetworkError) {
-                let renewed = try await authenticator.refresh(current)
-                await store.setCredential(renewed)
-                return .success(renewed)
+                let authorized = try await authenticator.authorize()
+                stored = authorized
+                return .success(authorized)
             } catch {
-                // A refused or failed refresh falls back to a fresh authorization.
+                guard Self.isRefusal(error) else { return .failure(Refusable(error: error, isRefusal: false)) }
+                stored = nil
+                return .failure(Refusable(error: .authenticationFailed("the server refused to issue a credential (\(error))"), isRefusal: true))
             }
         }
-        do throws(NetworkError) {
-            let authorized = try await authenticator.authorize()
-            await store.setCredential(authorized)
-            return .success(authorized)
-        } catch {
-            guard Self.isRefusal(error) else { return .failure(error) }
-            await store.setCredential(nil)
-            return .failure(.authenticationFailed("the server refused to issue a credential (\(error))"))
+        return result.mapError { failure in
+            if failure.isRefusal { refusal = failure.error }
+            return failure.error
         }
+    }
+
+    /// A renewal's error, and whether it was the server refusing to authorize the client.
+    private struct Refusable: Error {
+        let error: NetworkError
+        let isRefusal: Bool
     }
 
     private static func isRefusal(_ error: NetworkError) -> Bool {

@@ -23,6 +23,9 @@ public enum NetworkError: Error, Sendable, Hashable {
     case invalidRoute(String)
     /// The server refused the credential and a new one could not be obtained.
     case authenticationFailed(String)
+    /// The server answered with a redirect the client does not follow: too many, to an address
+    /// that is not valid, to another origin with a request body, or for an endpoint that forbids them.
+    case redirectRefused(String)
 }
 
 extension NetworkError: CustomStringConvertible, LocalizedError {
@@ -48,6 +51,8 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
             "invalid request: \(reason)"
         case let .authenticationFailed(reason):
             "authentication failed: \(reason)"
+        case let .redirectRefused(reason):
+            "the server redirected the request and the client did not follow: \(reason)"
         }
     }
 

@@ -55,7 +55,7 @@ public struct RetryPolicy: Interceptor {
         switch error {
         case .cannotConnect, .timedOut, .connectionLost: true
         case let .status(code, _): retryableStatusCodes.contains(code)
-        case .cannotDecode, .bodyTooLarge, .cancelled, .invalidRoute, .authenticationFailed: false
+        case .cannotDecode, .bodyTooLarge, .cancelled, .invalidRoute, .authenticationFailed, .redirectRefused: false
         }
     }
 

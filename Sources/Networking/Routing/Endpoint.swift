@@ -20,6 +20,9 @@ public struct Endpoint: Sendable, Hashable {
     public var requiresAuthentication: Bool
     /// Whether sending this request twice is harmless. Defaults to the method's idempotency.
     public var isRetrySafe: Bool
+    /// Whether the transport follows a redirect answer. A token endpoint sets this to `false`:
+    /// its body carries the client's secret, and RFC 6749 gives it no redirects.
+    public var followsRedirects: Bool
 
     public init(
         method: HTTPRequest.Method = .get,
@@ -30,7 +33,8 @@ public struct Endpoint: Sendable, Hashable {
         acceptableStatusCodes: Range<Int> = 200..<300,
         timeout: Duration? = nil,
         requiresAuthentication: Bool = true,
-        isRetrySafe: Bool? = nil
+        isRetrySafe: Bool? = nil,
+        followsRedirects: Bool = true
     ) {
         self.method = method
         self.pathSegments = pathSegments
@@ -41,6 +45,7 @@ public struct Endpoint: Sendable, Hashable {
         self.timeout = timeout
         self.requiresAuthentication = requiresAuthentication
         self.isRetrySafe = isRetrySafe ?? Self.idempotentMethods.contains(method)
+        self.followsRedirects = followsRedirects
     }
 
     static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]

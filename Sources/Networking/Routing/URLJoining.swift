@@ -12,6 +12,9 @@ extension Endpoint {
         else {
             throw .invalidRoute("the base URL \(baseURL.absoluteString) is not an http or https URL with a host")
         }
+        if let port = components.port, !Self.validPorts.contains(port) {
+            throw .invalidRoute("the port \(port) of the base URL is not from 1 to 65535")
+        }
         for segment in pathSegments where segment.isEmpty || segment == "." || segment == ".." {
             throw .invalidRoute("the path segment '\(segment)' is not allowed")
         }
@@ -27,6 +30,9 @@ extension Endpoint {
         }
         return url
     }
+
+    /// The TCP ports a URL may name.
+    static let validPorts = 1...65535
 
     private static let segmentCharacters: CharacterSet = {
         var allowed = CharacterSet.urlPathAllowed

@@ -43,12 +43,12 @@ public final class AsyncHTTPClientTransport: Transport {
 
     public func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
         var current = request
-        for _ in 0..<configuration.maximumRedirects {
+        for _ in 0...configuration.maximumRedirects {
             let response = try await sendOnce(current)
-            guard let next = Redirection.follow(response, from: current) else { return response }
+            guard let next = try Redirection.follow(response, from: current) else { return response }
             current = next
         }
-        return try await sendOnce(current)
+        throw .redirectRefused("more than \(configuration.maximumRedirects) redirects in a row")
     }
 
     /// One exchange, head and body, within the request's timeout. AsyncHTTPClient's own deadline

@@ -8,20 +8,13 @@ struct AuthCommand: AsyncParsableCommand {
         abstract: "Show or remove the credential stored for an API.",
         subcommands: [AuthStatusCommand.self, AuthLogoutCommand.self]
     )
-}
 
-/// The `--env` option of the auth commands.
-struct AuthEnvironmentOptions: ParsableArguments {
-    @Option(
-        name: .customLong("env"),
-        help: ArgumentHelp("Which API: production, or a base URL such as http://127.0.0.1:8080/api/.", valueName: "environment")
-    )
-    var environment: EnvironmentOption = .embedded
-
-    /// The stored credential's context, or `nil` (after saying so) for an environment that stores none.
-    func storedContext() -> FileApiContext? {
-        guard let context = CompositionRoot.persistentContext(for: environment) else {
-            print("The \(environment.defaultValueDescription) environment's credential lasts for one run only; nothing is stored.")
+    /// The stored credential's context for `options`' API, or `nil` (after saying so) for an API
+    /// whose credential lasts one run.
+    static func storedContext(_ options: ApiOptions) throws -> FileApiContext? {
+        let identity = try options.selection.identity
+        guard let context = CompositionRoot.persistentContext(for: identity) else {
+            print("The credential of \(identity) lasts for one run only; nothing is stored.")
             return nil
         }
         return context

@@ -7,13 +7,16 @@ struct AuthLogoutCommand: AsyncParsableCommand {
         abstract: "Remove the credential stored for an API; the next request signs in again."
     )
 
-    @OptionGroup var options: AuthEnvironmentOptions
+    @OptionGroup var options: ApiOptions
 
     func run() async throws {
-        guard let context = options.storedContext() else { return }
-        let signedIn = await context.credential() != nil
-        await context.setCredential(nil)
-        let api = context.environment.baseURL.absoluteString
-        print(signedIn ? "Signed out of \(api)." : "Not signed in to \(api); nothing to remove.")
+        guard let context = try AuthCommand.storedContext(options) else { return }
+        let api = context.environment.identity
+        guard await context.credential() != nil else {
+            print("Not signed in to \(api); nothing to remove.")
+            return
+        }
+        try await context.store(nil)
+        print("Signed out of \(api).")
     }
 }

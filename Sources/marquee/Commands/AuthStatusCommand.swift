@@ -9,11 +9,11 @@ struct AuthStatusCommand: AsyncParsableCommand {
         abstract: "Say whether a credential is stored for an API, and when it expires."
     )
 
-    @OptionGroup var options: AuthEnvironmentOptions
+    @OptionGroup var options: ApiOptions
 
     func run() async throws {
-        guard let context = options.storedContext() else { return }
-        let api = context.environment.baseURL.absoluteString
+        guard let context = try AuthCommand.storedContext(options) else { return }
+        let api = context.environment.identity.description
         guard let credential = await context.credential() else {
             print("Not signed in to \(api).")
             return

@@ -19,8 +19,9 @@ struct MovieCommand: AsyncParsableCommand {
     func run() async throws {
         try await SnapshotQuery.run(
             client,
+            subject: "movies",
             ask: { [id] service, policy in service.movie(id: id, policy: policy) },
-            traceLine: { "Found movie \($0.name)" },
+            traceLine: { "Found movie \(TerminalText.safe($0.name))" },
             print: { try MovieOutput(json: client.json).printMovie($0, provenance: $1) }
         )
     }

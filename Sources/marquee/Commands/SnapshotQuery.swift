@@ -8,20 +8,19 @@ import Movies
 enum SnapshotQuery {
     static func run<Value>(
         _ options: ClientOptions,
+        subject: String,
         ask: @escaping (any OfflineMovieService, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
         traceLine: (Value) -> String,
-        print: (Value, Provenance.Line) throws -> Void
+        print: (MovieSnapshot<Value>, Provenance.Line) throws -> Void
     ) async throws {
         try await CompositionRoot.withMovieService(options) { service in
             let presenter = SnapshotPresenter(trace: options.trace, traceToStandardError: options.json)
             let (last, error) = await presenter.follow(ask(service, options.cachePolicy), describe: traceLine)
-            guard let last, last.fetchedAt != nil || error == nil else {
-                throw error ?? StoreError.notStored("this query")
+            let answer = try MovieSnapshot.answer(last: last, error: error)
+            if let storeError = answer.storeError {
+                Logger(label: "marquee").warning("the answer could not be stored: \(ErrorReporter.describe(storeError))")
             }
-            if let storeError = last.storeError {
-                Logger(label: "marquee").warning("the answer could not be stored: \(storeError)")
-            }
-            try print(last.value, Provenance.line(for: last, networkError: error))
+            try print(answer, Provenance.line(for: answer, subject: subject))
         }
     }
 }

@@ -13,6 +13,7 @@ struct TopGrossingCommand: AsyncParsableCommand {
     func run() async throws {
         try await SnapshotQuery.run(
             client,
+            subject: "movies of \(year.year)",
             ask: { [year = year.year] service, policy in service.topGrossingMovies(year: year, policy: policy) },
             traceLine: { "Found \($0.count) movies" },
             print: { try MovieOutput(json: client.json).printList($0, title: "Top grossing movies of \(year.year)", provenance: $1) }

@@ -13,6 +13,7 @@ struct TopRatedCommand: AsyncParsableCommand {
     func run() async throws {
         try await SnapshotQuery.run(
             client,
+            subject: "movies of \(year.year)",
             ask: { [year = year.year] service, policy in service.topRatedMovies(year: year, policy: policy) },
             traceLine: { "Found \($0.count) movies" },
             print: { try MovieOutput(json: client.json).printList($0, title: "Top rated movies of \(year.year)", provenance: $1) }

@@ -1,9 +1,11 @@
 import MovieAPI
+import Movies
 import Networking
 import ReferenceAPI
 import Swinject
 
-/// The API's shared pieces: one context, one transport, and the clients built on them.
+/// The API's shared pieces: one context, one transport, and one client stack built on them
+/// (its authenticated client, token client, auth service and interceptor).
 struct ApiAssembly: Assembly {
     static let tokenClient = "token"
 
@@ -12,35 +14,32 @@ struct ApiAssembly: Assembly {
     func assemble(container: Container) {
         let settings = self.settings
         container.register((any ApiContext).self) { _ -> any ApiContext in
-            if settings.environment.keepsCredential {
-                FileApiContext(environment: settings.environment.api, fileURL: settings.credentialsFile)
-            } else {
-                InMemoryApiContext(environment: settings.environment.api)
-            }
+            settings.keepsCredential
+                ? FileApiContext(environment: settings.environment, fileURL: settings.credentialsFile)
+                : InMemoryApiContext(environment: settings.environment)
         }.inObjectScope(.container)
 
-        container.register((any Transport).self) { _ in
-            switch settings.environment {
-            case let .stub(scenario): ReferenceStubs.transport(scenario: scenario)
-            case .embedded, .production, .custom: AsyncHTTPClientTransport()
-            }
+        container.register((any Transport).self) { _ -> any Transport in
+            if let scenario = settings.stubScenario { return ReferenceStubs.transport(scenario: scenario) }
+            return AsyncHTTPClientTransport()
         }.inObjectScope(.container)
 
-        container.register(APIClient.self, name: Self.tokenClient) { resolver in
-            APIClient(baseURL: settings.environment.api.baseURL, transport: resolver.resolved(), defaultTimeout: settings.requestTimeout)
-        }
-
-        container.register(RetryPolicy.self) { _ in RetryPolicy() }
-
-        // Authentication first: a 401 is its to handle; the retry policy takes the transient failures.
-        container.register(APIClient.self) { resolver in
-            APIClient(
-                baseURL: settings.environment.api.baseURL,
+        // One stack per run: its interceptor's single-flight renewal only works if every client shares it.
+        container.register(ApiClientStack.self) { resolver in
+            ApiClientStack(
+                context: resolver.resolved(),
                 transport: resolver.resolved(),
-                interceptors: [resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self), resolver.resolved(RetryPolicy.self)],
-                defaultTimeout: settings.requestTimeout,
-                deadline: settings.callDeadline
+                clientCredentials: settings.clientCredentials,
+                requestTimeout: settings.requestTimeout,
+                callDeadline: settings.callDeadline
             )
+        }.inObjectScope(.container)
+
+        container.register(APIClient.self) { resolver in resolver.resolved(ApiClientStack.self).client }
+        container.register(APIClient.self, name: Self.tokenClient) { resolver in resolver.resolved(ApiClientStack.self).tokenClient }
+        container.register((any AuthService).self) { resolver in resolver.resolved(ApiClientStack.self).authService }
+        container.register(AuthenticationInterceptor<ApiAuthenticator>.self) { resolver in
+            resolver.resolved(ApiClientStack.self).interceptor
         }
     }
 }

@@ -1,19 +1,30 @@
 import Foundation
-import MovieServer
 import MovieAPI
 import MovieStore
+import Networking
 
 /// What the composition root needs to know to wire the app, and the resources made for it
-/// before wiring (the open store).
+/// before wiring (the open store, the embedded server's address).
 struct AppSettings {
-    var environment: AppEnvironment
+    /// The API and where it is reached this run.
+    var environment: ApiEnvironment
+    /// The scenario the stub plays, when the API is the stub.
+    var stubScenario: StubScenario?
     var store: MovieStore
     var defaultPolicy: CachePolicy
-    var clientCredentials: ClientCredentials = ClientSecrets.fromEnvironment()
+    var clientCredentials: ApiClientCredentials = ClientSecrets.fromEnvironment()
     /// Where the credential of an API that outlives this run is kept.
-    var credentialsFile: URL = FileApiContext.defaultFileURL()
+    var credentialsFile: URL = AppPaths.credentialsFile()
     /// How long one attempt may take; short for a stub, so its timeout scenario ends quickly.
     var requestTimeout: Duration = .seconds(30)
     /// How long one call may take across its retries.
     var callDeadline: Duration = .seconds(60)
+
+    /// Whether the credential is worth keeping for the next run: an API that outlives this process.
+    var keepsCredential: Bool {
+        switch environment.identity {
+        case .production, .custom: true
+        case .embedded, .stub: false
+        }
+    }
 }

@@ -1,12 +1,14 @@
 import Foundation
-import MovieServer
+import MovieAPI
 
 /// The client id and secret the app authorizes itself with: `MARQUEE_CLIENT_ID` and
 /// `MARQUEE_CLIENT_SECRET` from the environment, else the development pair.
 enum ClientSecrets {
-    static func fromEnvironment(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> ClientCredentials {
+    static let development = ApiClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
+
+    static func fromEnvironment(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> ApiClientCredentials {
         let id = variables["MARQUEE_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
         let secret = variables["MARQUEE_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        return ClientCredentials(id: id ?? ClientCredentials.development.id, secret: secret ?? ClientCredentials.development.secret)
+        return ApiClientCredentials(id: id ?? development.id, secret: secret ?? development.secret)
     }
 }

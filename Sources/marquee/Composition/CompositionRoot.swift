@@ -4,6 +4,7 @@ import MovieAPI
 import MovieServer
 import MovieStore
 import Movies
+import ReferenceAPI
 
 /// The one place that decides which implementation backs each protocol. It prepares what
 /// cannot be made inside the container (the embedded server, which starts asynchronously, and
@@ -15,10 +16,11 @@ enum CompositionRoot {
         _ options: ClientOptions,
         _ body: (any OfflineMovieService) async throws -> Result
     ) async throws -> Result {
-        let store = try MovieStore(url: options.storeURL)
-        let (environment, embeddedServer) = try await resolve(options.environment)
-        var settings = AppSettings(environment: environment, store: store, defaultPolicy: options.cachePolicy)
-        if case .stub = environment {
+        let selection = try options.api.selection
+        let store = try MovieStore(url: options.api.storeURL)
+        let (environment, embeddedServer) = try await reach(selection)
+        var settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
+        if selection.stubScenario != nil {
             settings.requestTimeout = .seconds(2)
             settings.callDeadline = .seconds(3)
         }
@@ -35,35 +37,27 @@ enum CompositionRoot {
         return try outcome.get()
     }
 
-    /// The context of an environment whose credential is kept between runs, for the auth commands.
-    static func persistentContext(for option: EnvironmentOption) -> FileApiContext? {
-        switch option {
-        case .embedded, .stub: nil
-        case .production: FileApiContext(environment: .production)
-        case let .url(url): FileApiContext(environment: .custom(url))
-        }
+    /// The context of an API whose credential is kept between runs (production, a custom
+    /// server), for the auth commands; `nil` for one whose credential lasts a run.
+    static func persistentContext(for identity: ApiIdentity) -> FileApiContext? {
+        guard let environment = ApiEnvironment(identity) else { return nil }
+        return FileApiContext(environment: environment, fileURL: AppPaths.credentialsFile())
     }
 
-    /// The environment of `option`, starting the embedded server when it is the one asked for.
-    private static func resolve(_ option: EnvironmentOption) async throws -> (AppEnvironment, RunningServer?) {
-        switch option {
-        case .production:
-            return (.production, nil)
-        case let .url(url):
-            return (.custom(url), nil)
-        case let .stub(scenario):
-            return (.stub(scenario), nil)
-        case .embedded:
-            let server = try await startEmbeddedServer()
-            return (.embedded(server.baseURL), server)
-        }
+    /// Where the selected API is reached this run, starting the embedded server when it is the one asked for.
+    private static func reach(_ selection: ApiSelection) async throws -> (ApiEnvironment, RunningServer?) {
+        if let fixed = ApiEnvironment(selection.identity) { return (fixed, nil) }
+        if selection.identity == .stub { return (ApiEnvironment(.stub, at: ReferenceStubs.baseURL), nil) }
+        let server = try await startEmbeddedServer()
+        return (ApiEnvironment(.embedded, at: server.baseURL), server)
     }
 
     private static func startEmbeddedServer() async throws -> RunningServer {
         var logger = Logger(label: "marquee.embedded-server")
         logger.logLevel = .warning
         do {
-            let auth = AuthConfiguration(client: ClientSecrets.fromEnvironment())
+            let client = ClientSecrets.fromEnvironment()
+            let auth = AuthConfiguration(client: ClientCredentials(id: client.id, secret: client.secret))
             let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: auth, logger: logger)
             return try await MovieServer(configuration: configuration).start()
         } catch {

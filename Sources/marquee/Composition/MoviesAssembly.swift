@@ -22,6 +22,7 @@ struct MoviesAssembly: Assembly {
             CachedMovieService(
                 base: resolver.resolved((any MovieService).self, name: Self.api),
                 store: resolver.resolved(),
+                api: settings.environment.identity.key,
                 defaultPolicy: settings.defaultPolicy
             )
         }.inObjectScope(.container)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MovieAPI
+import MovieStore
 
 /// Prints a failure as one line on standard error and ends the process with a non-zero status.
 enum ErrorReporter {
@@ -21,7 +23,8 @@ enum ErrorReporter {
         exit(1)
     }
 
-    /// The one-line, user-facing text of any error.
+    /// The one-line, user-facing text of any error, safe for a terminal, with what to run to
+    /// fix it when the app knows.
     static func describe(_ error: any Error) -> String {
         let text =
             if let error = error as? any LocalizedError, let description = error.errorDescription {
@@ -29,11 +32,32 @@ enum ErrorReporter {
             } else {
                 String(describing: error)
             }
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ") + (hint(for: error).map { "; \($0)" } ?? "")
+        return TerminalText.safe(line)
+    }
+
+    /// The app's advice for a library's error: the commands and options that fix it.
+    private static func hint(for error: any Error) -> String? {
+        switch error {
+        case let error as StoreError:
+            let store = error.path.map { " --store '\($0)'" } ?? ""
+            switch error {
+            case .damaged: return "move the file away, or run 'marquee cache clear\(store)' to start over"
+            case .newerVersion: return "update Marquee, or run 'marquee cache clear\(store)' to start over"
+            case .cannotOpen: return "check the folder's permissions, or choose another file with --store"
+            case .notAStore: return "choose another file with --store"
+            case .diskFull: return "free some space, or choose another file with --store"
+            case .notStored, .failed: return nil
+            }
+        case is CredentialsFileError:
+            return "check the file's permissions, or remove it to sign in again"
+        default:
+            return nil
+        }
     }
 
     private static func printLine(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.safe(line) + "\n").utf8))
     }
 
     private static func lowercasingFirst(_ text: String) -> String {

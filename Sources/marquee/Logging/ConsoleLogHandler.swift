@@ -13,7 +13,7 @@ struct ConsoleLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let line = "marquee: \(event.level >= .error ? "error" : event.level.rawValue): \(event.message)\n"
+        let line = "marquee: \(event.level >= .error ? "error" : event.level.rawValue): \(TerminalText.safe("\(event.message)"))\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

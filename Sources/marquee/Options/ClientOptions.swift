@@ -4,20 +4,10 @@ import MovieStore
 
 /// The options every client command accepts after its name.
 struct ClientOptions: ParsableArguments {
-    @Option(
-        name: .customLong("env"),
-        help: ArgumentHelp(
-            "Which API to use: embedded, production, a base URL such as http://127.0.0.1:8080/api/, or stub:success|invalidPermissions|timeout|noNetwork.",
-            valueName: "environment"
-        )
-    )
-    var environment: EnvironmentOption = .embedded
+    @OptionGroup var api: ApiOptions
 
     @Flag(help: "Print the movies as JSON instead of a table.")
     var json = false
-
-    @Option(help: ArgumentHelp("The movie store file (default: $XDG_CACHE_HOME/marquee/movies.sqlite).", valueName: "path"))
-    var store: String?
 
     @Option(help: ArgumentHelp("Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")).", valueName: "policy"))
     var policy: PolicyOption = .networkElseCache
@@ -41,10 +31,5 @@ struct ClientOptions: ParsableArguments {
     /// The cache policy these options ask for.
     var cachePolicy: CachePolicy {
         offline ? .cacheOnly : policy.cachePolicy(maximumAge: .seconds(maximumAge))
-    }
-
-    /// The store file these options name.
-    var storeURL: URL {
-        store.map { URL(fileURLWithPath: $0) } ?? MovieStore.defaultURL()
     }
 }

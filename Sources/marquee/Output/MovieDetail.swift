@@ -4,13 +4,13 @@ import Movies
 enum MovieDetail {
     static func render(_ movie: Movie) -> String {
         var lines = [
-            "\(movie.name) (\(movie.year))",
+            "\(TerminalText.safe(movie.name)) (\(movie.year))",
             "  Released  \(CalendarDate.string(from: movie.releaseDate))",
             "  Grossing  $\(NumberText.grouped(movie.grossing))",
             "  Rating    \(NumberText.rating(movie.rating))",
         ]
         for (index, actor) in movie.cast.enumerated() {
-            lines.append((index == 0 ? "  Cast      " : "            ") + actor.name)
+            lines.append((index == 0 ? "  Cast      " : "            ") + TerminalText.safe(actor.name))
         }
         return lines.joined(separator: "\n") + "\n"
     }

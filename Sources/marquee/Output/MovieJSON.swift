@@ -1,8 +1,34 @@
 import Foundation
+import MovieStore
 import Movies
 
-/// The JSON form of domain values: pretty-printed, sorted keys, `yyyy-MM-dd` dates.
+/// The JSON form of answers: pretty-printed, sorted keys, `yyyy-MM-dd` release dates.
 enum MovieJSON {
+    /// One answer with where it came from:
+    /// `{"source": "network" | "store" | "derived", "fetchedAt": "2026-11-22T01:02:03Z", "movies": […]}`,
+    /// with `derivedFrom` (how many stored movies a derived list was made from) and `networkError`
+    /// when they apply; `movie` instead of `movies` for one movie.
+    struct Answer: Encodable {
+        var source: String
+        var fetchedAt: String?
+        var derivedFrom: Int?
+        var networkError: String?
+        var movies: [Movie]?
+        var movie: Movie?
+
+        init<Value>(_ snapshot: MovieSnapshot<Value>, movies: [Movie]? = nil, movie: Movie? = nil) {
+            switch snapshot.source {
+            case .network: source = "network"
+            case .store: source = "store"
+            case let .derived(records): source = "derived"; derivedFrom = records
+            }
+            fetchedAt = snapshot.fetchedAt.map { $0.formatted(.iso8601) }
+            networkError = snapshot.networkError.map(ErrorReporter.describe)
+            self.movies = movies
+            self.movie = movie
+        }
+    }
+
     static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

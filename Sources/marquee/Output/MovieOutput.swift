@@ -1,33 +1,34 @@
 import Foundation
+import MovieStore
 import Movies
 
-/// Prints movies on standard output, as a table for people or as JSON for programs, with a
-/// line saying where they came from. In JSON mode that line goes to standard error, and only
-/// when the answer is not fresh from the network.
+/// Prints movies on standard output, as a table for people or as JSON for programs, with where
+/// they came from. In JSON mode the source is part of the document, and the provenance line goes
+/// to standard error when the answer is not fresh from the network.
 struct MovieOutput {
     let json: Bool
 
-    func printList(_ movies: [Movie], title: String, provenance: Provenance.Line) throws {
+    func printList(_ snapshot: MovieSnapshot<[Movie]>, title: String, provenance: Provenance.Line) throws {
         if json {
-            try write(MovieJSON.encode(movies))
+            try write(MovieJSON.encode(MovieJSON.Answer(snapshot, movies: snapshot.value)))
             note(provenance)
         } else {
-            write(MovieTable.render(movies, title: title, subtitle: "(\(provenance.text))"))
+            write(MovieTable.render(snapshot.value, title: title, subtitle: "(\(provenance.text))"))
         }
     }
 
-    func printMovie(_ movie: Movie, provenance: Provenance.Line) throws {
+    func printMovie(_ snapshot: MovieSnapshot<Movie>, provenance: Provenance.Line) throws {
         if json {
-            try write(MovieJSON.encode(movie))
+            try write(MovieJSON.encode(MovieJSON.Answer(snapshot, movie: snapshot.value)))
             note(provenance)
         } else {
-            write(MovieDetail.render(movie) + "(\(provenance.text))\n")
+            write(MovieDetail.render(snapshot.value) + "(\(TerminalText.safe(provenance.text)))\n")
         }
     }
 
     private func note(_ provenance: Provenance.Line) {
         guard provenance.isFromStore else { return }
-        FileHandle.standardError.write(Data("marquee: note: \(provenance.text)\n".utf8))
+        FileHandle.standardError.write(Data("marquee: note: \(TerminalText.safe(provenance.text))\n".utf8))
     }
 
     private func write(_ text: String) {

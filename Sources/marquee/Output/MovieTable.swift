@@ -4,12 +4,13 @@ import Movies
 /// as the original app showed them.
 enum MovieTable {
     static func render(_ movies: [Movie], title: String, subtitle: String) -> String {
+        let subtitle = TerminalText.safe(subtitle)
         guard !movies.isEmpty else { return "\(title): no movies.\n\(subtitle)\n" }
         let header = ["#", "Movie", "Released", "Grossing", "Rating"]
         let rows = movies.enumerated().map { index, movie in
             [
                 "\(index + 1)",
-                "\(movie.name) (\(movie.year))",
+                "\(TerminalText.safe(movie.name)) (\(movie.year))",
                 CalendarDate.string(from: movie.releaseDate),
                 "$" + NumberText.grouped(movie.grossing),
                 NumberText.rating(movie.rating),
@@ -30,7 +31,7 @@ enum MovieTable {
         for (movie, row) in zip(movies, rows) {
             output += line(row) + "\n"
             if !movie.cast.isEmpty {
-                output += castIndent + movie.cast.map(\.name).joined(separator: ", ") + "\n"
+                output += castIndent + movie.cast.map { TerminalText.safe($0.name) }.joined(separator: ", ") + "\n"
             }
         }
         return output

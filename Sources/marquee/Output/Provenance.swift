@@ -4,21 +4,27 @@ import MovieStore
 /// Where an answer came from and how old it is, in words:
 /// "from the local store, fetched 3 minutes ago — network unavailable: …".
 enum Provenance {
-    /// The words, and whether they describe stored data.
+    /// The words, and whether they describe something other than a fresh network answer.
     struct Line {
         let text: String
         let isFromStore: Bool
     }
 
-    static func line<Value>(for snapshot: MovieSnapshot<Value>, networkError: (any Error)?, now: Date = Date()) -> Line {
+    /// `subject` says what a derived answer was made of: "movies of 2016".
+    static func line<Value>(for snapshot: MovieSnapshot<Value>, subject: String, now: Date = Date()) -> Line {
         let age = snapshot.fetchedAt.map { "fetched " + Self.age(now.timeIntervalSince($0)) } ?? "nothing stored yet"
+        let reason = snapshot.networkError.map { " — network unavailable: \(ErrorReporter.describe($0))" } ?? ""
         switch snapshot.source {
         case .network:
             return Line(text: "from the network, \(age)", isFromStore: false)
         case .store:
-            let failure = networkError ?? snapshot.networkError
-            let reason = failure.map { " — network unavailable: \(ErrorReporter.describe($0))" } ?? ""
             return Line(text: "from the local store, \(age)\(reason)", isFromStore: true)
+        case let .derived(records):
+            let separator = reason.isEmpty ? "" : ";" + reason.dropFirst(2)
+            return Line(
+                text: "derived from \(records) stored \(subject), \(age) — not the server's list\(separator)",
+                isFromStore: true
+            )
         }
     }
 

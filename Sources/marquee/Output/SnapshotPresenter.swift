@@ -27,6 +27,6 @@ struct SnapshotPresenter {
 
     private func emit(_ line: String) {
         let handle = traceToStandardError ? FileHandle.standardError : FileHandle.standardOutput
-        handle.write(Data((line + "\n").utf8))
+        handle.write(Data((TerminalText.safe(line) + "\n").utf8))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Plays one ``CachePolicy`` for one value: reads the store, asks the network, saves, and emits
-/// the snapshots in the policy's order.
-struct SnapshotStream<Value: Sendable>: Sendable {
+/// the snapshots in the policy's order. When nothing is stored and the network cannot answer,
+/// it falls back to a value derived from other stored data, if the caller can derive one.
+struct PolicyRun<Value: Sendable>: Sendable {
     let policy: CachePolicy
     let now: @Sendable () -> Date
     /// What an empty store answers under `cacheThenNetwork` (an empty list); `nil` to emit nothing.
@@ -12,6 +13,8 @@ struct SnapshotStream<Value: Sendable>: Sendable {
     let read: @Sendable () async throws -> StoredValue<Value>?
     let fetch: @Sendable () async throws -> Value
     let save: @Sendable (Value, Date) async throws -> Void
+    /// A value made from other stored data, never saved, and how many stored records it was made from.
+    let derive: (@Sendable () async throws -> (StoredValue<Value>, records: Int)?)?
 
     func makeStream() -> AsyncThrowingStream<MovieSnapshot<Value>, any Error> {
         AsyncThrowingStream { continuation in
@@ -30,15 +33,28 @@ struct SnapshotStream<Value: Sendable>: Sendable {
     private func run(emit: (MovieSnapshot<Value>) -> Void) async throws {
         switch policy {
         case .cacheOnly:
-            guard let stored = try await read() else { throw StoreError.notStored(what) }
-            emit(snapshot(of: stored))
-        case .cacheThenNetwork:
             if let stored = try await read() {
+                emit(snapshot(of: stored))
+            } else if let derived = try await derived(networkError: nil) {
+                emit(derived)
+            } else {
+                throw StoreError.notStored(what)
+            }
+        case .cacheThenNetwork:
+            let stored = try await read()
+            if let stored {
                 emit(snapshot(of: stored))
             } else if let emptyValue {
                 emit(MovieSnapshot(value: emptyValue, source: .store, fetchedAt: nil))
             }
-            emit(try await fresh())
+            do {
+                emit(try await fresh())
+            } catch {
+                guard stored == nil, !(error is CancellationError), !Task.isCancelled,
+                      let derived = try await derived(networkError: error)
+                else { throw error }
+                emit(derived)
+            }
         case let .cacheElseNetwork(maxAge):
             let stored = try await read()
             if let stored, now().timeIntervalSince(stored.fetchedAt) <= maxAge.seconds {
@@ -74,9 +90,18 @@ struct SnapshotStream<Value: Sendable>: Sendable {
             guard !(error is CancellationError), !Task.isCancelled else { throw error }
             let stored: StoredValue<Value>?
             if let alreadyRead { stored = alreadyRead } else { stored = try await read() }
-            guard let stored else { throw error }
-            return MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt, networkError: error)
+            if let stored {
+                return MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt, networkError: error)
+            }
+            guard let derived = try await derived(networkError: error) else { throw error }
+            return derived
         }
+    }
+
+    /// The derived value, when the caller can derive one and there is anything to derive it from.
+    private func derived(networkError: (any Error)?) async throws -> MovieSnapshot<Value>? {
+        guard let derive, let (derived, records) = try await derive() else { return nil }
+        return MovieSnapshot(value: derived.value, source: .derived(records: records), fetchedAt: derived.fetchedAt, networkError: networkError)
     }
 
     private func snapshot(of stored: StoredValue<Value>) -> MovieSnapshot<Value> {

@@ -1,0 +1,66 @@
+import Foundation
+import Movies
+import Networking
+
+/// The authenticated client of one movie API, built one way for the app, the tests and the
+/// benchmarks: a token client, the auth service the API's scheme asks for, one shared
+/// ``AuthenticationInterceptor``, and the ``RetryPolicy`` after it.
+///
+/// The scheme follows the API: production uses the original site's plain-text token in an
+/// `AUTH_TOKEN` header, on every request; every other API gets OAuth bearer tokens, up front
+/// for the embedded server (which is known to require them) and otherwise only once the server
+/// asks with a `401` and `WWW-Authenticate: Bearer`.
+public struct ApiClientStack: Sendable {
+    /// The client for the movie routes, with authentication and retries.
+    public let client: APIClient
+    /// The client for the token endpoint: no interceptors, so a token request is never retried
+    /// and never carries an access token.
+    public let tokenClient: APIClient
+    public let authService: any AuthService
+    public let interceptor: AuthenticationInterceptor<ApiAuthenticator>
+
+    public init(
+        context: any ApiContext,
+        transport: any Transport,
+        clientCredentials: ApiClientCredentials,
+        retryPolicy: RetryPolicy? = RetryPolicy(),
+        requestTimeout: Duration = .seconds(30),
+        callDeadline: Duration? = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let environment = context.environment
+        tokenClient = APIClient(baseURL: environment.baseURL, transport: transport, defaultTimeout: requestTimeout)
+        let header: AuthorizationHeader
+        let presentation: AuthenticationInterceptor<ApiAuthenticator>.Presentation
+        switch environment.identity {
+        case .production:
+            authService = LegacyTokenAuthService(client: tokenClient, now: now)
+            header = .custom(.init("AUTH_TOKEN")!)
+            presentation = .upFront
+        case .embedded:
+            authService = ApiAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
+            header = .bearer
+            presentation = .upFront
+        case .custom, .stub:
+            authService = ApiAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
+            header = .bearer
+            presentation = .whenChallenged
+        }
+        interceptor = AuthenticationInterceptor(
+            authenticator: ApiAuthenticator(authService: authService, header: header, now: now),
+            store: context,
+            presentation: presentation
+        )
+        let interceptors: [any Interceptor] = [interceptor] + (retryPolicy.map { [$0] } ?? [])
+        client = APIClient(
+            baseURL: environment.baseURL,
+            transport: transport,
+            interceptors: interceptors,
+            defaultTimeout: requestTimeout,
+            deadline: callDeadline
+        )
+    }
+
+    /// The movie service on ``client``.
+    public var movieService: ApiMovieService { ApiMovieService(client: client) }
+}

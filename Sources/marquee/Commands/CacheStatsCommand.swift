@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import MovieStore
+
+/// `marquee cache stats`: what the store holds, API by API.
+struct CacheStatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show what the local movie store holds for each API (or for the one --env names)."
+    )
+
+    @OptionGroup var options: ApiOptions
+
+    func run() async throws {
+        let url = options.storeURL
+        guard StoreFile.classify(url) != .missing else {
+            print("No movie store at \(TerminalText.safe(url.path)) yet.")
+            return
+        }
+        let statistics = try await MovieStore(url: url).statistics()
+        let only = try options.selectionIfGiven()?.identity.key
+        print(Self.render(statistics, only: only, now: Date()))
+    }
+
+    static func render(_ statistics: StoreStatistics, only: String?, now: Date) -> String {
+        let apis = statistics.apis.filter { only == nil || $0.key == only }
+        var lines = [
+            "Store     \(TerminalText.safe(statistics.path))",
+            "Size      \(NumberText.grouped(Int(statistics.sizeInBytes))) bytes",
+            "Movies    \(statistics.movies) (\(statistics.actors) actors)",
+        ]
+        if apis.isEmpty {
+            lines.append("APIs      none" + (only.map { " stored for \(TerminalText.safe($0))" } ?? ""))
+        }
+        for api in apis {
+            lines.append("")
+            lines.append("API       \(TerminalText.safe(api.key))")
+            lines.append("  Movies  \(api.movies)")
+            if api.lists.isEmpty { lines.append("  Lists   none") }
+            for (index, list) in api.lists.enumerated() {
+                let age = Provenance.age(now.timeIntervalSince(list.fetchedAt))
+                lines.append((index == 0 ? "  Lists   " : "          ") + "\(list.key): \(list.count) movies, fetched \(age)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
