@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeCLITests",
             dependencies: [
-                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieStore", "Movies", "Networking",
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieStore", "Movies", "Networking", "ReferenceAPI",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

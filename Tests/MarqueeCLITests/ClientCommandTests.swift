@@ -37,11 +37,15 @@ struct ClientCommandTests {
         }
     }
 
-    @Test("--json prints the domain values")
+    @Test("--json prints the domain values and where they came from")
     func json() async throws {
         let outcome = try await marquee.run(["top-grossing", "--json"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        let movies = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        #expect(answer["source"] as? String == "network")
+        #expect((answer["fetchedAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil)
+        #expect(answer["networkError"] == nil && answer["derivedFrom"] == nil)
+        let movies = try #require(answer["movies"] as? [[String: Any]])
         #expect(movies.count == 10)
         #expect(movies.first?["name"] as? String == "Finding Dory")
         #expect(movies.first?["releaseDate"] as? String == "2016-06-17")

@@ -3,6 +3,7 @@ import MovieAPI
 import MovieStore
 import Movies
 import Networking
+import ReferenceAPI
 import Swinject
 import Testing
 @testable import marquee
@@ -11,13 +12,25 @@ import Testing
 /// are shared, and transient ones are made fresh.
 @Suite("Composition root")
 struct CompositionTests {
-    static let environments: [AppEnvironment] =
-        [.embedded(URL(string: "http://127.0.0.1:1/api/")!), .production, .custom(URL(string: "https://movies.example/api")!)]
-        + StubScenario.allCases.map(AppEnvironment.stub)
+    /// One way the app can be wired: an API, reached somewhere, and the stub's scenario.
+    struct Wiring: CustomTestStringConvertible, Sendable {
+        let environment: ApiEnvironment
+        let scenario: StubScenario?
+        var testDescription: String { scenario.map { "stub:\($0.rawValue)" } ?? environment.identity.key }
+    }
 
-    /// Runs `body` with a container for `environment`, then shuts it down.
-    func withContainer(_ environment: AppEnvironment, _ body: (AppContainer) async throws -> Void) async throws {
-        let app = try container(environment)
+    static let wirings: [Wiring] = [
+        Wiring(environment: ApiEnvironment(.embedded, at: URL(string: "http://127.0.0.1:1/api/")!), scenario: nil),
+        Wiring(environment: .production, scenario: nil),
+        // A literal that is a valid base URL.
+        Wiring(environment: ApiEnvironment(.custom(try! ApiBaseURL("https://movies.example/api")))!, scenario: nil),
+    ] + StubScenario.allCases.map { Wiring(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL), scenario: $0) }
+
+    static let stub = wirings.last { $0.scenario == .success }!
+
+    /// Runs `body` with a container for `wiring`, then shuts it down.
+    func withContainer(_ wiring: Wiring, _ body: (AppContainer) async throws -> Void) async throws {
+        let app = try container(wiring)
         do {
             try await body(app)
         } catch {
@@ -27,18 +40,18 @@ struct CompositionTests {
         await app.shutdown()
     }
 
-    func container(_ environment: AppEnvironment) throws -> AppContainer {
+    func container(_ wiring: Wiring) throws -> AppContainer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("composition-\(UUID().uuidString)")
         let store = try MovieStore(url: folder.appendingPathComponent("movies.sqlite"))
         return AppContainer(settings: AppSettings(
-            environment: environment, store: store, defaultPolicy: .networkElseCache,
+            environment: wiring.environment, stubScenario: wiring.scenario, store: store, defaultPolicy: .networkElseCache,
             credentialsFile: folder.appendingPathComponent("credentials.json")
         ))
     }
 
-    @Test("every service of the graph resolves", arguments: environments)
-    func resolvesTheGraph(environment: AppEnvironment) async throws {
-        try await withContainer(environment) { app in
+    @Test("every service of the graph resolves", arguments: wirings)
+    func resolvesTheGraph(wiring: Wiring) async throws {
+        try await withContainer(wiring) { app in
             let resolver = app.resolver
             #expect(resolver.resolve((any ApiContext).self) != nil)
             #expect(resolver.resolve((any Transport).self) != nil)
@@ -49,37 +62,39 @@ struct CompositionTests {
             #expect(resolver.resolve((any MovieService).self, name: MoviesAssembly.api) is ApiMovieService)
             #expect(resolver.resolve((any MovieService).self) is CachedMovieService)
             #expect(resolver.resolve((any OfflineMovieService).self) is CachedMovieService)
-            #expect(resolver.resolve((any ApiContext).self)?.environment == environment.api)
+            #expect(resolver.resolve((any ApiContext).self)?.environment == wiring.environment)
         }
     }
 
-    @Test("the environment picks the implementations", arguments: environments)
-    func picksImplementations(environment: AppEnvironment) async throws {
-        try await withContainer(environment) { app in
+    @Test("the environment picks the implementations", arguments: wirings)
+    func picksImplementations(wiring: Wiring) async throws {
+        try await withContainer(wiring) { app in
             let transport = app.resolver.resolved((any Transport).self)
             let context = app.resolver.resolved((any ApiContext).self)
             let authService = app.resolver.resolved((any AuthService).self)
-            switch environment {
+            switch wiring.environment.identity {
             case .stub:
-            #expect(transport is StubTransport)
-            #expect(context is InMemoryApiContext)
+                #expect(transport is StubTransport)
+                #expect(context is InMemoryApiContext)
             case .embedded:
-            #expect(transport is AsyncHTTPClientTransport)
-            #expect(context is InMemoryApiContext)
+                #expect(transport is AsyncHTTPClientTransport)
+                #expect(context is InMemoryApiContext)
             case .production, .custom:
-            #expect(transport is AsyncHTTPClientTransport)
-            #expect(context is FileApiContext)
-        }
-        #expect((authService is LegacyTokenAuthService) == (environment == .production))
+                #expect(transport is AsyncHTTPClientTransport)
+                #expect(context is FileApiContext)
+            }
+            #expect((authService is LegacyTokenAuthService) == (wiring.environment.identity == .production))
         }
     }
 
     @Test("the context, transport, interceptor, store and cached service are single shared instances")
     func sharesSingletons() async throws {
-        try await withContainer(.stub(.success)) { app in
+        try await withContainer(Self.stub) { app in
             let resolver = app.resolver
-            #expect(identity(resolver.resolved((any ApiContext).self)) == identity(resolver.resolved((any ApiContext).self)))
-            #expect(identity(resolver.resolved((any Transport).self)) == identity(resolver.resolved((any Transport).self)))
+            let contexts = (resolver.resolved((any ApiContext).self), resolver.resolved((any ApiContext).self))
+            #expect(contexts.0 as AnyObject === contexts.1 as AnyObject)
+            let transports = (resolver.resolved((any Transport).self), resolver.resolved((any Transport).self))
+            #expect(transports.0 as AnyObject === transports.1 as AnyObject)
             #expect(resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self) === resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self))
             #expect(resolver.resolved(MovieStore.self) === resolver.resolved(MovieStore.self))
             let cached = resolver.resolved(CachedMovieService.self)
@@ -87,16 +102,16 @@ struct CompositionTests {
             #expect(cached === resolver.resolved((any MovieService).self) as? CachedMovieService)
 
             let apiClient = resolver.resolved(APIClient.self)
-            #expect(identity(apiClient.transport) == identity(resolver.resolved((any Transport).self)))
+            #expect(apiClient.transport as AnyObject === transports.0 as AnyObject)
             #expect(apiClient.interceptors.count == 2)
-            #expect(identity(apiClient.interceptors[0]) == identity(resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self)))
+            #expect(apiClient.interceptors[0] as AnyObject === resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self))
             #expect(apiClient.interceptors[1] is RetryPolicy, "authentication decides first, the retry policy second")
         }
     }
 
     @Test("the API movie service is transient: a fresh one each time, over the same shared transport")
     func makesTransientsFresh() async throws {
-        try await withContainer(.stub(.success)) { app in
+        try await withContainer(Self.stub) { app in
             let first = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? ApiMovieService
             let second = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? ApiMovieService
             #expect(first != nil && first !== second)
@@ -105,30 +120,15 @@ struct CompositionTests {
 
     @Test("two containers share nothing")
     func separatesContainers() async throws {
-        let one = try container(.stub(.success)), other = try container(.stub(.success))
-        #expect(identity(one.resolver.resolved((any ApiContext).self)) != identity(other.resolver.resolved((any ApiContext).self)))
+        let one = try container(Self.stub), other = try container(Self.stub)
+        #expect(one.resolver.resolved((any ApiContext).self) as AnyObject !== other.resolver.resolved((any ApiContext).self) as AnyObject)
     }
 
     @Test("the resolved service works end to end on the stub")
     func worksOnTheStub() async throws {
-        try await withContainer(.stub(.success)) { app in
+        try await withContainer(Self.stub) { app in
             let movies = try await app.movieService.topGrossingMovies(year: 2016)
             #expect(movies.first?.name == "Finding Dory")
-        }
-    }
-
-    private func identity(_ object: Any) -> ObjectIdentifier {
-        ObjectIdentifier(object as AnyObject)
-    }
-}
-
-extension AppEnvironment: CustomTestStringConvertible {
-    public var testDescription: String {
-        switch self {
-        case .embedded: "embedded"
-        case .production: "production"
-        case .custom: "custom URL"
-        case let .stub(scenario): "stub:\(scenario.rawValue)"
         }
     }
 }

@@ -52,8 +52,9 @@ struct OfflineTests {
         _ = try await marquee.run(["movie", "6"])
         let offline = try await marquee.run(["movie", "6", "--offline", "--json"])
         #expect(offline.status == 0)
-        let movie = try JSONSerialization.jsonObject(with: Data(offline.standardOutput.utf8)) as? [String: Any]
-        #expect(movie?["name"] as? String == "Deadpool")
+        let answer = try JSONSerialization.jsonObject(with: Data(offline.standardOutput.utf8)) as? [String: Any]
+        #expect(answer?["source"] as? String == "store")
+        #expect((answer?["movie"] as? [String: Any])?["name"] as? String == "Deadpool")
         #expect(offline.errorLines.first?.hasPrefix("marquee: note: from the local store") == true)
     }
 
@@ -74,12 +75,13 @@ struct OfflineTests {
     func damagedStore() async throws {
         let marquee = MarqueeProcess()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString).sqlite")
-        let garbage = Data(repeating: 0x42, count: 8192)
-        try garbage.write(to: store)
+        #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--store", store.path]).status == 0)
+        try damageDatabase(at: store)
+        let garbage = try Data(contentsOf: store)
         let outcome = try await marquee.run(["top-rated", "--store", store.path])
         #expect(outcome.status != 0)
         #expect(outcome.errorLines.count == 1)
-        #expect(outcome.standardError.contains(store.path) && outcome.standardError.contains("marquee cache clear"))
+        #expect(outcome.standardError.contains("run 'marquee cache clear --store '\(store.path)''"), "the hint names the store that was used")
         #expect(try Data(contentsOf: store) == garbage)
 
         _ = try await marquee.run(["cache", "clear", "--store", store.path])

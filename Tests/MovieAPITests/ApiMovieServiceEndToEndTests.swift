@@ -79,7 +79,7 @@ struct ApiMovieServiceEndToEndTests {
     private func withMovieService(_ body: (ApiMovieService) async throws -> Void) async throws {
         try await withMovieServer { server in
             try await withTransport { transport in
-                let context = InMemoryApiContext(environment: .embedded(server.baseURL))
+                let context = InMemoryApiContext(environment: ApiEnvironment(.embedded, at: server.baseURL))
                 try await body(ApiMovieService(client: APIClient(baseURL: context.environment.baseURL, transport: transport)))
             }
         }

@@ -11,12 +11,12 @@ struct CachedStubbedAPITests {
     @Test("stored by a success, then shown stale with the connection error when the network is gone")
     func offlineCase() async throws {
         let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("stubbed-\(UUID().uuidString)/movies.sqlite"))
-        let online = CachedMovieService(base: StubbedStack(scenario: .success).movies, store: store)
-        let fresh = try await online.topRatedMovies(year: 2016, policy: .networkElseCache)
+        let online = CachedMovieService(base: StubbedStack(scenario: .success).movies, store: store, api: "test")
+        let fresh = try await MovieSnapshot.last(of: online.topRatedMovies(year: 2016, policy: .networkElseCache))
         #expect(fresh.source == .network)
 
-        let offline = CachedMovieService(base: StubbedStack(scenario: .noNetwork).movies, store: store)
-        let stale = try await offline.topRatedMovies(year: 2016, policy: .networkElseCache)
+        let offline = CachedMovieService(base: StubbedStack(scenario: .noNetwork).movies, store: store, api: "test")
+        let stale = try await MovieSnapshot.last(of: offline.topRatedMovies(year: 2016, policy: .networkElseCache))
         #expect(stale.isStale)
         #expect(stale.value == fresh.value)
         guard case .cannotConnect = stale.networkError as? NetworkError else {

@@ -83,19 +83,19 @@ struct FaultInjectionTests {
         let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)/movies.sqlite"))
         let seed = [Movie(id: 1, name: "Seed", year: 2016, releaseDate: Date(timeIntervalSince1970: 1_451_606_400), grossing: 1, rating: 1, cast: [])]
         let seededAt = Date(timeIntervalSince1970: 1_800_000_000)
-        try await store.saveList(seed, for: .topGrossing(year: 2016), fetchedAt: seededAt)
+        try await store.saveList(seed, for: .topGrossing(year: 2016), api: "test", fetchedAt: seededAt)
         let before = try await store.statistics()
 
         try await withFaultClient(fault) { client, counter in
-            let cached = CachedMovieService(base: ApiMovieService(client: client), store: store)
-            let snapshot = try await cached.topGrossingMovies(year: 2016, policy: .networkElseCache)
+            let cached = CachedMovieService(base: ApiMovieService(client: client), store: store, api: "test")
+            let snapshot = try await MovieSnapshot.last(of: cached.topGrossingMovies(year: 2016, policy: .networkElseCache))
             #expect(snapshot.isStale)
             #expect(snapshot.value == seed)
             let error = try #require(snapshot.networkError as? NetworkError)
             #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
             #expect(counter.count == fault.expected.attempts)
         }
-        #expect(try await store.list(.topGrossing(year: 2016)) == StoredValue(value: seed, fetchedAt: seededAt))
+        #expect(try await store.list(.topGrossing(year: 2016), api: "test") == StoredValue(value: seed, fetchedAt: seededAt))
         #expect(try await store.statistics() == before)
         #expect(try await store.checkIntegrity().isEmpty)
     }
@@ -105,13 +105,15 @@ struct FaultInjectionTests {
         let server = try await FaultServer.start()
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "secret-token", refreshToken: nil, issuedAt: Date(), expiresAt: Date(timeIntervalSinceNow: 3600))
-        let context = InMemoryApiContext(environment: .custom(server.baseURL(for: .redirectToOtherHost)), credential: credential)
+        let context = InMemoryApiContext(environment: ApiEnvironment(.embedded, at: server.baseURL(for: .redirectToOtherHost)), credential: credential)
         let authService = LegacyTokenAuthService(client: APIClient(baseURL: server.baseURL(for: .ok), transport: transport))
         let interceptor = AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: authService, header: header), store: context)
         let client = APIClient(baseURL: server.baseURL(for: .redirectToOtherHost), transport: transport, interceptors: [interceptor, RetryPolicy()])
 
         let movies = try await ApiMovieService(client: client).topRatedMovies(year: 1995)
         #expect(movies.map(\.name) == ["Heat"])
+        let sent = try #require(server.mainHostRequests.first)
+        #expect(sent[header == .bearer ? "authorization" : "auth_token"] == (header == .bearer ? "Bearer secret-token" : "secret-token"))
         let received = try #require(server.otherHostRequests.first)
         #expect(received["authorization"] == nil)
         #expect(received["auth_token"] == nil)

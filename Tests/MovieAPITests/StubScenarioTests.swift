@@ -9,7 +9,7 @@ import Testing
 /// `ApiMovieService`, on the stub transport: no sockets, no waiting.
 @Suite("Stub scenarios")
 struct StubScenarioTests {
-    @Test("success: the reference lists, after one token grant, with the bearer token on every movie request")
+    @Test("success: the reference lists; the stub never asks for a credential, so none is requested or sent")
     func success() async throws {
         let stack = StubbedStack(scenario: .success)
         let grossing = try await stack.movies.topGrossingMovies(year: 2016)
@@ -18,12 +18,18 @@ struct StubScenarioTests {
         #expect(grossing.map(\.id) == Array(1...10))
         #expect(rated.first?.name == "Zootopia")
         #expect(deadpool.cast.map(\.name) == ["Ryan Reynolds", "Karan Soni", "T.J. Miller"])
-        #expect(stack.requestLines == [
-            "POST /api/auth/token", "GET /api/movies/topGrossing/2016", "GET /api/movies/topRated/2016", "GET /api/movies/6",
-        ])
-        let movieRequests = stack.transport.receivedRequests.filter { $0.method == .get }
-        #expect(movieRequests.allSatisfy { $0.headerFields[.authorization] == "Bearer stub-access-token" })
-        #expect(await stack.context.credential()?.refreshToken == "stub-refresh-token")
+        #expect(stack.requestLines == ["GET /api/movies/topGrossing/2016", "GET /api/movies/topRated/2016", "GET /api/movies/6"])
+        #expect(stack.transport.receivedRequests.allSatisfy { $0.headerFields[.authorization] == nil })
+        #expect(await stack.context.credential() == nil)
+    }
+
+    @Test("success: a stored credential is presented up front, without a token request")
+    func storedCredentialUpFront() async throws {
+        let valid = Credential(accessToken: "stored", refreshToken: "r", issuedAt: Date(), expiresAt: Date(timeIntervalSinceNow: 3600))
+        let stack = StubbedStack(scenario: .success, credential: valid)
+        _ = try await stack.movies.topGrossingMovies(year: 2016)
+        #expect(stack.requestLines == ["GET /api/movies/topGrossing/2016"])
+        #expect(stack.transport.receivedRequests.first?.headerFields[.authorization] == "Bearer stored")
     }
 
     @Test("success: an unknown movie is the API's 404")
@@ -33,7 +39,7 @@ struct StubScenarioTests {
         }
     }
 
-    @Test("invalidPermissions: 401, one renewal, then 403 — a status error, not a loop")
+    @Test("invalidPermissions: 401 to the bare request, one authorization, then 403 — a status error, not a loop")
     func invalidPermissions() async throws {
         let stack = StubbedStack(scenario: .invalidPermissions)
         do {
@@ -42,11 +48,11 @@ struct StubScenarioTests {
         } catch let error as NetworkError {
             #expect(error.statusCode == 403)
         }
-        #expect(stack.requestLines == [
-            "POST /api/auth/token", "GET /api/movies/topRated/2016", "POST /api/auth/token", "GET /api/movies/topRated/2016",
-        ])
-        let refresh = String(decoding: stack.transport.receivedRequests[2].body ?? Data(), as: UTF8.self)
-        #expect(refresh == "grant_type=refresh_token&refresh_token=stub-refresh-token")
+        #expect(stack.requestLines == ["GET /api/movies/topRated/2016", "POST /api/auth/token", "GET /api/movies/topRated/2016"])
+        let requests = stack.transport.receivedRequests
+        #expect(requests[0].headerFields[.authorization] == nil)
+        #expect(String(decoding: requests[1].body ?? Data(), as: UTF8.self) == "grant_type=client_credentials&client_id=marquee-dev&client_secret=marquee-dev-secret")
+        #expect(requests[2].headerFields[.authorization] == "Bearer stub-access-token")
     }
 
     @Test("timeout: timedOut after the request's timeout, without waiting for it")

@@ -13,12 +13,12 @@ struct CachePolicyTests {
     let new = Fixtures.ten
 
     func service(_ base: ScriptedMovieService, store: MovieStore) -> CachedMovieService {
-        CachedMovieService(base: base, store: store, now: clock.now)
+        CachedMovieService(base: base, store: store, api: Fixtures.api, now: clock.now)
     }
 
     func storeHoldingOld() async throws -> MovieStore {
         let store = try makeStore()
-        try await store.saveList(old, for: .topRated(year: 2016), fetchedAt: clock.now())
+        try await store.saveList(old, for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: clock.now())
         return store
     }
 
@@ -31,7 +31,7 @@ struct CachePolicyTests {
         #expect(snapshots.map(\.source) == [.store, .network])
         #expect(snapshots.map(\.value.count) == [0, 10])
         #expect(snapshots[0].fetchedAt == nil)
-        #expect(try await store.list(.topRated(year: 2016))?.value == new)
+        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == new)
     }
 
     @Test("cacheThenNetwork: the stored answer, then the network's, which replaces it")
@@ -53,7 +53,7 @@ struct CachePolicyTests {
             .topRatedMovies(year: 2016, policy: .cacheThenNetwork).collect()
         #expect(snapshots.map(\.value) == [old])
         #expect(error as? TestFailure == .offline)
-        #expect(try await store.list(.topRated(year: 2016))?.value == old)
+        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == old)
     }
 
     @Test("cacheThenNetwork with a slow network: the stored answer arrives before the network answers")
@@ -77,7 +77,7 @@ struct CachePolicyTests {
         let store = try await storeHoldingOld()
         clock.advance(by: 299)
         let base = ScriptedMovieService(.answer(new))
-        let snapshot = try await service(base, store: store).topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300)))
+        let snapshot = try await service(base, store: store).topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300))).answer()
         #expect(snapshot.source == .store)
         #expect(snapshot.value == old)
         #expect(base.callCount == 0)
@@ -88,13 +88,13 @@ struct CachePolicyTests {
         let store = try await storeHoldingOld()
         clock.advance(by: 301)
         let failing = ScriptedMovieService(.fail(TestFailure.offline))
-        let stale = try await service(failing, store: store).topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300)))
+        let stale = try await service(failing, store: store).topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300))).answer()
         #expect(stale.isStale)
         #expect(stale.value == old)
         #expect(stale.networkError as? TestFailure == .offline)
 
         let fresh = try await service(ScriptedMovieService(.answer(new)), store: store)
-            .topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300)))
+            .topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300))).answer()
         #expect(fresh.source == .network)
         #expect(fresh.value == new)
     }
@@ -126,7 +126,7 @@ struct CachePolicyTests {
     func networkElseCacheNothingStored() async throws {
         await #expect(throws: TestFailure.offline) {
             try await service(ScriptedMovieService(.fail(TestFailure.offline)), store: try makeStore())
-                .topRatedMovies(year: 2016, policy: .networkElseCache)
+                .topRatedMovies(year: 2016, policy: .networkElseCache).answer()
         }
     }
 
@@ -134,34 +134,38 @@ struct CachePolicyTests {
     func networkOnly() async throws {
         let store = try await storeHoldingOld()
         await #expect(throws: TestFailure.offline) {
-            try await service(ScriptedMovieService(.fail(TestFailure.offline)), store: store).topRatedMovies(year: 2016, policy: .networkOnly)
+            try await service(ScriptedMovieService(.fail(TestFailure.offline)), store: store).topRatedMovies(year: 2016, policy: .networkOnly).answer()
         }
-        let snapshot = try await service(ScriptedMovieService(.answer(new)), store: store).topRatedMovies(year: 2016, policy: .networkOnly)
+        let snapshot = try await service(ScriptedMovieService(.answer(new)), store: store).topRatedMovies(year: 2016, policy: .networkOnly).answer()
         #expect(snapshot.source == .network)
-        #expect(try await store.list(.topRated(year: 2016))?.value == new)
+        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == new)
     }
 
-    @Test("cacheOnly: the stored answer, never the network; nothing stored is notStored")
+    @Test("cacheOnly: the stored answer, never the network; a list never stored is derived from the year's movies; none stored is notStored")
     func cacheOnly() async throws {
         let store = try await storeHoldingOld()
         let base = ScriptedMovieService(.answer(new))
-        let snapshot = try await service(base, store: store).topRatedMovies(year: 2016, policy: .cacheOnly)
+        let snapshot = try await service(base, store: store).topRatedMovies(year: 2016, policy: .cacheOnly).answer()
         #expect(snapshot.source == .store)
         #expect(snapshot.value == old)
-        await #expect(throws: StoreError.notStored("the top grossing movies of 2016")) {
-            try await service(base, store: store).topGrossingMovies(year: 2016, policy: .cacheOnly)
+        let derived = try await service(base, store: store).topGrossingMovies(year: 2016, policy: .cacheOnly).answer()
+        #expect(derived.source == .derived(records: 3))
+        #expect(derived.value.map(\.id) == [3, 2, 1], "grossing descending")
+        await #expect(throws: StoreError.notStored("the top grossing movies of 2015")) {
+            try await service(base, store: store).topGrossingMovies(year: 2015, policy: .cacheOnly).answer()
         }
         #expect(base.callCount == 0)
+        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api) == nil, "a derived list is never stored")
     }
 
     @Test("one movie: stored by the network, then served from the store when offline")
     func singleMovie() async throws {
         let store = try makeStore()
         let base = ScriptedMovieService(.answer(new))
-        let fresh = try await service(base, store: store).movie(id: 6, policy: .networkElseCache)
+        let fresh = try await service(base, store: store).movie(id: 6, policy: .networkElseCache).answer()
         #expect(fresh.source == .network)
         base.set(.fail(TestFailure.offline))
-        let stale = try await service(base, store: store).movie(id: 6, policy: .networkElseCache)
+        let stale = try await service(base, store: store).movie(id: 6, policy: .networkElseCache).answer()
         #expect(stale.isStale)
         #expect(stale.value == Fixtures.movie(6))
         let (snapshots, _) = await service(base, store: try makeStore()).movie(id: 6, policy: .cacheThenNetwork).collect()
@@ -171,9 +175,9 @@ struct CachePolicyTests {
     @Test("the plain MovieService calls use the default policy")
     func defaultPolicy() async throws {
         let store = try await storeHoldingOld()
-        let cached = CachedMovieService(base: ScriptedMovieService(.fail(TestFailure.offline)), store: store, defaultPolicy: .networkElseCache, now: clock.now)
+        let cached = CachedMovieService(base: ScriptedMovieService(.fail(TestFailure.offline)), store: store, api: Fixtures.api, defaultPolicy: .networkElseCache, now: clock.now)
         #expect(try await cached.topRatedMovies(year: 2016) == old)
         let service: any MovieService = cached
-        await #expect(throws: TestFailure.offline) { try await service.topGrossingMovies(year: 2016) }
+        await #expect(throws: TestFailure.offline) { try await service.topGrossingMovies(year: 2015) }
     }
 }

@@ -13,6 +13,9 @@ enum Fixtures {
     }
 
     static let ten = (1...10).map { movie($0) }
+
+    /// The API the store tests keep their data under.
+    static let api = "http://api.test/api/"
 }
 
 /// A fresh store in a temporary folder.
@@ -102,5 +105,12 @@ extension AsyncThrowingStream {
         } catch {
             return (elements, error)
         }
+    }
+}
+
+extension AsyncThrowingStream {
+    /// The answer the call ends with, as ``MovieSnapshot/last(of:)`` gives it.
+    func answer<Value>() async throws -> MovieSnapshot<Value> where Element == MovieSnapshot<Value>, Failure == any Error {
+        try await MovieSnapshot.last(of: self)
     }
 }

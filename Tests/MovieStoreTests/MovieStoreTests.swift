@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarqueeTestSupport
 import Movies
 import MovieStore
 import Testing
@@ -11,15 +12,15 @@ struct MovieStoreTests {
     @Test("a list is returned exactly as stored, even when other movies of that year are stored")
     func returnsTheSnapshotExactly() async throws {
         let store = try makeStore()
-        try await store.saveMovies(Fixtures.ten, fetchedAt: date)
+        try await store.saveMovies(Fixtures.ten, api: Fixtures.api, fetchedAt: date)
         let answer = [Fixtures.movie(7), Fixtures.movie(2), Fixtures.movie(9)]
-        try await store.saveList(answer, for: .topGrossing(year: 2016), fetchedAt: date)
-        #expect(try await store.list(.topGrossing(year: 2016)) == StoredValue(value: answer, fetchedAt: date))
+        try await store.saveList(answer, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api) == StoredValue(value: answer, fetchedAt: date))
 
         let next = [Fixtures.movie(4), Fixtures.movie(7)]
-        try await store.saveList(next, for: .topGrossing(year: 2016), fetchedAt: date.addingTimeInterval(60))
-        #expect(try await store.list(.topGrossing(year: 2016))?.value == next)
-        #expect(try await store.list(.topRated(year: 2016)) == nil)
+        try await store.saveList(next, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date.addingTimeInterval(60))
+        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api)?.value == next)
+        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api) == nil)
     }
 
     @Test("movies keep their cast in billing order, and actors are shared between movies")
@@ -27,47 +28,72 @@ struct MovieStoreTests {
         let store = try makeStore()
         let first = Fixtures.movie(1, cast: ["B", "A", "C"])
         let second = Fixtures.movie(2, cast: ["C", "A"])
-        try await store.saveList([first, second], for: .topRated(year: 2016), fetchedAt: date)
-        #expect(try await store.movie(id: 1)?.value.cast.map(\.name) == ["B", "A", "C"])
-        #expect(try await store.movie(id: 2)?.value.cast.map(\.name) == ["C", "A"])
+        try await store.saveList([first, second], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
+        #expect(try await store.movie(id: 1, api: Fixtures.api)?.value.cast.map(\.name) == ["B", "A", "C"])
+        #expect(try await store.movie(id: 2, api: Fixtures.api)?.value.cast.map(\.name) == ["C", "A"])
         #expect(try await store.statistics().actors == 3)
     }
 
     @Test("an updated movie replaces the stored one everywhere it is listed")
     func updatesMovies() async throws {
         let store = try makeStore()
-        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
         let renamed = Fixtures.movie(1, name: "Renamed", cast: ["New Actor"])
-        try await store.saveMovies([renamed], fetchedAt: date)
-        #expect(try await store.list(.topRated(year: 2016))?.value == [renamed])
+        try await store.saveMovies([renamed], api: Fixtures.api, fetchedAt: date)
+        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == [renamed])
     }
 
     @Test("statistics count movies, actors and lists")
     func statistics() async throws {
         let store = try makeStore()
-        try await store.saveList(Fixtures.ten, for: .topGrossing(year: 2016), fetchedAt: date)
-        try await store.saveList(Array(Fixtures.ten.prefix(4)), for: .topRated(year: 2016), fetchedAt: date)
+        try await store.saveList(Fixtures.ten, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList(Array(Fixtures.ten.prefix(4)), for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
         let statistics = try await store.statistics()
         #expect(statistics.movies == 10)
         #expect(statistics.actors == 1)
-        #expect(statistics.lists.map(\.key) == ["topGrossing/2016", "topRated/2016"])
-        #expect(statistics.lists.map(\.count) == [10, 4])
+        #expect(statistics.apis.flatMap(\.lists).map(\.key) == ["topGrossing/2016", "topRated/2016"])
+        #expect(statistics.apis.flatMap(\.lists).map(\.count) == [10, 4])
         #expect(statistics.sizeInBytes > 0)
         #expect(try await store.checkIntegrity().isEmpty)
     }
 
-    @Test("a file that is not a store is reported with its path and the way out, and left untouched")
-    func reportsDamagedFiles() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString).sqlite")
-        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        try garbage.write(to: url)
+    @Test("a damaged store is reported with its path, and left untouched")
+    func reportsDamagedFiles() async throws {
+        let url = try await damagedStore()
+        let before = try Data(contentsOf: url)
         #expect {
             try MovieStore(url: url)
         } throws: { error in
             guard case let .damaged(path, _) = error as? StoreError else { return false }
-            return path == url.path && "\(error)".contains("marquee cache clear")
+            return path == url.path && "\(error)".contains(url.path)
         }
-        #expect(try Data(contentsOf: url) == garbage)
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("a folder, a text file and another program's database are never opened as a store, nor removed", arguments: ["folder", "text", "database"])
+    func refusesWhatIsNotAStore(kind: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("target")
+        switch kind {
+        case "folder":
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try Data("keep me".utf8).write(to: url.appendingPathComponent("inside.txt"))
+        case "text":
+            try Data("my notes".utf8).write(to: url)
+        default:
+            try await DatabaseQueue(path: url.path).write { db in
+                try db.execute(sql: "CREATE TABLE bookmarks (url TEXT); INSERT INTO bookmarks VALUES ('https://example.org')")
+            }
+        }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+        let isNotAStore: (any Error) -> Bool = { error in
+            if case let .notAStore(path, _) = error as? StoreError { path == url.path } else { false }
+        }
+        #expect(performing: { try MovieStore(url: url) }, throws: isNotAStore)
+        #expect(performing: { try MovieStore.removeFiles(at: url) }, throws: isNotAStore)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == before, "nothing created or removed beside it")
+        if kind == "text" { #expect(try Data(contentsOf: url) == Data("my notes".utf8)) }
     }
 
     @Test("a store written by a newer version is refused")
@@ -81,11 +107,21 @@ struct MovieStoreTests {
     }
 
     @Test("removing the files works on a damaged store")
-    func removesDamagedFiles() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("remove-\(UUID().uuidString).sqlite")
-        try Data("not a database".utf8).write(to: url)
+    func removesDamagedFiles() async throws {
+        let url = try await damagedStore()
         #expect(try MovieStore.removeFiles(at: url))
         #expect(!FileManager.default.fileExists(atPath: url.path))
         #expect(try MovieStore.removeFiles(at: url) == false)
+    }
+
+    /// A store with a list in it, then damaged on disk.
+    private func damagedStore() async throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)/movies.sqlite")
+        do {
+            let store = try MovieStore(url: url)
+            try await store.saveList(Fixtures.ten, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        }
+        try damageDatabase(at: url)
+        return url
     }
 }

@@ -12,20 +12,20 @@ struct ObservationTests {
     @Test("a list observation emits on a change of that list and not on other writes")
     func emitsOnChangeOnly() async throws {
         let store = try makeStore()
-        let cached = CachedMovieService(base: ScriptedMovieService(.answer([])), store: store)
+        let cached = CachedMovieService(base: ScriptedMovieService(.answer([])), store: store, api: Fixtures.api)
         var values = cached.observeTopGrossing(year: 2016).makeAsyncIterator()
 
         let initial = try await values.next()
         #expect(initial == .some(nil))
 
-        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), fetchedAt: date)
-        try await store.saveList([Fixtures.movie(2)], for: .topGrossing(year: 2015), fetchedAt: date)
-        try await store.saveList([Fixtures.movie(3)], for: .topGrossing(year: 2016), fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(2)], for: .topGrossing(year: 2015), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(3)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
         let changed = try await values.next()
         #expect(changed == StoredValue(value: [Fixtures.movie(3)], fetchedAt: date), "the unrelated writes must not have emitted")
 
-        try await store.saveList([Fixtures.movie(3)], for: .topGrossing(year: 2016), fetchedAt: date)
-        try await store.saveList([Fixtures.movie(3), Fixtures.movie(4)], for: .topGrossing(year: 2016), fetchedAt: date)
+        try await store.saveList([Fixtures.movie(3)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(3), Fixtures.movie(4)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
         let grown = try await values.next()
         #expect(grown??.value.map(\.id) == [3, 4], "rewriting the same answer must not have emitted")
     }
@@ -33,22 +33,22 @@ struct ObservationTests {
     @Test("a movie observation emits when the movie changes, also through another list")
     func observesMovies() async throws {
         let store = try makeStore()
-        var values = store.observeMovie(id: 5).makeAsyncIterator()
+        var values = store.observeMovie(id: 5, api: Fixtures.api).makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
-        try await store.saveList([Fixtures.movie(5)], for: .topRated(year: 2016), fetchedAt: date)
+        try await store.saveList([Fixtures.movie(5)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await values.next()??.value == Fixtures.movie(5))
         let renamed = Fixtures.movie(5, name: "Five")
-        try await store.saveList([renamed], for: .topGrossing(year: 2016), fetchedAt: date)
+        try await store.saveList([renamed], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await values.next()??.value == renamed)
     }
 
     @Test("a network answer through the cached service reaches observers")
     func observesNetworkAnswers() async throws {
         let store = try makeStore()
-        let cached = CachedMovieService(base: ScriptedMovieService(.answer(Fixtures.ten)), store: store, now: { date })
+        let cached = CachedMovieService(base: ScriptedMovieService(.answer(Fixtures.ten)), store: store, api: Fixtures.api, now: { date })
         var values = cached.observeTopRated(year: 2016).makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
-        _ = try await cached.topRatedMovies(year: 2016, policy: .networkOnly)
+        _ = try await MovieSnapshot.last(of: cached.topRatedMovies(year: 2016, policy: .networkOnly))
         #expect(try await values.next()??.value == Fixtures.ten)
     }
 }

@@ -15,7 +15,7 @@ let queries: [(ListQuery, Int)] = [(.topGrossing(year: 2016), 0), (.topRated(yea
 
 var generation = 0
 for (query, _) in queries {
-    if let first = try await store.list(query)?.value.first, let stored = Int(first.name.split(separator: " ").last ?? "") {
+    if let first = try await store.list(query, api: "test")?.value.first, let stored = Int(first.name.split(separator: " ").last ?? "") {
         generation = max(generation, stored)
     }
 }
@@ -30,7 +30,7 @@ while true {
                 cast: (0..<3).map { MovieActor(name: "actor \((index + $0) % 500) of generation \(generation % 7)") }
             )
         }
-        try await store.saveList(movies, for: query, fetchedAt: Date())
+        try await store.saveList(movies, for: query, api: "test", fetchedAt: Date())
     }
     FileHandle.standardOutput.write(Data("committed \(generation)\n".utf8))
 }

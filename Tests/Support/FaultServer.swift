@@ -63,7 +63,13 @@ public final class FaultServer: Sendable {
     }
 
     /// The headers of every request the other host received, names lowercased.
-    public var otherHostRequests: [[String: String]] { recorded.withLockedValue { $0 } }
+    public var otherHostRequests: [[String: String]] { recorded.withLockedValue { $0.filter { $0[Self.hostKey] == "other" } } }
+
+    /// The headers of every request the main host received, names lowercased.
+    public var mainHostRequests: [[String: String]] { recorded.withLockedValue { $0.filter { $0[Self.hostKey] == "main" } } }
+
+    /// The pseudo-header that says which host recorded a request.
+    static let hostKey = ":host"
 
     public func stop() async {
         for channel in channels { try? await channel.close() }
@@ -111,12 +117,13 @@ private final class FaultHandler: ChannelInboundHandler, @unchecked Sendable {
         answered = true
         let lines = head[..<end.lowerBound].components(separatedBy: "\r\n")
         let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        var headers = Dictionary(lines.dropFirst().compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }, uniquingKeysWith: { first, _ in first })
+        headers[FaultServer.hostKey] = isOtherHost ? "other" : "main"
+        recorded.withLockedValue { $0.append(headers) }
         if isOtherHost {
-            let headers = Dictionary(lines.dropFirst().compactMap { line -> (String, String)? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-            }, uniquingKeysWith: { first, _ in first })
-            recorded.withLockedValue { $0.append(headers) }
             respond(context, status: "200 OK", body: Self.validList)
             return
         }

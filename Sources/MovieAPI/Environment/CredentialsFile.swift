@@ -40,14 +40,18 @@ struct CredentialsFile: Sendable {
         }
     }
 
-    /// Replaces the file with `contents`, creating its folder (mode 0700) and the file (mode 0600).
-    func write(_ contents: Contents) throws(CredentialsFileError) {
-        let folder = url.deletingLastPathComponent()
+    /// Creates the file's folder (mode 0700) when missing, so the lock and the file can be made in it.
+    func createFolder() throws(CredentialsFileError) {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .cannotWrite(path: url.path, reason: (error as NSError).localizedDescription)
         }
+    }
+
+    /// Replaces the file with `contents` (mode 0600), in a folder ``createFolder()`` made.
+    func write(_ contents: Contents) throws(CredentialsFileError) {
+        let folder = url.deletingLastPathComponent()
         let data: Data
         do { data = try Self.encoder.encode(contents) } catch { throw .cannotWrite(path: url.path, reason: "\(error)") }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)")

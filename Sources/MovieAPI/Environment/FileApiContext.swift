@@ -77,6 +77,7 @@ public actor FileApiContext: ApiContext {
 
     /// Holds the lock, reads the file, lets `change` edit it, and writes it back when it changed.
     private func locked(_ change: (inout CredentialsFile.Contents) async -> Void) async throws(CredentialsFileError) {
+        try file.createFolder()
         do {
             try await file.lock.withLock {
                 var contents = try file.read()
