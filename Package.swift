@@ -102,7 +102,8 @@ let package = Package(
                 "MovieStore", "Movies", "MarqueeTestSupport", "marquee-store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NetworkingTests",
@@ -132,7 +133,9 @@ let package = Package(
         .testTarget(
             name: "MarqueeCLITests",
             dependencies: [
-                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieStore", "Movies", "Networking", "ReferenceAPI",
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "Movies", "Networking", "ReferenceAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

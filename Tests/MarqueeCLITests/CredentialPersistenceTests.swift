@@ -67,7 +67,7 @@ struct CredentialPersistenceTests {
 }
 
 /// An empty `XDG_CONFIG_HOME` for one test, and a `marquee` that uses it.
-struct TemporaryConfigHome {
+struct TemporaryConfigHome: Sendable {
     let root: URL
     let marquee: MarqueeProcess
 

@@ -38,6 +38,19 @@ struct AuthenticationEndToEndTests {
         }
     }
 
+    @Test("1,000 concurrent requests from a cold start (no credential) are challenged, share one grant, and all succeed")
+    func oneGrantFromColdStart() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            try await withTransport(Self.transport) { transport in
+                let stack = try Stack(server: server, transport: transport)
+                let successes = try await stack.concurrentTopGrossing(Self.concurrency)
+                #expect(successes == Self.concurrency)
+                #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 0, refused: 0))
+                #expect((1...Self.concurrency).contains(server.challenges))
+            }
+        }
+    }
+
     @Test("1,000 concurrent requests refused with 401 share one refresh and are all retried")
     func oneRefreshForRefusedCredentials() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
@@ -70,9 +83,7 @@ struct AuthenticationEndToEndTests {
                 }
                 #expect(authenticationFailures.count == Self.concurrency)
                 #expect(await stack.context.credential() == nil)
-                #expect(server.grants.clientCredentials == 0 && server.grants.refreshToken == 0)
-                #expect(server.grants.refused >= 2, "one refused refresh and one refused authorization at least")
-                #expect(server.grants.refused <= 1 + AuthenticationInterceptor<ApiAuthenticator>.RenewalLimit().maximumRenewals)
+                #expect(server.grants == GrantLedger.Counts(clientCredentials: 0, refreshToken: 0, refused: 2), "one shared renewal: one refused refresh, one refused authorization")
             }
         }
     }

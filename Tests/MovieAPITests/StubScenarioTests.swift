@@ -72,4 +72,15 @@ struct StubScenarioTests {
         }
         #expect(await stack.context.credential() == expired)
     }
+
+    @Test("a 401 that challenges for another scheme than Bearer is a status error, and no token is asked for")
+    func otherChallenge() async throws {
+        let transport = StubTransport(rules: [.any(.response(APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"Basic realm="intranet""#])))])
+        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL))
+        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
+        await #expect(throws: NetworkError.status(code: 401, excerpt: "")) {
+            try await stack.movieService.topGrossingMovies(year: 2016)
+        }
+        #expect(transport.receivedRequests.map(\.method) == [.get])
+    }
 }

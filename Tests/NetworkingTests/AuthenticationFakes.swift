@@ -20,6 +20,32 @@ actor MemoryCredentialStore: CredentialStore {
     }
 }
 
+/// A store shared with another process, as a credentials file is: ``credential()`` answers from
+/// what this process read before, ``modifyCredential(_:)`` from what is on disk now.
+actor SharedFileLikeStore: CredentialStore {
+    private var cached: String?
+    private var onDisk: String?
+
+    init(cached: String?, onDisk: String?) {
+        self.cached = cached
+        self.onDisk = onDisk
+    }
+
+    func credential() -> String? { cached }
+
+    func setCredential(_ credential: String?) {
+        cached = credential
+        onDisk = credential
+    }
+
+    func modifyCredential<Outcome: Sendable>(_ body: @Sendable (inout String?) async -> Outcome) async -> Outcome {
+        var credential = onDisk
+        let outcome = await body(&credential)
+        setCredential(credential)
+        return outcome
+    }
+}
+
 /// An authenticator whose credentials are plain strings: those starting with `expired` need
 /// renewal. Its grants are scripted and counted.
 final class FakeAuthenticator: Authenticator {

@@ -35,13 +35,61 @@ struct AuthenticationInterceptorTests {
         #expect(await store.credential() == "refreshed-1")
     }
 
-    @Test("no credential at all means authorizing first")
+    @Test("up front: no credential at all means authorizing before the first request")
     func authorizesWhenSignedOut() async throws {
         let transport = StubTransport.accepting { $0 == "authorized-1" }
         let authenticator = FakeAuthenticator()
-        _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore(nil))).send(movies)
+        let interceptor = AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore(nil), presentation: .upFront)
+        _ = try await client(transport, interceptor).send(movies)
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == ["Bearer authorized-1"])
         #expect(authenticator.authorizeCount == 1)
         #expect(authenticator.refreshCount == 0)
+    }
+
+    @Test("when challenged: without a credential the request goes bare, and a server that never asks is never sent a grant")
+    func sendsBareUntilAsked() async throws {
+        let transport = StubTransport.accepting { _ in true }
+        let authenticator = FakeAuthenticator()
+        let client = client(transport, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore(nil)))
+        for _ in 1...3 { _ = try await client.send(movies) }
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == [nil, nil, nil])
+        #expect(authenticator.authorizeCount == 0 && authenticator.refreshCount == 0)
+    }
+
+    @Test("when challenged: a 401 to the bare request authorizes once and retries; later requests carry the credential up front")
+    func authorizesWhenChallenged() async throws {
+        let transport = StubTransport.accepting { $0 == "authorized-1" }
+        let authenticator = FakeAuthenticator()
+        let store = MemoryCredentialStore(nil)
+        let client = client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store))
+        _ = try await client.send(movies)
+        _ = try await client.send(movies)
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == [nil, "Bearer authorized-1", "Bearer authorized-1"])
+        #expect(authenticator.authorizeCount == 1)
+        #expect(await store.credential() == "authorized-1")
+    }
+
+    @Test("a credential another process stored while this one waited for the lock is used as it is, without a refresh")
+    func adoptsACredentialRenewedElsewhere() async throws {
+        let transport = StubTransport.accepting { $0 == "renewed-elsewhere" }
+        let authenticator = FakeAuthenticator()
+        let store = SharedFileLikeStore(cached: "expired", onDisk: "renewed-elsewhere")
+        _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == ["Bearer renewed-elsewhere"])
+        #expect(authenticator.refreshCount == 0 && authenticator.authorizeCount == 0)
+    }
+
+    @Test("once the server refuses to authorize the client, later renewals fail at once without asking again")
+    func latchesARefusal() async throws {
+        let authenticator = FakeAuthenticator(
+            refresh: { _ in .failure(.status(code: 400, excerpt: "invalid_grant")) },
+            authorize: { _ in .failure(.status(code: 401, excerpt: "invalid_client")) }
+        )
+        let client = client(StubTransport.accepting { _ in false }, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("expired")))
+        for _ in 1...3 {
+            await #expect(throws: NetworkError.self) { try await client.send(movies) }
+        }
+        #expect(authenticator.refreshCount == 1 && authenticator.authorizeCount == 1)
     }
 
     @Test("a request refused with an older credential than the current one is retried without a refresh")
@@ -170,5 +218,31 @@ struct AuthenticationInterceptorTests {
         #expect(successes == 1000)
         #expect(authenticator.refreshCount == 1)
         #expect(transport.requests.count == 1000)
+    }
+}
+
+/// Reading `WWW-Authenticate` challenges (RFC 9110, section 11.6.1).
+@Suite("Authentication challenges")
+struct AuthenticationChallengeTests {
+    @Test("the schemes of a header value, with quoted commas and parameters skipped", arguments: [
+        (#"Bearer realm="movies", error="invalid_token""#, ["bearer"]),
+        (#"Basic realm="a, b", Bearer"#, ["basic", "bearer"]),
+        (#"Negotiate abc==, bearer error = "x""#, ["negotiate", "bearer"]),
+        (#"Basic realm="say \"Bearer\"""#, ["basic"]),
+        ("", []),
+    ])
+    func readsSchemes(value: String, schemes: [String]) {
+        #expect(AuthenticationChallenge.schemes(in: value) == schemes)
+    }
+
+    @Test("only a 401 that challenges for the scheme is a challenge")
+    func recognisesChallenges() {
+        let bearer = APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"Bearer realm="x""#])
+        let basic = APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"Basic realm="x""#])
+        let forbidden = APIResponse(status: .forbidden, headerFields: [.wwwAuthenticate: "Bearer"])
+        #expect(AuthenticationChallenge.isChallenge(bearer, for: "Bearer"))
+        #expect(!AuthenticationChallenge.isChallenge(basic, for: "Bearer"))
+        #expect(!AuthenticationChallenge.isChallenge(forbidden, for: "Bearer"))
+        #expect(!AuthenticationChallenge.isChallenge(APIResponse(status: .unauthorized), for: "Bearer"))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The built `marquee` executable, run as a user would run it.
-public struct MarqueeProcess {
+public struct MarqueeProcess: Sendable {
     /// What one run printed and how it ended.
     public struct Outcome: Sendable {
         public let status: Int32
@@ -29,8 +29,9 @@ public struct MarqueeProcess {
         try ChildProcess(executable: executable, arguments: arguments, environment: environment)
     }
 
-    /// Runs `marquee` with `arguments` and waits for it to exit.
-    public func run(_ arguments: [String]) async throws -> Outcome {
+    /// Runs `marquee` with `arguments` and waits for it to exit; a run longer than `timeLimit` is
+    /// killed (its outcome then has status 128 + SIGKILL), so a hang fails the test, not the CI run.
+    public func run(_ arguments: [String], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -42,6 +43,11 @@ public struct MarqueeProcess {
         let finished = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in finished.continuation.finish() }
         try process.run()
+        let watchdog = Task { [process] in
+            try await Task.sleep(for: timeLimit)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        defer { watchdog.cancel() }
         async let outputData = Self.readAll(output.fileHandleForReading)
         async let errorData = Self.readAll(error.fileHandleForReading)
         let (outputBytes, errorBytes) = await (outputData, errorData)

@@ -12,6 +12,8 @@ public struct TestMovieServer: Sendable {
     public var baseURL: URL { running.baseURL }
     /// The tokens granted so far, by grant type.
     public var grants: GrantLedger.Counts { server.tokens.ledger.current }
+    /// The movie requests answered 401 so far.
+    public var challenges: Int { server.tokens.ledger.challenges }
 }
 
 /// Runs `body` with a movie server on an ephemeral loopback port, and stops it afterwards.

@@ -5,10 +5,15 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let tokens: TokenService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { throw APIError.missingToken }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.missingToken }
-        _ = try await tokens.verifyAccessToken(parts[1].trimmingCharacters(in: .whitespaces))
+        do {
+            guard let header = request.headers[.authorization] else { throw APIError.missingToken }
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.missingToken }
+            _ = try await tokens.verifyAccessToken(parts[1].trimmingCharacters(in: .whitespaces))
+        } catch {
+            tokens.ledger.recordChallenge()
+            throw error
+        }
         return try await next(request, context)
     }
 }

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// Counts the tokens a server granted, by grant type, and the grant requests it refused.
+/// Counts the tokens a server granted, by grant type, the grant requests it refused, and the
+/// movie requests it answered 401 (a challenge for a bearer token).
 public final class GrantLedger: Sendable {
     /// A snapshot of the counts.
     public struct Counts: Sendable, Hashable, CustomStringConvertible {
@@ -20,6 +21,14 @@ public final class GrantLedger: Sendable {
     }
 
     private let counts = NIOLockedValueBox(Counts())
+    private let challengeCount = NIOLockedValueBox(0)
+
+    /// How many requests were answered 401 for a missing or invalid access token.
+    public var challenges: Int { challengeCount.withLockedValue { $0 } }
+
+    func recordChallenge() {
+        challengeCount.withLockedValue { $0 += 1 }
+    }
 
     public init() {}
 

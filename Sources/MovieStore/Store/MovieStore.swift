@@ -21,7 +21,9 @@ public final class MovieStore: Sendable {
     /// (a lock on `<file>-lock`), so the schema is created exactly once.
     public init(url: URL) throws(StoreError) {
         self.url = url
-        // Checked before the lock file is made beside it, and again under the lock.
+        // Refused before a lock file is made beside it, and checked again under the lock. A store
+        // being created is never mistaken for something else: it is empty until its first
+        // migration commits, and has only the store's tables after.
         if let refusal = StoreFile.classify(url).refusal { throw .notAStore(path: url.path, reason: refusal) }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import GRDB
 public enum StoreFile: Sendable, Hashable {
     /// Nothing is there.
     case missing
-    /// An empty regular file: SQLite makes a new database of it.
+    /// An empty regular file, or a database without tables: a store not made yet.
     case empty
     /// A SQLite database with the store's tables.
     case store
@@ -34,7 +34,9 @@ public enum StoreFile: Sendable, Hashable {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             let tables = try queue.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             try queue.close()
-            return isStoreSchema(tables) ? .store : .otherDatabase
+            let own = tables.filter { !$0.hasPrefix("sqlite_") }
+            if own.isEmpty { return .empty }
+            return isStoreSchema(own) ? .store : .otherDatabase
         } catch {
             return .damagedDatabase
         }
@@ -52,7 +54,6 @@ public enum StoreFile: Sendable, Hashable {
 
     /// Whether `tables` are a store's: the migrations table and only tables a store version had.
     static func isStoreSchema(_ tables: Set<String>) -> Bool {
-        let own = tables.filter { !$0.hasPrefix("sqlite_") }
-        return own.contains("grdb_migrations") && own.isSubset(of: StoreMigrations.signatureTables)
+        tables.contains("grdb_migrations") && tables.isSubset(of: StoreMigrations.signatureTables)
     }
 }

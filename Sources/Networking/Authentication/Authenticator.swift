@@ -41,7 +41,7 @@ public enum AuthenticationChallenge {
 
     /// The auth-schemes named in one header value, lowercased. A scheme is a token that starts
     /// the value or follows a comma and is not a parameter's name (not followed by `=`).
-    static func schemes(in value: String) -> [String] {
+    public static func schemes(in value: String) -> [String] {
         var schemes: [String] = [], quoted = false, escaped = false, element = ""
         func finish() {
             let trimmed = element.drop(while: \.isWhitespace)
