@@ -79,19 +79,15 @@ final class LoopbackFixture: @unchecked Sendable {
         let server = try await MovieServer(configuration: configuration).start()
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
-        let context = InMemoryApiContext(environment: .custom(server.baseURL), credential: credential)
-        let tokens = ApiAuthService(client: APIClient(baseURL: server.baseURL, transport: transport), clientID: "marquee-dev", clientSecret: "marquee-dev-secret")
-        let interceptors: [any Interceptor] = [
-            AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: tokens), store: context),
-            RetryPolicy(),
-        ]
+        let context = InMemoryApiContext(environment: ApiEnvironment(.custom(try ApiBaseURL(server.baseURL)))!, credential: credential)
+        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: ApiClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret"))
         var rawConfiguration = HTTPClient.Configuration()
         rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
         lock.withLock {
             running = server
             url = server.baseURL.absoluteString + "movies/topGrossing/2016"
             rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawConfiguration)
-            marquee = ApiMovieService(client: APIClient(baseURL: server.baseURL, transport: transport, interceptors: interceptors))
+            marquee = stack.movieService
         }
     }
 
@@ -125,13 +121,8 @@ enum StubFixture {
     static let bare = APIClient(baseURL: URL(string: "http://stub.invalid/api/")!, transport: transport)
     static let intercepted: APIClient = {
         let credential = Credential(accessToken: "valid", refreshToken: "refresh", issuedAt: Date(), expiresAt: .distantFuture)
-        let context = InMemoryApiContext(environment: .custom(URL(string: "http://stub.invalid/api/")!), credential: credential)
-        let tokens = ApiAuthService(client: bare, clientID: "id", clientSecret: "secret")
-        let interceptors: [any Interceptor] = [
-            AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: tokens), store: context),
-            RetryPolicy(),
-        ]
-        return APIClient(baseURL: URL(string: "http://stub.invalid/api/")!, transport: transport, interceptors: interceptors)
+        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: URL(string: "http://stub.invalid/api/")!), credential: credential)
+        return ApiClientStack(context: context, transport: transport, clientCredentials: ApiClientCredentials(id: "id", secret: "secret"), callDeadline: nil).client
     }()
 }
 

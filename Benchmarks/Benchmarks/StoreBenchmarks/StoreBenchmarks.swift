@@ -20,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("store/Marquee cached top-10 read, \(size.label) movies", closure: { benchmark in
             let store = try await StoreFixture.shared.store(size: size.count)
             for _ in benchmark.scaledIterations {
-                blackHole(try await store.list(.topGrossing(year: 2016)))
+                blackHole(try await store.list(.topGrossing(year: 2016), api: benchAPI))
             }
         }, setup: { _ = try await StoreFixture.shared.store(size: size.count) })
 
@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
         let store = try MovieStore(url: url)
         let started = ContinuousClock.now
         benchmark.startMeasurement()
-        try await store.saveMovies(movies, fetchedAt: Date())
+        try await store.saveMovies(movies, api: benchAPI, fetchedAt: Date())
         benchmark.stopMeasurement()
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         let size = try await store.statistics().sizeInBytes
@@ -51,6 +51,9 @@ let benchmarks: @Sendable () -> Void = {
         _ = try? MovieStore.removeFiles(at: url)
     }
 }
+
+/// The API the benchmark's data is stored under.
+let benchAPI = "http://bench.invalid/api/"
 
 /// The same 100k movies, casts and actors written by plain prepared statements in one
 /// transaction into the same schema: SQLite's own cost, the floor for the bulk upsert.
@@ -60,12 +63,12 @@ func rawBulkInsert(_ movies: [Movie]) async throws -> Double {
     let pool = try DatabasePool(path: url.path)
     let started = ContinuousClock.now
     try await pool.write { db in
-        let movie = try db.makeStatement(sql: "INSERT INTO movie (id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let movie = try db.makeStatement(sql: "INSERT INTO movie (api, id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         let actor = try db.makeStatement(sql: "INSERT INTO actor (name) VALUES (?)")
-        let cast = try db.makeStatement(sql: "INSERT INTO castMember (movieId, position, actorId) VALUES (?, ?, ?)")
+        let cast = try db.makeStatement(sql: "INSERT INTO castMember (api, movieId, position, actorId) VALUES (?, ?, ?, ?)")
         var actorIDs: [String: Int64] = [:]
         for entry in movies {
-            movie.setUncheckedArguments([entry.id, entry.name, entry.year, "2016-01-01", entry.grossing, entry.rating, 0.0])
+            movie.setUncheckedArguments([benchAPI, entry.id, entry.name, entry.year, "2016-01-01", entry.grossing, entry.rating, 0.0])
             try movie.execute()
             for (position, member) in entry.cast.enumerated() {
                 let id: Int64
@@ -77,7 +80,7 @@ func rawBulkInsert(_ movies: [Movie]) async throws -> Double {
                     id = db.lastInsertedRowID
                     actorIDs[member.name] = id
                 }
-                cast.setUncheckedArguments([entry.id, position, id])
+                cast.setUncheckedArguments([benchAPI, entry.id, position, id])
                 try cast.execute()
             }
         }
@@ -102,10 +105,10 @@ final class StoreFixture: @unchecked Sendable {
         let store = try MovieStore(url: url)
         let movies = Self.movies(count: size)
         for batch in stride(from: 0, to: movies.count, by: 50_000) {
-            try await store.saveMovies(Array(movies[batch..<min(batch + 50_000, movies.count)]), fetchedAt: Date())
+            try await store.saveMovies(Array(movies[batch..<min(batch + 50_000, movies.count)]), api: benchAPI, fetchedAt: Date())
         }
         let top = movies.filter { $0.year == 2016 }.sorted { $0.grossing > $1.grossing }.prefix(10)
-        try await store.saveList(Array(top), for: .topGrossing(year: 2016), fetchedAt: Date())
+        try await store.saveList(Array(top), for: .topGrossing(year: 2016), api: benchAPI, fetchedAt: Date())
         lock.withLock { stores[size] = store }
         return store
     }
@@ -122,14 +125,14 @@ final class StoreFixture: @unchecked Sendable {
     /// The read MovieStore makes, as two raw statements: the ordered list, then the casts.
     @Sendable static func rawTopTen(_ db: Database) throws -> Int {
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT movie.* FROM listEntry JOIN movie ON movie.id = listEntry.movieId
-            WHERE listEntry.query = 'topGrossing/2016' ORDER BY listEntry.position
-            """))
+            SELECT movie.* FROM listEntry JOIN movie ON movie.api = listEntry.api AND movie.id = listEntry.movieId
+            WHERE listEntry.api = ? AND listEntry.query = 'topGrossing/2016' ORDER BY listEntry.position
+            """), arguments: [benchAPI])
         let ids = rows.map { $0["id"] as Int }
         let casts = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT castMember.movieId, actor.name FROM castMember JOIN actor ON actor.id = castMember.actorId
-            WHERE castMember.movieId IN (\(Array(repeating: "?", count: ids.count).joined(separator: ","))) ORDER BY castMember.movieId, castMember.position
-            """), arguments: StatementArguments(ids))
+            WHERE castMember.api = ? AND castMember.movieId IN (\(Array(repeating: "?", count: ids.count).joined(separator: ","))) ORDER BY castMember.movieId, castMember.position
+            """), arguments: StatementArguments([benchAPI]) + StatementArguments(ids))
         return rows.count + casts.count
     }
 
