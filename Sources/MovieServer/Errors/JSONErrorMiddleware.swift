@@ -1,10 +1,12 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Makes every error a JSON ``APIError`` answer, including the router's own "no such route".
 ///
-/// Anything that is not an HTTP error is a bug in the server: it is logged and answered with a
-/// 500 that reveals nothing of it.
+/// A request whose framing cannot be parsed is the client's fault: a 400, logged at `info`.
+/// Anything else that is not an HTTP error is a bug in the server: it is logged and answered with
+/// a 500 that reveals nothing of it.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -21,6 +23,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 ).response(from: request, context: context)
             }
             return try Self.apiError(for: error, path: request.uri.path).response(from: request, context: context)
+        } catch is HTTPParserError {
+            context.logger.info("malformed request", metadata: ["path": "\(request.uri.path.prefix(200))"])
+            return try APIError(.badRequest, code: "invalid_request", message: "The request is malformed (its framing or body encoding cannot be read).")
+                .response(from: request, context: context)
         } catch let error as any HTTPResponseError {
             return try Self.apiError(for: HTTPError(error.status), path: request.uri.path).response(from: request, context: context)
         } catch {

@@ -6,7 +6,7 @@ import Logging
 /// plus OAuth 2.0 tokens that the movie paths require unless the server is public.
 ///
 /// Run it standalone with ``run()`` (until SIGINT or SIGTERM), or inside another process with
-/// ``start()``, which binds (port 0 picks a free one) and hands back a ``RunningMovieServer``.
+/// ``start()``, which binds (port 0 picks a free one) and hands back a ``RunningServer``.
 public struct MovieServer: Sendable {
     /// Where the server listens and what it serves.
     public struct Configuration: Sendable {
@@ -15,6 +15,7 @@ public struct MovieServer: Sendable {
         public var port: Int
         public var catalog: Catalog
         public var auth: AuthConfiguration
+        public var limits: ConnectionLimits
         public var logger: Logger
 
         public init(
@@ -22,12 +23,14 @@ public struct MovieServer: Sendable {
             port: Int = 8080,
             catalog: Catalog,
             auth: AuthConfiguration = AuthConfiguration(),
+            limits: ConnectionLimits = ConnectionLimits(),
             logger: Logger = Logger(label: "marquee.server")
         ) {
             self.host = host
             self.port = port
             self.catalog = catalog
             self.auth = auth
+            self.limits = limits
             self.logger = logger
         }
     }
@@ -50,7 +53,7 @@ public struct MovieServer: Sendable {
             : "movie paths are public"
         let app = try makeApplication { port in
             logger.notice("\(access)")
-            logger.notice("Marquee movie API listening on http://\(configuration.host):\(port)/api/")
+            logger.notice("Marquee movie API listening on \(Self.baseURL(host: configuration.host, port: port))")
         }
         try await app.runService()
     }
@@ -77,10 +80,23 @@ public struct MovieServer: Sendable {
         try OpenAPIRoute().register(on: api)
         return Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Marquee"),
+            server: .guardedHTTP1(configuration.limits),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "Marquee",
+                availableConnectionsDelegate: .maximum(configuration.limits.maximumConnections, logger: configuration.logger)
+            ),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
         )
+    }
+}
+
+extension MovieServer {
+    /// `http://host:port/api/`, with an IPv6 address in brackets.
+    public static func baseURL(host: String, port: Int) -> String {
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "http://\(shownHost):\(port)/api/"
     }
 }
 

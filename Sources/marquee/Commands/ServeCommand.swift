@@ -38,11 +38,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The client secret; prefer MARQUEE_CLIENT_SECRET, which other users cannot see.")
     var clientSecret: String?
 
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("How long a client may take to send a request's head.", valueName: "seconds"))
+    var headerTimeout = 10
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
+    var idleTimeout = 60
+
+    @Option(name: .customLong("max-connections"), help: "How many connections may be open at once.")
+    var maximumConnections = 1024
+
     @Option(help: ArgumentHelp("What to log: trace, debug, info (one line a request), notice (start and grants), warning, error.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("the port must be from 0 to 65535, not \(port)") }
+        guard (1...3600).contains(headerTimeout) else { throw ValidationError("the header timeout must be from 1 to 3600 seconds, not \(headerTimeout)") }
+        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("the idle timeout must be from 1 to 86400 seconds, not \(idleTimeout)") }
+        guard (1...100_000).contains(maximumConnections) else {
+            throw ValidationError("the maximum number of connections must be from 1 to 100000, not \(maximumConnections)")
+        }
         guard (1...31_536_000).contains(tokenLifetime) else {
             throw ValidationError("the token lifetime must be from 1 to 31536000 seconds, not \(tokenLifetime)")
         }
@@ -52,7 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
         var logger = Logger(label: "marquee.server")
         logger.logLevel = logLevel
-        let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), logger: logger)
+        let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
+        let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), limits: limits, logger: logger)
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()
