@@ -22,9 +22,10 @@ public struct TestMovieServer: Sendable {
 public func withMovieServer<Result>(
     catalog: Catalog? = nil,
     auth: AuthConfiguration = .publicAccess,
+    limits: ConnectionLimits = ConnectionLimits(),
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
-    let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), auth: auth, logger: quietLogger)
+    let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), auth: auth, limits: limits, logger: quietLogger)
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()
     return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }

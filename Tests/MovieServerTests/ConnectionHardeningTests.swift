@@ -1,0 +1,79 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import Testing
+
+/// What the server does with requests no well-behaved client sends: broken framing is the
+/// client's fault (a 400, never a 500), `CONNECT` and HTTP/1.0 connections end as HTTP says, and
+/// slow clients are cut off without holding others up.
+@Suite("Connection hardening")
+struct ConnectionHardeningTests {
+    @Test("malformed framing is a JSON 400, never a 500", arguments: [
+        "POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n",
+        "POST /api/auth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc",
+        "POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabc",
+    ])
+    func malformedFraming(request: String) async throws {
+        try await withMovieServer { server in
+            let connection = try await RawConnection.open(port: server.port)
+            try await connection.send(request)
+            if request.hasSuffix("abc") { await connection.closeWriting() }
+            let reply = try await connection.readUntilClosed(limit: .seconds(20))
+            #expect(reply.status == 400, "\(reply.text)")
+            #expect(reply.text.contains(#""error":"invalid_request""#))
+        }
+    }
+
+    @Test("CONNECT is a 405 with Allow, and the connection is closed")
+    func connectIsRefused() async throws {
+        try await withMovieServer { server in
+            let reply = try await RawConnection.exchange(port: server.port, "CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n")
+            #expect(reply.closedByServer)
+            #expect(reply.status == 405)
+            #expect(reply.text.contains("Allow: GET, HEAD, POST"))
+        }
+    }
+
+    @Test("an HTTP/1.0 request without keep-alive has its connection closed after the answer")
+    func http10Closes() async throws {
+        try await withMovieServer { server in
+            let reply = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.0\r\n\r\n")
+            #expect(reply.closedByServer)
+            #expect(reply.status == 200)
+            #expect(reply.text.hasSuffix("}]}"))
+        }
+    }
+
+    @Test("100 slowloris connections are closed by the header timeout, while another client is served")
+    func slowlorisIsCutOff() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(2), idleTimeout: .seconds(60), maximumConnections: 1024)
+        try await withMovieServer(limits: limits) { server in
+            var slow: [RawConnection] = []
+            for index in 0..<100 {
+                let connection = try await RawConnection.open(port: server.port)
+                try await connection.send(index.isMultiple(of: 2) ? "GET /api/mov" : "GET /api/movies/1 HTTP/1.1\r\nHost: x\r\nX-Slow: a")
+                slow.append(connection)
+            }
+            let served = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(served.status == 200, "another client is served while 100 slow connections are open")
+
+            let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for (index, connection) in slow.enumerated() {
+                    group.addTask {
+                        // Keep trickling: a byte every half second does not extend the head timeout.
+                        let trickle = Task {
+                            for _ in 0..<40 {
+                                try await Task.sleep(for: .milliseconds(500))
+                                try await connection.send(index.isMultiple(of: 2) ? "i" : "a")
+                            }
+                        }
+                        defer { trickle.cancel() }
+                        return try await connection.readUntilClosed(limit: .seconds(30)).closedByServer
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(closed == 100, "every slow connection was closed by the server, not by the test's bound")
+        }
+    }
+}

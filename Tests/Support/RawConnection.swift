@@ -1,0 +1,108 @@
+import NIOCore
+import NIOPosix
+
+/// A plain TCP connection to a loopback server, for requests no HTTP client would send:
+/// broken framing, a request line sent halfway, a method a client library refuses.
+public final class RawConnection: Sendable {
+    /// What the server sent, and whether it closed the connection.
+    public struct Reply: Sendable {
+        public let text: String
+        public let closedByServer: Bool
+
+        /// The status code of the first response line, if there is one.
+        public var status: Int? {
+            let parts = text.prefix { $0 != "\r" }.split(separator: " ")
+            return parts.count >= 2 ? Int(parts[1]) : nil
+        }
+    }
+
+    private let channel: any Channel
+    private let received: AsyncStream<ByteBuffer>
+
+    private init(channel: any Channel, received: AsyncStream<ByteBuffer>) {
+        self.channel = channel
+        self.received = received
+    }
+
+    /// Connects to `127.0.0.1:port`.
+    public static func open(port: Int) async throws -> RawConnection {
+        let (received, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(continuation)) }
+            }
+            .connect(host: "127.0.0.1", port: port)
+            .get()
+        return RawConnection(channel: channel, received: received)
+    }
+
+    /// Sends `text` as it is.
+    public func send(_ text: String) async throws {
+        try await channel.writeAndFlush(ByteBuffer(string: text))
+    }
+
+    /// Everything the server sends until it closes the connection, or until `limit` passes (then
+    /// ``Reply/closedByServer`` is `false`). The limit is a bound against hanging, not a measurement.
+    public func readUntilClosed(limit: Duration) async throws -> Reply {
+        let received = self.received
+        return try await withThrowingTaskGroup(of: Reply?.self) { group in
+            group.addTask {
+                var text = ""
+                for await buffer in received { text += String(buffer: buffer) }
+                return Reply(text: text, closedByServer: true)
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            if let first { return first }
+            try? await channel.close()
+            return Reply(text: "", closedByServer: false)
+        }
+    }
+
+    /// Ends the sending side, as a client that gives up on its body does.
+    public func closeWriting() async {
+        try? await channel.close(mode: .output)
+    }
+
+    public func close() async {
+        try? await channel.close()
+    }
+
+    /// Sends `request` on a new connection and reads until the server closes it.
+    public static func exchange(port: Int, _ request: String, limit: Duration = .seconds(20)) async throws -> Reply {
+        let connection = try await open(port: port)
+        try await connection.send(request)
+        return try await connection.readUntilClosed(limit: limit)
+    }
+}
+
+/// Passes every byte the server sends to a stream, which ends when the server closes (or
+/// half-closes) the connection.
+private final class Collector: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let continuation: AsyncStream<ByteBuffer>.Continuation
+
+    init(_ continuation: AsyncStream<ByteBuffer>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        continuation.yield(unwrapInboundIn(data))
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { continuation.finish() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+}
