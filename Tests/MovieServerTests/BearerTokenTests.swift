@@ -54,6 +54,45 @@ struct BearerTokenTests {
         }
     }
 
+    @Test("with a shared signing key, a token issued to one client is refused by a server configured for another, or of another issuer or audience")
+    func bindsTokensToServerAndClient() async throws {
+        let key = SymmetricKey(size: .bits256)
+        let alice = AuthConfiguration(client: ClientCredentials(id: "alice", secret: "alice-secret"), signingKey: key)
+        let aliceToken = try await withServerClient(auth: alice) { client in
+            let answer = try await client.get(
+                "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+                body: "grant_type=client_credentials&client_id=alice&client_secret=alice-secret"
+            )
+            let token = try #require(answer.json?["access_token"] as? String)
+            #expect(try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+            return token
+        }
+        let servers = [
+            AuthConfiguration(client: ClientCredentials(id: "bob", secret: "bob-secret"), signingKey: key),
+            AuthConfiguration(client: ClientCredentials(id: "alice", secret: "alice-secret"), signingKey: key, issuer: "another-issuer"),
+            AuthConfiguration(client: ClientCredentials(id: "alice", secret: "alice-secret"), signingKey: key, audience: "another-api"),
+        ]
+        for auth in servers {
+            try await withServerClient(auth: auth) { client in
+                let answer = try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(aliceToken)")])
+                #expect(answer.status == 401)
+                #expect((answer.json?["error_description"] as? String) == "The access token was not issued by this server for this client.")
+            }
+        }
+    }
+
+    @Test("a malformed Basic header is a 401 that says how to authenticate")
+    func malformedBasicHeader() async throws {
+        try await withServerClient(auth: AuthConfiguration()) { client in
+            let answer = try await client.get(
+                "/api/auth/token", method: .POST, headers: TokenEndpointTests.form + [("Authorization", "Basic !!!not-base64")],
+                body: "grant_type=client_credentials"
+            )
+            #expect(answer.status == 401)
+            #expect(answer.headers.first(name: "www-authenticate") == #"Basic realm="marquee""#)
+        }
+    }
+
     @Test("a token is refused once the server's clock passes its expiry")
     func refusesExpiredTokens() async throws {
         let clock = ManualClock()

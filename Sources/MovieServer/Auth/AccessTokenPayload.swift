@@ -1,12 +1,16 @@
 import JWTKit
 
-/// The claims of an access token: who it was issued to, when, until when, and a unique id.
+/// The claims of an access token: which server issued it, for which API, to which client, when,
+/// until when, and a unique id.
 struct AccessTokenPayload: JWTPayload {
+    var iss: IssuerClaim
+    var aud: AudienceClaim
     var sub: SubjectClaim
     var iat: IssuedAtClaim
     var exp: ExpirationClaim
     var jti: IDClaim
 
-    /// Expiry is checked by ``TokenService`` against the server's own clock, after the signature.
+    /// Expiry, issuer, audience and subject are checked by ``TokenService`` against the server's
+    /// own clock and configuration, after the signature.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

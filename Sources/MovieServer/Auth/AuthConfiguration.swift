@@ -14,6 +14,10 @@ public struct AuthConfiguration: Sendable {
     public var signingKey: SymmetricKey
     /// The server's clock; tests move it to expire tokens without waiting.
     public var now: @Sendable () -> Date
+    /// Who issues the tokens (`iss`) and the API they are for (`aud`): a token of another issuer
+    /// or audience is refused even when signed with the same key.
+    public var issuer: String
+    public var audience: String
 
     public init(
         requiresToken: Bool = true,
@@ -21,8 +25,12 @@ public struct AuthConfiguration: Sendable {
         accessTokenLifetime: Duration = .seconds(3600),
         refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
         signingKey: SymmetricKey = SymmetricKey(size: .bits256),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        issuer: String = "marquee-movie-api",
+        audience: String = "marquee-movie-api"
     ) {
+        self.issuer = issuer
+        self.audience = audience
         self.requiresToken = requiresToken
         self.client = client
         self.accessTokenLifetime = accessTokenLifetime

@@ -16,6 +16,11 @@ public struct ClientCredentials: Sendable, CustomStringConvertible {
     /// The pair that `marquee` and its embedded server use unless told otherwise. For development only.
     public static let development = ClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
 
+    /// Whether `id` is this client's id, compared in constant time.
+    func matches(id: String) -> Bool {
+        SHA256.hash(data: Data(id.utf8)) == SHA256.hash(data: Data(self.id.utf8))
+    }
+
     /// Whether `id` and `secret` are these credentials, compared in constant time.
     func matches(id: String, secret: String) -> Bool {
         let idMatches = SHA256.hash(data: Data(id.utf8)) == SHA256.hash(data: Data(self.id.utf8))

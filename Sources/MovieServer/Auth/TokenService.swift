@@ -44,6 +44,11 @@ public final class TokenService: Sendable {
         guard payload.exp.value > configuration.now() else {
             throw .invalidToken("The access token expired; get a new one from /api/auth/token.")
         }
+        guard payload.iss.value == configuration.issuer, payload.aud.value.contains(configuration.audience),
+              configuration.client.matches(id: payload.sub.value)
+        else {
+            throw .invalidToken("The access token was not issued by this server for this client.")
+        }
         return payload.sub.value
     }
 
@@ -79,6 +84,8 @@ public final class TokenService: Sendable {
         let now = configuration.now()
         let lifetime = configuration.accessTokenLifetime.timeInterval
         let payload = AccessTokenPayload(
+            iss: IssuerClaim(value: configuration.issuer),
+            aud: AudienceClaim(value: [configuration.audience]),
             sub: SubjectClaim(value: clientID),
             iat: IssuedAtClaim(value: now),
             exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
