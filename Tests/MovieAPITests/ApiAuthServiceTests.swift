@@ -55,3 +55,43 @@ struct ApiAuthServiceTests {
         }
     }
 }
+
+/// The token endpoint's retry rule: a token request is a plain POST and is never retried, whatever
+/// the retry policy of the movie routes says.
+@Suite("Token requests are never retried")
+struct TokenRetryTests {
+    @Test("a 500 or a time-out from the token endpoint is one POST", arguments: ["500", "hang"])
+    func onePost(failure: String) async throws {
+        let tokenAnswer: StubResponse = failure == "500"
+            ? .status(500, body: #"{"error":"server_error"}"#)
+            : .delayed(.seconds(60), .status(200))
+        let transport = StubTransport(rules: [
+            .path(.post, "auth/token", tokenAnswer),
+            .any(.response(APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: "Bearer"]))),
+        ], sleep: { _ in })
+        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL))
+        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, requestTimeout: .seconds(1), callDeadline: .seconds(30))
+        await #expect(throws: NetworkError.self) { try await stack.movieService.topRatedMovies(year: 2016) }
+        #expect(transport.receivedRequests.filter { $0.method == .post }.count == 1)
+    }
+
+    @Test("a fractional expires_in is a number of seconds; a negative one or Int.max is refused", arguments: [
+        ("3600.5", 3600.5), ("0", 0.0), ("-1", nil), ("9223372036854775807", nil), ("1e300", nil), ("\"3600\"", nil),
+    ] as [(String, Double?)])
+    func boundsExpiresIn(value: String, lifetime: Double?) async throws {
+        let issuedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let body = #"{"access_token":"a","token_type":"Bearer","expires_in":\#(value),"refresh_token":"r"}"#
+        let transport = StubTransport(rules: [.any(.json(Data(body.utf8)))])
+        let service = ApiAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientCredentials: .testClient, now: { issuedAt })
+        if let lifetime {
+            #expect(try await service.authorize().expiresAt == issuedAt.addingTimeInterval(lifetime))
+        } else {
+            await #expect {
+                try await service.authorize()
+            } throws: { error in
+                guard case let .cannotDecode(path, _) = error as? NetworkError else { return false }
+                return path == "$.expires_in"
+            }
+        }
+    }
+}

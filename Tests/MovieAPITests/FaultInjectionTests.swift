@@ -46,13 +46,16 @@ struct FaultInjectionTests {
                 case .malformedJSON: ({ if case .cannotDecode(path: "$", _) = $0 { true } else { false } }, 1)
                 case .wrongTypes: ({ if case .cannotDecode(path: "$[0].id", _) = $0 { true } else { false } }, 1)
                 case .huge: ({ $0 == .bodyTooLarge(limit: 10 * 1024 * 1024) }, 1)
-                case .redirectToOtherHost, .ok: ({ _ in false }, 1)
+                case .redirectToInvalidPort: ({ if case .redirectRefused = $0 { true } else { false } }, 1)
+                case .challengeThenTokenRedirect307, .challengeThenTokenRedirect302, .challengeThenHugeExpiry: ({ $0.statusCode == 401 }, 1)
+                case .escapeCodesInError: ({ $0.statusCode == 404 }, 1)
+                case .redirectToOtherHost, .ok, .escapeCodes: ({ _ in false }, 1)
                 }
             }
         }
     }
 
-    static let failing: [Case] = FaultServer.Fault.allCases.filter { $0 != .ok && $0 != .redirectToOtherHost }.map(Case.fault) + [.refusedConnection]
+    static let failing: [Case] = FaultServer.Fault.allCases.filter { ![.ok, .redirectToOtherHost, .escapeCodes].contains($0) }.map(Case.fault) + [.refusedConnection]
     static let deadline = Duration.seconds(6)
 
     @Test("ApiMovieService ends with the right typed error after the specified attempts", arguments: failing)

@@ -35,7 +35,22 @@ public final class FaultServer: Sendable {
         case redirectToOtherHost
         /// 200 with a valid list of one movie.
         case ok
+        /// 302 to a URL whose port is out of range.
+        case redirectToInvalidPort
+        /// Movie paths: 401 with a Bearer challenge. The token endpoint: 307 to the other host.
+        case challengeThenTokenRedirect307
+        /// Movie paths: 401 with a Bearer challenge. The token endpoint: 302 to the other host.
+        case challengeThenTokenRedirect302
+        /// Movie paths: 401 with a Bearer challenge. The token endpoint: `expires_in` of Int.max.
+        case challengeThenHugeExpiry
+        /// 200 with a list whose names carry terminal escape sequences, CR/LF and C1 controls.
+        case escapeCodes
+        /// 404 whose `error_description` carries terminal escape sequences.
+        case escapeCodesInError
     }
+
+    /// A name that would clear the screen, set the window title and forge a line on a terminal.
+    public static let hostileName = "Evil\u{1B}[2J\u{1B}]0;pwned\u{07}\r\nmarquee: forged line\u{9B}31m"
 
     public let port: Int
     public let otherHostPort: Int
@@ -181,6 +196,25 @@ private final class FaultHandler: ChannelInboundHandler, @unchecked Sendable {
             respond(context, status: "302 Found", headers: ["Location: http://127.0.0.2:\(otherHostPort)/\(rest)"], body: "")
         case .ok:
             respond(context, status: "200 OK", body: Self.validList)
+        case .redirectToInvalidPort:
+            respond(context, status: "302 Found", headers: ["Location: http://127.0.0.1:99999/x"], body: "")
+        case .challengeThenTokenRedirect307, .challengeThenTokenRedirect302, .challengeThenHugeExpiry:
+            guard path.hasSuffix("/auth/token") else {
+                respond(context, status: "401 Unauthorized", headers: [#"WWW-Authenticate: Bearer realm="faults""#], body: #"{"error":"invalid_token"}"#)
+                return
+            }
+            switch fault {
+            case .challengeThenHugeExpiry:
+                respond(context, status: "200 OK", body: #"{"access_token":"t","token_type":"Bearer","expires_in":9223372036854775807}"#)
+            default:
+                let status = fault == .challengeThenTokenRedirect307 ? "307 Temporary Redirect" : "302 Found"
+                respond(context, status: status, headers: ["Location: http://127.0.0.2:\(otherHostPort)/api/auth/token"], body: "")
+            }
+        case .escapeCodes:
+            let name = #"Evil\u001b[2J\u001b]0;pwned\u0007\r\nmarquee: forged line\u009b31m"#
+            respond(context, status: "200 OK", body: #"[{"name":"\#(name)","id":77,"year":1995,"releaseDate":"1995-12-15","grossing":1,"rating":8,"cast":[{"name":"\#(name)"}]}]"#)
+        case .escapeCodesInError:
+            respond(context, status: "404 Not Found", body: #"{"error":"not_found","error_description":"gone\u001b]0;pwned\u0007\r\nmarquee: forged"}"#)
         }
     }
 

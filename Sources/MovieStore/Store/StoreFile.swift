@@ -21,7 +21,7 @@ public enum StoreFile: Sendable, Hashable {
     /// Looks at `url` without following a link, opening it read-only if it is a database.
     public static func classify(_ url: URL) -> StoreFile {
         var status = stat()
-        guard lstat(url.path, &status) == 0 else { return errno == ENOENT ? .missing : .notARegularFile }
+        guard lstat(url.path, &status) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .notARegularFile }
         guard status.st_mode & S_IFMT == S_IFREG else { return .notARegularFile }
         guard status.st_size > 0 else { return .empty }
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return .otherFile }

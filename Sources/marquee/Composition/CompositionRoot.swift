@@ -17,7 +17,8 @@ enum CompositionRoot {
         _ body: (any OfflineMovieService) async throws -> Result
     ) async throws -> Result {
         let selection = try options.api.selection
-        let store = try MovieStore(url: options.api.storeURL)
+        let (store, throwaway) = try openStore(options)
+        defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
         var settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
         if selection.stubScenario != nil {
@@ -35,6 +36,28 @@ enum CompositionRoot {
         await app.shutdown()
         try? await embeddedServer?.stop()
         return try outcome.get()
+    }
+
+    /// The store `options` name. When it cannot be opened or written (its folder is not writable,
+    /// the disk is full), and the policy may use the network, a throwaway store stands in for this
+    /// run with one warning, so the network's answer is still shown; the throwaway folder is
+    /// returned for removal. A damaged store, another program's file or a store of a newer version
+    /// is never worked around: it is reported.
+    private static func openStore(_ options: ClientOptions) throws -> (MovieStore, URL?) {
+        do {
+            return (try MovieStore(url: options.api.storeURL), nil)
+        } catch {
+            switch error {
+            case .cannotOpen, .diskFull, .failed:
+                guard options.cachePolicy != .cacheOnly else { throw error }
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-throwaway-\(UUID().uuidString)")
+                guard let throwaway = try? MovieStore(url: folder.appendingPathComponent("movies.sqlite")) else { throw error }
+                Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); answers are shown but not stored this run")
+                return (throwaway, folder)
+            default:
+                throw error
+            }
+        }
     }
 
     /// The context of an API whose credential is kept between runs (production, a custom
