@@ -97,3 +97,22 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 }
+
+/// HTTPS spoken to a plain-HTTP port: a sentence a user can act on, not a TLS library's text.
+@Suite("TLS errors")
+struct TLSErrorTests {
+    @Test("HTTPS to a plain-HTTP port is cannotConnect with a TLS hint and no build path")
+    func httpsToPlainPort() async throws {
+        try await withLoopbackServer({ router in router.get("api/x") { _, _ in "plain" } }) { server in
+            try await withTransport { transport in
+                let baseURL = URL(string: "https://127.0.0.1:\(server.port)/api/")!
+                await #expect {
+                    try await APIClient(baseURL: baseURL, transport: transport).send(Endpoint(path: ["x"]))
+                } throws: { error in
+                    guard case let .cannotConnect(_, port, reason) = error as? NetworkError else { return false }
+                    return port == server.port && reason.hasPrefix("the TLS handshake failed") && !"\(error)".contains(".build")
+                }
+            }
+        }
+    }
+}

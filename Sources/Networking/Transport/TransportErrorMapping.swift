@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 /// Turns what AsyncHTTPClient and SwiftNIO throw into a ``NetworkError``.
 enum TransportErrorMapping {
@@ -38,6 +39,9 @@ enum TransportErrorMapping {
             default:
                 return .connectionLost(String(describing: error))
             }
+        }
+        if error is NIOSSLError || error is BoringSSLError {
+            return .cannotConnect(host: host, port: port, reason: "the TLS handshake failed; is the server speaking HTTPS on this port, with a certificate this machine trusts?")
         }
         if let error = error as? NIOHTTPDecompression.DecompressionError {
             return error == .limit ? .bodyTooLarge(limit: bodyLimit) : .connectionLost("the compressed body is damaged")
