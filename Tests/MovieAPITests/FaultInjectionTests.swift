@@ -29,7 +29,7 @@ struct FaultInjectionTests {
         var attemptTimeout: Duration {
             switch self {
             case .fault(.hang), .fault(.drip): .milliseconds(400)
-            default: .seconds(1) + .milliseconds(500)
+            default: .seconds(10)
             }
         }
 
@@ -56,7 +56,7 @@ struct FaultInjectionTests {
     }
 
     static let failing: [Case] = FaultServer.Fault.allCases.filter { ![.ok, .redirectToOtherHost, .escapeCodes].contains($0) }.map(Case.fault) + [.refusedConnection]
-    static let deadline = Duration.seconds(6)
+    static let deadline = Duration.seconds(30)
 
     @Test("ApiMovieService ends with the right typed error after the specified attempts", arguments: failing)
     func apiMovieService(fault: Case) async throws {
