@@ -102,8 +102,9 @@ struct CachePolicyTests {
     @Test("networkElseCache: the network's answer when it works")
     func networkElseCacheWorking() async throws {
         let store = try await storeHoldingOld()
-        let (snapshots, _) = await service(ScriptedMovieService(.answer(new)), store: store)
+        let (snapshots, error) = await service(ScriptedMovieService(.answer(new)), store: store)
             .topRatedMovies(year: 2016, policy: .networkElseCache).collect()
+        #expect(error == nil)
         #expect(snapshots.map(\.source) == [.network])
         #expect(snapshots.map(\.value) == [new])
     }
@@ -168,8 +169,9 @@ struct CachePolicyTests {
         let stale = try await service(base, store: store).movie(id: 6, policy: .networkElseCache).answer()
         #expect(stale.isStale)
         #expect(stale.value == Fixtures.movie(6))
-        let (snapshots, _) = await service(base, store: try makeStore()).movie(id: 6, policy: .cacheThenNetwork).collect()
+        let (snapshots, error) = await service(base, store: try makeStore()).movie(id: 6, policy: .cacheThenNetwork).collect()
         #expect(snapshots.isEmpty, "no stored movie means no store snapshot, unlike an empty list")
+        #expect(error as? TestFailure == .offline, "the network's failure ends the stream")
     }
 
     @Test("the plain MovieService calls use the default policy")

@@ -4,7 +4,7 @@ import Networking
 import NIOConcurrencyHelpers
 import Testing
 
-@Suite("APIClient")
+@Suite("APIClient", .timeLimit(.minutes(2)))
 struct APIClientTests {
     let baseURL = URL(string: "http://api.test/api/")!
 

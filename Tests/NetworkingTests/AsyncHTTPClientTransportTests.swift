@@ -5,7 +5,7 @@ import Networking
 import Testing
 
 /// The live transport against real servers on loopback.
-@Suite("AsyncHTTPClientTransport")
+@Suite("AsyncHTTPClientTransport", .timeLimit(.minutes(2)))
 struct AsyncHTTPClientTransportTests {
     @Test("a response comes back whole, with status and headers, whatever its status")
     func returnsResponses() async throws {

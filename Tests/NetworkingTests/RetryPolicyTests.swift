@@ -6,7 +6,7 @@ import Testing
 
 /// `RetryPolicy` through the real `APIClient` on the stub, with the jitter and the waits made
 /// exact and instant.
-@Suite("RetryPolicy")
+@Suite("RetryPolicy", .timeLimit(.minutes(2)))
 struct RetryPolicyTests {
     let baseURL = URL(string: "http://api.test/api/")!
     let waits = NIOLockedValueBox<[Duration]>([])
@@ -116,7 +116,7 @@ struct RetryPolicyTests {
         _ = try await APIClient(baseURL: baseURL, transport: stub, defaultTimeout: .seconds(30), deadline: .seconds(2)).send(Endpoint(path: ["x"]))
         _ = try await APIClient(baseURL: baseURL, transport: stub, defaultTimeout: .seconds(30)).send(Endpoint(path: ["x"]))
         let timeouts = stub.receivedRequests.map(\.timeout)
-        #expect(timeouts[0] <= .seconds(2) && timeouts[0] > .seconds(1))
+        #expect(timeouts[0] <= .seconds(2), "cut to the deadline's time left, whatever the machine's load")
         #expect(timeouts[1] == .seconds(30))
     }
 

@@ -55,7 +55,9 @@ struct StubTransportTests {
             .path(.get, "teapot", .status(418, body: #"{"error_description":"short and stout"}"#)),
         ])
         let client = client(stub)
-        await #expect(throws: NetworkError.self) { try await client.decode([Int].self, from: Endpoint(path: ["broken"])) }
+        await #expect(throws: NetworkError.cannotDecode(path: "$", reason: "the body is not valid JSON")) {
+            try await client.decode([Int].self, from: Endpoint(path: ["broken"]))
+        }
         await #expect(throws: NetworkError.status(code: 418, excerpt: "short and stout")) { try await client.send(Endpoint(path: ["teapot"])) }
     }
 
@@ -82,7 +84,9 @@ struct StubTransportTests {
             .path(.get, "absent", .file(file.appendingPathExtension("missing"))),
         ])
         #expect(try await client(stub).decode([Int].self, from: Endpoint(path: ["present"])) == [7])
-        await #expect(throws: NetworkError.self) { try await client(stub).send(Endpoint(path: ["absent"])) }
+        await #expect(throws: NetworkError.status(code: 404, excerpt: "no stub fixture at \(file.appendingPathExtension("missing").lastPathComponent)")) {
+            try await client(stub).send(Endpoint(path: ["absent"]))
+        }
     }
 
     @Test("noNetwork refuses the connection; timeout waits out the request's timeout")
@@ -103,13 +107,13 @@ struct StubTransportTests {
     func invalidPermissions() async throws {
         let stub = StubTransport(scenario: .invalidPermissions, rules: [.any(.status(200, body: "{}"))])
         let client = client(stub)
-        await #expect(throws: NetworkError.self) { try await client.send(Endpoint(path: ["movies", "1"])) }
+        await #expect(throws: NetworkError.status(code: 401, excerpt: "The access token is not valid.")) {
+            try await client.send(Endpoint(path: ["movies", "1"]))
+        }
         let token = try await client.send(Endpoint(method: .post, path: ["auth", "token"], requiresAuthentication: false))
         #expect(token.status == .ok)
-        do {
-            _ = try await client.send(Endpoint(path: ["movies", "1"]))
-        } catch {
-            #expect(error.statusCode == 403)
+        await #expect(throws: NetworkError.status(code: 403, excerpt: "This client may not read movies.")) {
+            try await client.send(Endpoint(path: ["movies", "1"]))
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import Logging
 import MovieServer
@@ -50,9 +53,46 @@ public func withLoopbackServer<Result>(
     return try await finally(try await body(server)) { try? await server.stop() }
 }
 
-/// A loopback port on which nothing listens: bound by a server that has since stopped.
+/// A loopback port on which nothing listens, and on which nothing else can listen while the
+/// tests run: a socket is bound to it and never listens, so every connection is refused.
 public func closedLoopbackPort() async throws -> Int {
-    try await withLoopbackServer({ _ in }) { $0.port }
+    try PortHolder.bind(0)
+}
+
+/// Keeps `port` (a stopped server's) from being taken by another test, so connecting to it stays
+/// refused. Fails if something took it in the moment since the server stopped.
+public func holdLoopbackPort(_ port: Int) throws {
+    _ = try PortHolder.bind(port)
+}
+
+/// Sockets bound on loopback and kept for the life of the test process.
+private enum PortHolder {
+    struct BindFailure: Error, CustomStringConvertible {
+        let port: Int
+        let code: Int32
+        var description: String { "cannot hold loopback port \(port): errno \(code)" }
+    }
+
+    static func bind(_ port: Int) throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard descriptor >= 0, bound == 0 else {
+            let code = errno
+            close(descriptor)
+            throw BindFailure(port: port, code: code)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 }
 
 /// Runs `operation`, then `cleanup` whether it threw or not, then returns or rethrows.
