@@ -94,7 +94,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Tests/Support"
+            path: "Tests/Support",
+            resources: [.copy("Fixtures")]
         ),
         .executableTarget(
             name: "marquee-store-crash-writer",

@@ -1,6 +1,7 @@
 import Foundation
 import MovieAPI
 import Movies
+import NIOConcurrencyHelpers
 import Networking
 import ReferenceAPI
 import Testing
@@ -93,5 +94,43 @@ struct TokenRetryTests {
                 return path == "$.expires_in"
             }
         }
+    }
+}
+
+/// Many requests waiting on one renewal while the token endpoint fails: one token request, and
+/// every waiting request fails with its error.
+@Suite("A failing token endpoint under load", .timeLimit(.minutes(1)))
+struct FailingTokenEndpointTests {
+    @Test("100 challenged requests share one POST to a token endpoint that answers 503 or times out", arguments: ["503", "timeout"])
+    func sharesOneFailure(failure: String) async throws {
+        let arrived = NIOLockedValueBox(0)
+        let transport = StubTransport(rules: [
+            .path(.post, "auth/token", failure == "503" ? .status(503, body: #"{"error":"unavailable"}"#) : .delayed(.seconds(60), .status(200))),
+            .any(.closure { _ in
+                // The 401s are answered once all 100 requests are on the wire, so all of them are
+                // refused around the one renewal (a bounded wait, so a bug cannot hang the run).
+                arrived.withLockedValue { $0 += 1 }
+                for _ in 0..<20_000 where arrived.withLockedValue({ $0 }) < 100 { try? await Task.sleep(for: .milliseconds(1)) }
+                return .response(APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: "Bearer"]))
+            }),
+        ], sleep: { _ in })
+        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL))
+        let stack = ApiClientStack(
+            context: context, transport: transport, clientCredentials: .testClient,
+            retryPolicy: nil, requestTimeout: .seconds(5), callDeadline: nil
+        )
+        let errors = await withTaskGroup(of: NetworkError?.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    do { _ = try await stack.movieService.topRatedMovies(year: 2016); return nil } catch { return error as? NetworkError }
+                }
+            }
+            return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
+        }
+        let expected: NetworkError = failure == "503" ? .status(code: 503, excerpt: "unavailable") : .timedOut(after: .seconds(5))
+        #expect(errors.count == 100 && errors.allSatisfy { $0 == expected }, "\(Set(errors.map { "\(String(describing: $0))" }))")
+        #expect(arrived.withLockedValue { $0 } == 100)
+        #expect(transport.receivedRequests.filter { $0.method == .post }.count == 1)
+        #expect(await context.credential() == nil)
     }
 }

@@ -31,6 +31,8 @@ public final class FaultServer: Sendable {
         case truncated
         /// 200 with a 50 MiB body.
         case huge
+        /// 200 with 20 KB of gzip that inflates to 20 MiB.
+        case gzipBomb
         /// 302 to the same path on the other host.
         case redirectToOtherHost
         /// 200 with a valid list of one movie.
@@ -191,6 +193,11 @@ private final class FaultHandler: ChannelInboundHandler, @unchecked Sendable {
             write(context, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n")
             for _ in 0..<50 { context.write(NIOAny(chunk), promise: nil) }
             context.flush()
+        case .gzipBomb:
+            let bomb = (Bundle.module.url(forResource: "gzip-bomb-20MiB", withExtension: "gz", subdirectory: "Fixtures"))
+                .flatMap { try? Data(contentsOf: $0) } ?? Data()
+            write(context, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\nConnection: close\r\n\r\n")
+            context.writeAndFlush(NIOAny(ByteBuffer(bytes: bomb)), promise: nil)
         case .redirectToOtherHost:
             let rest = path.split(separator: "/").dropFirst().joined(separator: "/")
             respond(context, status: "302 Found", headers: ["Location: http://127.0.0.2:\(otherHostPort)/\(rest)"], body: "")

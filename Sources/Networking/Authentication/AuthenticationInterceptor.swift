@@ -9,7 +9,8 @@ import NIOConcurrencyHelpers
 /// - Before sending: a stored credential that is expired or nearly expired is renewed first.
 /// - After a 401: if the request carried an older credential than the current one, it is retried
 ///   at once. Otherwise every request refused meanwhile waits for the same single renewal and is
-///   retried once with its result, or fails with its error.
+///   retried once with its result, or fails with its error; so does a request that was on the
+///   wire while the last renewal ran, even when its 401 is read after that renewal ended.
 /// - Renewing runs inside ``CredentialStore/modifyCredential(_:)``: a credential that another
 ///   process stored meanwhile is used as it is; else ``Authenticator/refresh(_:)`` is tried first,
 ///   with ``Authenticator/authorize()`` as the fallback. When the server refuses both, the stored
@@ -61,6 +62,8 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
     private var renewalTimes: [ContinuousClock.Instant] = []
     /// The server's refusal to authorize this client, once it has happened.
     private var refusal: NetworkError?
+    /// When the last renewal ended, and how: the answer for every request sent before then.
+    private var lastRenewal: (endedAt: ContinuousClock.Instant, result: Result<Auth.Credential, NetworkError>)?
 
     public init<Store: CredentialStore>(
         authenticator: Auth,
@@ -112,6 +115,12 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
         if let current, !authenticator.isRequest(request, authenticatedWith: current), !authenticator.needsRenewal(current) {
             return .retry
         }
+        if renewal == nil, let last = lastRenewal, let sentAt = request.sentAt, sentAt <= last.endedAt {
+            switch last.result {
+            case .success: return .retry
+            case let .failure(error): return .fail(error)
+            }
+        }
         do {
             _ = try await renewedCredential(since: seenGeneration, replacing: current)
             return .retry
@@ -142,7 +151,10 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
         let task = Task { await self.renew(replacing: stale) }
         renewal = task
         let result = await task.value
-        if renewal == task { renewal = nil }
+        if renewal == task {
+            renewal = nil
+            lastRenewal = (ContinuousClock.now, result)
+        }
         return try result.get()
     }
 

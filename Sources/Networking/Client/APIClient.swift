@@ -64,6 +64,7 @@ public struct APIClient: Sendable {
                     request = try await interceptor.adapt(request)
                 }
                 logger.debug("sending", metadata: ["method": "\(request.method)", "url": "\(request.url)", "attempt": "\(attempt)"])
+                request.sentAt = .now
                 let received = try await transport.send(request)
                 response = received
                 try ResponseValidation.validate(received, for: endpoint)

@@ -14,6 +14,8 @@ public struct APIRequest: Sendable {
     public let endpoint: Endpoint
     /// The errors of the earlier attempts of the same call, oldest first.
     public internal(set) var failures: [NetworkError] = []
+    /// When the client handed this attempt to the transport; `nil` before it is sent.
+    public internal(set) var sentAt: ContinuousClock.Instant?
     /// Headers that carry credentials: never sent to another origin after a redirect.
     /// Interceptors that add a credential in another header add its name here.
     public var sensitiveHeaderNames: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie]
