@@ -124,6 +124,7 @@ let package = Package(
             name: "MovieAPITests",
             dependencies: [
                 "MovieAPI", "MovieServer", "MovieStore", "ReferenceAPI", "MarqueeTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
