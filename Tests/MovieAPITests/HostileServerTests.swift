@@ -13,7 +13,7 @@ struct HostileServerTests {
     @Test("a redirect to a port out of range is a typed error; a stored answer is still shown")
     func redirectToInvalidPort() async throws {
         try await withFault(.redirectToInvalidPort) { stack, _ in
-            await #expect(throws: NetworkError.redirectRefused("the new location's port 99999 is not from 1 to 65535")) {
+            await #expect(throws: NetworkError.redirectRefused("the new location names the port 99999, which is not from 1 to 65535")) {
                 try await stack.movieService.topGrossingMovies(year: 2016)
             }
             let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)/movies.sqlite"))
@@ -22,7 +22,7 @@ struct HostileServerTests {
             let cached = CachedMovieService(base: stack.movieService, store: store, api: "hostile")
             let answer = try await MovieSnapshot.last(of: cached.topGrossingMovies(year: 2016, policy: .networkElseCache))
             #expect(answer.value == stored)
-            #expect(answer.networkError as? NetworkError == .redirectRefused("the new location's port 99999 is not from 1 to 65535"))
+            #expect(answer.networkError as? NetworkError == .redirectRefused("the new location names the port 99999, which is not from 1 to 65535"))
         }
     }
 

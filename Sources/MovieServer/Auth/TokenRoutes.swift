@@ -24,7 +24,7 @@ struct TokenRoutes: Sendable {
         }
     }
 
-    private static func parameters(from body: ByteBuffer, contentType: String?) throws(APIError) -> TokenRequest {
+    private static func parameters(from body: ByteBuffer, contentType: String?) throws(ErrorAnswer) -> TokenRequest {
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         do {
             switch mediaType {
@@ -33,12 +33,12 @@ struct TokenRoutes: Sendable {
             case "application/x-www-form-urlencoded", nil:
                 return try URLEncodedFormDecoder().decode(TokenRequest.self, from: String(buffer: body))
             default:
-                throw APIError.tokenRequest(
+                throw ErrorAnswer.tokenRequest(
                     .unsupportedMediaType, "invalid_request",
                     "Send the parameters as application/x-www-form-urlencoded or application/json."
                 )
             }
-        } catch let error as APIError {
+        } catch let error as ErrorAnswer {
             throw error
         } catch {
             throw .tokenRequest(.badRequest, "invalid_request", "The token request parameters cannot be read.")

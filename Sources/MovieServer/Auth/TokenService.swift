@@ -19,7 +19,7 @@ public final class TokenService: Sendable {
     }
 
     /// Answers a token request, or throws the RFC 6749 error to send back.
-    func grant(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?, logger: Logger) async throws(APIError) -> TokenResponse {
+    func grant(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?, logger: Logger) async throws(ErrorAnswer) -> TokenResponse {
         do {
             let (type, clientID) = try await authorize(request, basicCredentials: basicCredentials)
             let response = try await issueTokens(for: clientID)
@@ -34,7 +34,7 @@ public final class TokenService: Sendable {
     }
 
     /// The client an access token was issued to, or the 401 to send back.
-    func verifyAccessToken(_ token: String) async throws(APIError) -> String {
+    func verifyAccessToken(_ token: String) async throws(ErrorAnswer) -> String {
         let payload: AccessTokenPayload
         do {
             payload = try await keys.verify(token, as: AccessTokenPayload.self)
@@ -52,7 +52,7 @@ public final class TokenService: Sendable {
         return payload.sub.value
     }
 
-    private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(APIError) -> (GrantType, String) {
+    private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(ErrorAnswer) -> (GrantType, String) {
         guard let grantName = request.grant_type, !grantName.isEmpty else {
             throw .tokenRequest(.badRequest, "invalid_request", "The grant_type parameter is missing.")
         }
@@ -80,7 +80,7 @@ public final class TokenService: Sendable {
         }
     }
 
-    private func issueTokens(for clientID: String) async throws(APIError) -> TokenResponse {
+    private func issueTokens(for clientID: String) async throws(ErrorAnswer) -> TokenResponse {
         let now = configuration.now()
         let lifetime = configuration.accessTokenLifetime.timeInterval
         let payload = AccessTokenPayload(
@@ -95,7 +95,7 @@ public final class TokenService: Sendable {
         do {
             accessToken = try await keys.sign(payload)
         } catch {
-            throw APIError(.internalServerError, code: "server_error", message: "The server could not sign a token.")
+            throw ErrorAnswer(.internalServerError, code: "server_error", message: "The server could not sign a token.")
         }
         let refreshToken = await refreshTokens.issue(
             for: clientID,

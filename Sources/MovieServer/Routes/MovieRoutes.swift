@@ -25,16 +25,16 @@ struct MovieRoutes: Sendable {
         router.get(":id") { _, context in
             let id = try ParameterParsing.movieID(context.parameters.get("id"))
             guard let movie = catalog.movie(id: id) else {
-                throw APIError.notFound("There is no movie with id \(id).")
+                throw ErrorAnswer.notFound("There is no movie with id \(id).")
             }
             return Self.json(ByteBuffer(string: ContractJSON.movie(movie)))
         }
         router.get("") { _, _ -> Response in
-            throw APIError.badRequest("The movie id is missing: use /api/movies/{id}.")
+            throw ErrorAnswer.badRequest("The movie id is missing: use /api/movies/{id}.")
         }
         for list in ["topGrossing", "topRated"] {
             router.get("\(list)") { _, _ -> Response in
-                throw APIError.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
+                throw ErrorAnswer.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
             }
         }
         router.get("topGrossing/:year") { _, context in

@@ -2,7 +2,7 @@
 enum ParameterParsing {
     static let yearRange = 1...9999
 
-    static func movieID(_ text: String?) throws(APIError) -> Int {
+    static func movieID(_ text: String?) throws(ErrorAnswer) -> Int {
         guard let text, !text.isEmpty else { throw .badRequest("The movie id is missing.") }
         guard let id = wholeNumber(text) else {
             throw .badRequest("The movie id must be a whole number from 0 to \(Int.max), not '\(excerpt(text))'.")
@@ -10,7 +10,7 @@ enum ParameterParsing {
         return id
     }
 
-    static func year(_ text: String?) throws(APIError) -> Int {
+    static func year(_ text: String?) throws(ErrorAnswer) -> Int {
         guard let text, !text.isEmpty else { throw .badRequest("The year is missing.") }
         guard let year = wholeNumber(text), yearRange.contains(year) else {
             throw .badRequest("The year must be a whole number from 1 to 9999, not '\(excerpt(text))'.")

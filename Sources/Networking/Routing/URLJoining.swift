@@ -6,14 +6,11 @@ extension Endpoint {
     /// Exactly one `/` separates the base path from the endpoint's segments, whether or not the
     /// base URL ends in `/`. Each segment is percent-encoded, so `a/b` stays one segment.
     public func url(relativeTo baseURL: URL) throws(NetworkError) -> URL {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
-        else {
-            throw .invalidRoute("the base URL \(baseURL.absoluteString) is not an http or https URL with a host")
+        if let problem = baseURL.problemAsHTTPAddress {
+            throw .invalidRoute("the base URL \(baseURL.absoluteString) \(problem)")
         }
-        if let port = components.port, !Self.validPorts.contains(port) {
-            throw .invalidRoute("the port \(port) of the base URL is not from 1 to 65535")
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
+            throw .invalidRoute("the base URL \(baseURL.absoluteString) cannot be read")
         }
         for segment in pathSegments where segment.isEmpty || segment == "." || segment == ".." {
             throw .invalidRoute("the path segment '\(segment)' is not allowed")
@@ -31,9 +28,6 @@ extension Endpoint {
         return url
     }
 
-    /// The TCP ports a URL may name.
-    static let validPorts = 1...65535
-
     private static let segmentCharacters: CharacterSet = {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;")
@@ -42,5 +36,16 @@ extension Endpoint {
 
     private static func percentEncoded(_ segment: String) -> String {
         segment.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? segment
+    }
+}
+
+extension URL {
+    /// Why this URL cannot be requested (not http or https, no host, a port outside 1 to 65535),
+    /// or `nil` when it can.
+    var problemAsHTTPAddress: String? {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else { return "is not an http or https URL" }
+        guard let host, !host.isEmpty else { return "has no host" }
+        if let port, !(1...65535).contains(port) { return "names the port \(port), which is not from 1 to 65535" }
+        return nil
     }
 }

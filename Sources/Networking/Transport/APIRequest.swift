@@ -31,8 +31,13 @@ public struct APIRequest: Sendable {
 
     /// `host:port` of the URL, with the scheme's default port when none is given.
     public var hostAndPort: (host: String, port: Int) {
-        let host = url.host ?? ""
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return (host, port)
+        (url.host ?? "", url.portOrSchemeDefault)
+    }
+}
+
+extension URL {
+    /// The URL's port, or its scheme's default: 443 for `https`, else 80.
+    var portOrSchemeDefault: Int {
+        port ?? (scheme?.lowercased() == "https" ? 443 : 80)
     }
 }

@@ -18,14 +18,11 @@ enum Redirection {
             throw .redirectRefused("\(request.url.path) answered \(code) and must not be redirected")
         }
         guard let location = response.headerFields[.location] else { return nil }
-        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = target.host, !host.isEmpty
-        else {
-            throw .redirectRefused("the new location is not an http or https URL with a host")
+        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL else {
+            throw .redirectRefused("the new location is not a URL")
         }
-        if let port = target.port, !Endpoint.validPorts.contains(port) {
-            throw .redirectRefused("the new location's port \(port) is not from 1 to 65535")
+        if let problem = target.problemAsHTTPAddress {
+            throw .redirectRefused("the new location \(problem)")
         }
         var next = request
         next.url = target
@@ -47,8 +44,6 @@ enum Redirection {
 
     /// Scheme, host and port: what two URLs must share to be the same origin.
     static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.portOrSchemeDefault)"
     }
 }

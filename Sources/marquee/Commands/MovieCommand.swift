@@ -22,7 +22,7 @@ struct MovieCommand: AsyncParsableCommand {
             subject: "movies",
             ask: { [id] service, policy in service.movie(id: id, policy: policy) },
             traceLine: { "Found movie \(TerminalText.safe($0.name))" },
-            print: { try MovieOutput(json: client.json).printMovie($0, provenance: $1) }
+            show: { try MovieOutput(json: client.json).printMovie($0, provenance: $1) }
         )
     }
 }

@@ -11,7 +11,7 @@ enum SnapshotQuery {
         subject: String,
         ask: @escaping (any OfflineMovieService, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
         traceLine: (Value) -> String,
-        print: (MovieSnapshot<Value>, Provenance.Line) throws -> Void
+        show: (MovieSnapshot<Value>, Provenance.Line) throws -> Void
     ) async throws {
         try await CompositionRoot.withMovieService(options) { service in
             let presenter = SnapshotPresenter(trace: options.trace, traceToStandardError: options.json)
@@ -20,7 +20,24 @@ enum SnapshotQuery {
             if let storeError = answer.storeError {
                 Logger(label: "marquee").warning("the answer could not be stored: \(ErrorReporter.describe(storeError))")
             }
-            try print(answer, Provenance.line(for: answer, subject: subject))
+            try show(answer, Provenance.line(for: answer, subject: subject))
         }
+    }
+
+    /// Runs a top-list command: `ask` the service for the list of `year`, trace "Found N movies",
+    /// print it under "`title` `year`".
+    static func runTopList(
+        _ options: ClientOptions,
+        year: Int,
+        title: String,
+        ask: @escaping (any OfflineMovieService, Int, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
+    ) async throws {
+        try await run(
+            options,
+            subject: "movies of \(year)",
+            ask: { service, policy in ask(service, year, policy) },
+            traceLine: { "Found \($0.count) movies" },
+            show: { try MovieOutput(json: options.json).printList($0, title: "\(title) \(year)", provenance: $1) }
+        )
     }
 }

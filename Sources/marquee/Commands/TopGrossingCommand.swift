@@ -11,12 +11,6 @@ struct TopGrossingCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await SnapshotQuery.run(
-            client,
-            subject: "movies of \(year.year)",
-            ask: { [year = year.year] service, policy in service.topGrossingMovies(year: year, policy: policy) },
-            traceLine: { "Found \($0.count) movies" },
-            print: { try MovieOutput(json: client.json).printList($0, title: "Top grossing movies of \(year.year)", provenance: $1) }
-        )
+        try await SnapshotQuery.runTopList(client, year: year.year, title: "Top grossing movies of") { $0.topGrossingMovies(year: $1, policy: $2) }
     }
 }

@@ -11,12 +11,6 @@ struct TopRatedCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await SnapshotQuery.run(
-            client,
-            subject: "movies of \(year.year)",
-            ask: { [year = year.year] service, policy in service.topRatedMovies(year: year, policy: policy) },
-            traceLine: { "Found \($0.count) movies" },
-            print: { try MovieOutput(json: client.json).printList($0, title: "Top rated movies of \(year.year)", provenance: $1) }
-        )
+        try await SnapshotQuery.runTopList(client, year: year.year, title: "Top rated movies of") { $0.topRatedMovies(year: $1, policy: $2) }
     }
 }

@@ -2,7 +2,7 @@ import Hummingbird
 import Logging
 import NIOHTTP1
 
-/// Makes every error a JSON ``APIError`` answer, including the router's own "no such route".
+/// Makes every error a JSON ``ErrorAnswer`` answer, including the router's own "no such route".
 ///
 /// A request whose framing cannot be parsed is the client's fault: a 400, logged at `info`.
 /// Anything else that is not an HTTP error is a bug in the server: it is logged and answered with
@@ -11,12 +11,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
+        } catch let error as ErrorAnswer {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
             if error.status == .notFound, let allowed = RouteTable.allowedMethods(for: request.uri.path),
                !allowed.contains(request.method.rawValue) {
-                return try APIError(
+                return try ErrorAnswer(
                     .methodNotAllowed, code: "method_not_allowed",
                     message: "\(request.uri.path.prefix(200)) allows \(allowed.joined(separator: ", ")), not \(request.method.rawValue.prefix(20)).",
                     headerFields: [.allow: allowed.joined(separator: ", ")]
@@ -25,25 +25,25 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try Self.apiError(for: error, path: request.uri.path).response(from: request, context: context)
         } catch is HTTPParserError {
             context.logger.info("malformed request", metadata: ["path": "\(request.uri.path.prefix(200))"])
-            return try APIError(.badRequest, code: "invalid_request", message: "The request is malformed (its framing or body encoding cannot be read).")
+            return try ErrorAnswer(.badRequest, code: "invalid_request", message: "The request is malformed (its framing or body encoding cannot be read).")
                 .response(from: request, context: context)
         } catch let error as any HTTPResponseError {
             return try Self.apiError(for: HTTPError(error.status), path: request.uri.path).response(from: request, context: context)
         } catch {
             context.logger.error("unexpected error", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
-            return try APIError(.internalServerError, code: "server_error", message: "The server failed to answer this request.")
+            return try ErrorAnswer(.internalServerError, code: "server_error", message: "The server failed to answer this request.")
                 .response(from: request, context: context)
         }
     }
 
-    private static func apiError(for error: HTTPError, path: String) -> APIError {
+    private static func apiError(for error: HTTPError, path: String) -> ErrorAnswer {
         switch error.status {
         case .notFound:
             .notFound("There is no resource at \(String(path.prefix(200))).")
         case .contentTooLarge:
-            APIError(.contentTooLarge, code: "invalid_request", message: "The request body is too large.")
+            ErrorAnswer(.contentTooLarge, code: "invalid_request", message: "The request body is too large.")
         default:
-            APIError(error.status, code: "invalid_request", message: error.body ?? error.status.reasonPhrase, headerFields: error.headers)
+            ErrorAnswer(error.status, code: "invalid_request", message: error.body ?? error.status.reasonPhrase, headerFields: error.headers)
         }
     }
 }

@@ -4,7 +4,7 @@ import Hummingbird
 /// An error answer of the movie API: a status and a JSON body
 /// `{"error": code, "error_description": message}`, the shape RFC 6749 uses for token errors,
 /// kept for every error so clients read one format.
-public struct APIError: HTTPResponseError, Sendable {
+public struct ErrorAnswer: HTTPResponseError, Sendable {
     public let status: HTTPResponse.Status
     public let code: String
     public let message: String
@@ -36,31 +36,31 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 }
 
-extension APIError {
-    static func badRequest(_ message: String) -> APIError {
-        APIError(.badRequest, code: "invalid_request", message: message)
+extension ErrorAnswer {
+    static func badRequest(_ message: String) -> ErrorAnswer {
+        ErrorAnswer(.badRequest, code: "invalid_request", message: message)
     }
 
-    static func notFound(_ message: String) -> APIError {
-        APIError(.notFound, code: "not_found", message: message)
+    static func notFound(_ message: String) -> ErrorAnswer {
+        ErrorAnswer(.notFound, code: "not_found", message: message)
     }
 }
 
-extension APIError {
+extension ErrorAnswer {
     /// An RFC 6749 token endpoint error.
-    static func tokenRequest(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:]) -> APIError {
-        APIError(status, code: code, message: message, headerFields: headers)
+    static func tokenRequest(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:]) -> ErrorAnswer {
+        ErrorAnswer(status, code: code, message: message, headerFields: headers)
     }
 
     /// An RFC 6750 bearer token error: 401 with a `WWW-Authenticate: Bearer` challenge.
-    static func invalidToken(_ message: String) -> APIError {
-        APIError(
+    static func invalidToken(_ message: String) -> ErrorAnswer {
+        ErrorAnswer(
             .unauthorized, code: "invalid_token", message: message,
             headerFields: [.wwwAuthenticate: #"Bearer realm="marquee", error="invalid_token", error_description="\#(message)""#]
         )
     }
 
-    static let missingToken = APIError(
+    static let missingToken = ErrorAnswer(
         .unauthorized, code: "invalid_token",
         message: "An access token is required: send Authorization: Bearer <token>, from POST /api/auth/token.",
         headerFields: [.wwwAuthenticate: #"Bearer realm="marquee""#]
