@@ -50,7 +50,7 @@ public final class CachedMovieService: MovieService {
             what: "movie \(id)",
             read: { try await store.movie(id: id, api: api) },
             fetch: { [base] in try await base.movie(id: id) },
-            save: { movie, date in try await store.saveMovies([movie], api: api, fetchedAt: date) },
+            save: { movie, date throws(StoreError) in try await store.saveMovies([movie], api: api, fetchedAt: date) },
             derive: nil
         ).makeStream()
     }
@@ -99,7 +99,7 @@ public final class CachedMovieService: MovieService {
             what: query.description,
             read: { try await store.list(query, api: api) },
             fetch: fetch,
-            save: { movies, date in try await store.saveList(movies, for: query, api: api, fetchedAt: date) },
+            save: { movies, date throws(StoreError) in try await store.saveList(movies, for: query, api: api, fetchedAt: date) },
             derive: { try await store.derivedList(query, api: api) }
         ).makeStream()
     }

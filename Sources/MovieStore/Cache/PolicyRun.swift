@@ -12,7 +12,7 @@ struct PolicyRun<Value: Sendable>: Sendable {
     let what: String
     let read: @Sendable () async throws -> StoredValue<Value>?
     let fetch: @Sendable () async throws -> Value
-    let save: @Sendable (Value, Date) async throws -> Void
+    let save: @Sendable (Value, Date) async throws(StoreError) -> Void
     /// A value made from other stored data, never saved, and how many stored records it was made from.
     let derive: (@Sendable () async throws -> (StoredValue<Value>, records: Int)?)?
 
@@ -77,8 +77,7 @@ struct PolicyRun<Value: Sendable>: Sendable {
             try await save(value, fetchedAt)
             return MovieSnapshot(value: value, source: .network, fetchedAt: fetchedAt)
         } catch {
-            let storeError = error as? StoreError ?? .failed(path: "", reason: "\(error)")
-            return MovieSnapshot(value: value, source: .network, fetchedAt: fetchedAt, storeError: storeError)
+            return MovieSnapshot(value: value, source: .network, fetchedAt: fetchedAt, storeError: error)
         }
     }
 
