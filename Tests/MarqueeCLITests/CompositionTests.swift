@@ -14,17 +14,17 @@ import Testing
 struct CompositionTests {
     /// One way the app can be wired: an API, reached somewhere, and the stub's scenario.
     struct Wiring: CustomTestStringConvertible, Sendable {
-        let environment: ApiEnvironment
+        let environment: APIEnvironment
         let scenario: StubScenario?
         var testDescription: String { scenario.map { "stub:\($0.rawValue)" } ?? environment.identity.key }
     }
 
     static let wirings: [Wiring] = [
-        Wiring(environment: ApiEnvironment(.embedded, at: URL(string: "http://127.0.0.1:1/api/")!), scenario: nil),
+        Wiring(environment: APIEnvironment(.embedded, at: URL(string: "http://127.0.0.1:1/api/")!), scenario: nil),
         Wiring(environment: .production, scenario: nil),
         // A literal that is a valid base URL.
-        Wiring(environment: ApiEnvironment(.custom(try! ApiBaseURL("https://movies.example/api")))!, scenario: nil),
-    ] + StubScenario.allCases.map { Wiring(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL), scenario: $0) }
+        Wiring(environment: APIEnvironment(.custom(try! APIBaseURL("https://movies.example/api")))!, scenario: nil),
+    ] + StubScenario.allCases.map { Wiring(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL), scenario: $0) }
 
     static let stub = wirings.last { $0.scenario == .success }!
 
@@ -53,16 +53,16 @@ struct CompositionTests {
     func resolvesTheGraph(wiring: Wiring) async throws {
         try await withContainer(wiring) { app in
             let resolver = app.resolver
-            #expect(resolver.resolve((any ApiContext).self) != nil)
+            #expect(resolver.resolve((any APIContext).self) != nil)
             #expect(resolver.resolve((any Transport).self) != nil)
             #expect(resolver.resolve(APIClient.self) != nil)
-            #expect(resolver.resolve(APIClient.self, name: ApiAssembly.tokenClient) != nil)
+            #expect(resolver.resolve(APIClient.self, name: APIAssembly.tokenClient) != nil)
             #expect(resolver.resolve((any AuthService).self) != nil)
-            #expect(resolver.resolve(AuthenticationInterceptor<ApiAuthenticator>.self) != nil)
-            #expect(resolver.resolve((any MovieService).self, name: MoviesAssembly.api) is ApiMovieService)
+            #expect(resolver.resolve(AuthenticationInterceptor<APIAuthenticator>.self) != nil)
+            #expect(resolver.resolve((any MovieService).self, name: MoviesAssembly.api) is APIMovieService)
             #expect(resolver.resolve((any MovieService).self) is CachedMovieService)
             #expect(resolver.resolve((any OfflineMovieService).self) is CachedMovieService)
-            #expect(resolver.resolve((any ApiContext).self)?.environment == wiring.environment)
+            #expect(resolver.resolve((any APIContext).self)?.environment == wiring.environment)
         }
     }
 
@@ -70,18 +70,18 @@ struct CompositionTests {
     func picksImplementations(wiring: Wiring) async throws {
         try await withContainer(wiring) { app in
             let transport = app.resolver.resolved((any Transport).self)
-            let context = app.resolver.resolved((any ApiContext).self)
+            let context = app.resolver.resolved((any APIContext).self)
             let authService = app.resolver.resolved((any AuthService).self)
             switch wiring.environment.identity {
             case .stub:
                 #expect(transport is StubTransport)
-                #expect(context is InMemoryApiContext)
+                #expect(context is InMemoryAPIContext)
             case .embedded:
                 #expect(transport is AsyncHTTPClientTransport)
-                #expect(context is InMemoryApiContext)
+                #expect(context is InMemoryAPIContext)
             case .production, .custom:
                 #expect(transport is AsyncHTTPClientTransport)
-                #expect(context is FileApiContext)
+                #expect(context is FileAPIContext)
             }
             #expect((authService is LegacyTokenAuthService) == (wiring.environment.identity == .production))
         }
@@ -91,11 +91,11 @@ struct CompositionTests {
     func sharesSingletons() async throws {
         try await withContainer(Self.stub) { app in
             let resolver = app.resolver
-            let contexts = (resolver.resolved((any ApiContext).self), resolver.resolved((any ApiContext).self))
+            let contexts = (resolver.resolved((any APIContext).self), resolver.resolved((any APIContext).self))
             #expect(contexts.0 as AnyObject === contexts.1 as AnyObject)
             let transports = (resolver.resolved((any Transport).self), resolver.resolved((any Transport).self))
             #expect(transports.0 as AnyObject === transports.1 as AnyObject)
-            #expect(resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self) === resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self))
+            #expect(resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self) === resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self))
             #expect(resolver.resolved(MovieStore.self) === resolver.resolved(MovieStore.self))
             let cached = resolver.resolved(CachedMovieService.self)
             #expect(cached === resolver.resolved((any OfflineMovieService).self) as? CachedMovieService)
@@ -104,7 +104,7 @@ struct CompositionTests {
             let apiClient = resolver.resolved(APIClient.self)
             #expect(apiClient.transport as AnyObject === transports.0 as AnyObject)
             #expect(apiClient.interceptors.count == 2)
-            #expect(apiClient.interceptors[0] as AnyObject === resolver.resolved(AuthenticationInterceptor<ApiAuthenticator>.self))
+            #expect(apiClient.interceptors[0] as AnyObject === resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self))
             #expect(apiClient.interceptors[1] is RetryPolicy, "authentication decides first, the retry policy second")
         }
     }
@@ -112,8 +112,8 @@ struct CompositionTests {
     @Test("the API movie service is transient: a fresh one each time, over the same shared transport")
     func makesTransientsFresh() async throws {
         try await withContainer(Self.stub) { app in
-            let first = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? ApiMovieService
-            let second = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? ApiMovieService
+            let first = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? APIMovieService
+            let second = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? APIMovieService
             #expect(first != nil && first !== second)
         }
     }
@@ -121,7 +121,7 @@ struct CompositionTests {
     @Test("two containers share nothing")
     func separatesContainers() async throws {
         let one = try container(Self.stub), other = try container(Self.stub)
-        #expect(one.resolver.resolved((any ApiContext).self) as AnyObject !== other.resolver.resolved((any ApiContext).self) as AnyObject)
+        #expect(one.resolver.resolved((any APIContext).self) as AnyObject !== other.resolver.resolved((any APIContext).self) as AnyObject)
     }
 
     @Test("the resolved service works end to end on the stub")

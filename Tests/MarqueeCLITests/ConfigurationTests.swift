@@ -56,9 +56,9 @@ struct ConfigurationTests {
         #expect(!asDefault.standardError.contains("marquee-dev-secret"))
 
         try await withTransport { transport in
-            let token = try await ApiAuthService(
+            let token = try await APIAuthService(
                 client: APIClient(baseURL: URL(string: first)!, transport: transport),
-                clientCredentials: ApiClientCredentials(id: "alice", secret: "alice-secret")
+                clientCredentials: APIClientCredentials(id: "alice", secret: "alice-secret")
             ).authorize().accessToken
             let movie = Endpoint(path: ["movies", "1"], headerFields: [.authorization: "Bearer \(token)"], requiresAuthentication: false)
             _ = try await APIClient(baseURL: URL(string: second)!, transport: transport).send(movie)

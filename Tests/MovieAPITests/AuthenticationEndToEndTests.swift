@@ -6,7 +6,7 @@ import Movies
 import Networking
 import Testing
 
-/// The whole authentication path over real sockets: `ApiAuthService`, the interceptor and the
+/// The whole authentication path over real sockets: `APIAuthService`, the interceptor and the
 /// real token endpoint, under heavy concurrency. Counts come from the server's own ledger.
 /// Serialized: each test already puts 1,000 requests on one server, and under ThreadSanitizer two
 /// of them at once can starve connection set-up past its timeout.
@@ -88,7 +88,7 @@ struct AuthenticationEndToEndTests {
         }
     }
 
-    @Test("ApiAuthService: authorize, refresh, and a reused refresh token is rejected")
+    @Test("APIAuthService: authorize, refresh, and a reused refresh token is rejected")
     func authServiceAgainstTheServer() async throws {
         try await withMovieServer(auth: AuthConfiguration(accessTokenLifetime: .seconds(90))) { server in
             try await withTransport(Self.transport) { transport in
@@ -111,7 +111,7 @@ struct AuthenticationEndToEndTests {
         try await withMovieServer(auth: AuthConfiguration()) { server in
             try await withTransport(Self.transport) { transport in
                 let client = APIClient(baseURL: server.baseURL, transport: transport)
-                let service = ApiAuthService(client: client, clientCredentials: ApiClientCredentials(id: "marquee-dev", secret: "not-the-secret"))
+                let service = APIAuthService(client: client, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "not-the-secret"))
                 do {
                     _ = try await service.authorize()
                     Issue.record("authorizing should fail")
@@ -126,13 +126,13 @@ struct AuthenticationEndToEndTests {
 
 /// The client stack the app builds, against a test server.
 struct Stack {
-    let context: InMemoryApiContext
+    let context: InMemoryAPIContext
     let authService: any AuthService
-    let movies: ApiMovieService
+    let movies: APIMovieService
 
     init(server: TestMovieServer, transport: any Transport, credential: Credential? = nil) throws {
-        context = InMemoryApiContext(environment: ApiEnvironment(ApiIdentity(baseURL: try ApiBaseURL(server.baseURL)), at: server.baseURL), credential: credential)
-        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
+        context = InMemoryAPIContext(environment: APIEnvironment(APIIdentity(baseURL: try APIBaseURL(server.baseURL)), at: server.baseURL), credential: credential)
+        let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
         authService = stack.authService
         movies = stack.movieService
     }

@@ -5,7 +5,7 @@ import Movies
 import Networking
 import Testing
 
-/// `CachedMovieService` around the real `ApiMovieService` on the stub: the article's offline case.
+/// `CachedMovieService` around the real `APIMovieService` on the stub: the article's offline case.
 @Suite("CachedMovieService over the stubbed API")
 struct CachedStubbedAPITests {
     @Test("stored by a success, then shown stale with the connection error when the network is gone")

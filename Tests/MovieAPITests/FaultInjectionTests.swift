@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 import Networking
 import Testing
 
-/// Every fault of the fault server, through `ApiMovieService` and through `CachedMovieService`:
+/// Every fault of the fault server, through `APIMovieService` and through `CachedMovieService`:
 /// the call ends within its deadline with the right typed error, after the specified number of
 /// attempts, the store keeps what it had, and the HTTP client shuts down cleanly.
 @Suite("Fault injection", .timeLimit(.minutes(3)))
@@ -58,12 +58,12 @@ struct FaultInjectionTests {
     static let failing: [Case] = FaultServer.Fault.allCases.filter { ![.ok, .redirectToOtherHost, .escapeCodes].contains($0) }.map(Case.fault) + [.refusedConnection]
     static let deadline = Duration.seconds(30)
 
-    @Test("ApiMovieService ends with the right typed error after the specified attempts", arguments: failing)
+    @Test("APIMovieService ends with the right typed error after the specified attempts", arguments: failing)
     func apiMovieService(fault: Case) async throws {
         try await withFaultClient(fault) { client, counter in
             let started = ContinuousClock.now
             do {
-                _ = try await ApiMovieService(client: client).topGrossingMovies(year: 2016)
+                _ = try await APIMovieService(client: client).topGrossingMovies(year: 2016)
                 Issue.record("\(fault.testDescription) should fail")
             } catch let error as NetworkError {
                 #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
@@ -90,7 +90,7 @@ struct FaultInjectionTests {
         let before = try await store.statistics()
 
         try await withFaultClient(fault) { client, counter in
-            let cached = CachedMovieService(base: ApiMovieService(client: client), store: store, api: "test")
+            let cached = CachedMovieService(base: APIMovieService(client: client), store: store, api: "test")
             let snapshot = try await MovieSnapshot.last(of: cached.topGrossingMovies(year: 2016, policy: .networkElseCache))
             #expect(snapshot.isStale)
             #expect(snapshot.value == seed)
@@ -108,12 +108,12 @@ struct FaultInjectionTests {
         let server = try await FaultServer.start()
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "secret-token", refreshToken: nil, issuedAt: Date(), expiresAt: Date(timeIntervalSinceNow: 3600))
-        let context = InMemoryApiContext(environment: ApiEnvironment(.embedded, at: server.baseURL(for: .redirectToOtherHost)), credential: credential)
+        let context = InMemoryAPIContext(environment: APIEnvironment(.embedded, at: server.baseURL(for: .redirectToOtherHost)), credential: credential)
         let authService = LegacyTokenAuthService(client: APIClient(baseURL: server.baseURL(for: .ok), transport: transport))
-        let interceptor = AuthenticationInterceptor(authenticator: ApiAuthenticator(authService: authService, header: header), store: context)
+        let interceptor = AuthenticationInterceptor(authenticator: APIAuthenticator(authService: authService, header: header), store: context)
         let client = APIClient(baseURL: server.baseURL(for: .redirectToOtherHost), transport: transport, interceptors: [interceptor, RetryPolicy()])
 
-        let movies = try await ApiMovieService(client: client).topRatedMovies(year: 1995)
+        let movies = try await APIMovieService(client: client).topRatedMovies(year: 1995)
         #expect(movies.map(\.name) == ["Heat"])
         let sent = try #require(server.mainHostRequests.first)
         #expect(sent[header == .bearer ? "authorization" : "auth_token"] == (header == .bearer ? "Bearer secret-token" : "secret-token"))

@@ -56,12 +56,12 @@ struct HostileServerTests {
     }
 
     /// A stack for a custom API at the fault's base URL, with a short timeout.
-    private func withFault(_ fault: FaultServer.Fault, _ body: (ApiClientStack, FaultServer) async throws -> Void) async throws {
+    private func withFault(_ fault: FaultServer.Fault, _ body: (APIClientStack, FaultServer) async throws -> Void) async throws {
         let server = try await FaultServer.start()
         let transport = AsyncHTTPClientTransport()
         let baseURL = server.baseURL(for: fault)
-        let context = InMemoryApiContext(environment: ApiEnvironment(.custom(try ApiBaseURL(baseURL)))!)
-        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, requestTimeout: .seconds(5), callDeadline: .seconds(10))
+        let context = InMemoryAPIContext(environment: APIEnvironment(.custom(try APIBaseURL(baseURL)))!)
+        let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient, requestTimeout: .seconds(5), callDeadline: .seconds(10))
         try await finally(try await body(stack, server)) {
             try? await transport.shutdown()
             await server.stop()

@@ -32,8 +32,8 @@ struct LegacyAuthenticationTests {
             }
         }) { server in
             try await withTransport { transport in
-                let context = InMemoryApiContext(environment: ApiEnvironment(.production, at: server.baseURL))
-                let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient)
+                let context = InMemoryAPIContext(environment: APIEnvironment(.production, at: server.baseURL))
+                let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient)
                 let list = try await stack.movieService.topGrossingMovies(year: 2016)
                 let movie = try await stack.movieService.movie(id: 6)
                 let credential = await context.credential()

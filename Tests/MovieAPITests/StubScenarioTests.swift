@@ -6,7 +6,7 @@ import ReferenceAPI
 import Testing
 
 /// The article's scenarios, through the real `APIClient`, authentication interceptor and
-/// `ApiMovieService`, on the stub transport: no sockets, no waiting.
+/// `APIMovieService`, on the stub transport: no sockets, no waiting.
 @Suite("Stub scenarios")
 struct StubScenarioTests {
     @Test("success: the reference lists; the stub never asks for a credential, so none is requested or sent")
@@ -76,8 +76,8 @@ struct StubScenarioTests {
     @Test("a 401 that challenges for another scheme than Bearer is a status error, and no token is asked for")
     func otherChallenge() async throws {
         let transport = StubTransport(rules: [.any(.response(APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"Basic realm="intranet""#])))])
-        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL))
-        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
+        let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL))
+        let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
         await #expect(throws: NetworkError.status(code: 401, excerpt: "")) {
             try await stack.movieService.topGrossingMovies(year: 2016)
         }

@@ -7,14 +7,14 @@ import ReferenceAPI
 /// The client stack the app builds, over a stub transport playing the reference API: no sockets.
 struct StubbedStack {
     let transport: StubTransport
-    let context: InMemoryApiContext
+    let context: InMemoryAPIContext
     let authService: any AuthService
-    let movies: ApiMovieService
+    let movies: APIMovieService
 
     init(scenario: StubScenario, credential: Credential? = nil, timeout: Duration = .seconds(3)) {
         transport = ReferenceStubs.transport(scenario: scenario, sleep: { _ in })
-        context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL), credential: credential)
-        let stack = ApiClientStack(
+        context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL), credential: credential)
+        let stack = APIClientStack(
             context: context, transport: transport, clientCredentials: .testClient,
             retryPolicy: nil, requestTimeout: timeout, callDeadline: nil
         )
@@ -28,7 +28,7 @@ struct StubbedStack {
     }
 }
 
-extension ApiClientCredentials {
+extension APIClientCredentials {
     /// The development pair every test server accepts.
-    static let testClient = ApiClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
+    static let testClient = APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
 }

@@ -163,14 +163,14 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
     out.write("""
 ## What each line measures
 
-- **Client**: `ApiMovieService.topGrossingMovies(year: 2016)` through the whole stack (authentication
+- **Client**: `APIMovieService.topGrossingMovies(year: 2016)` through the whole stack (authentication
   interceptor with a valid credential, retry policy, validation, decoding to `Movie`) against a raw
   AsyncHTTPClient GET plus `JSONDecoder` into the same DTOs, on the same in-process server on loopback.
   At concurrency 64 one iteration is 64 concurrent requests; its latency is the batch's.
 - **Interceptors**: 1,000 requests on `StubTransport`, with and without the authentication and retry
   interceptors; the difference per request is what the chain costs.
 - **Decoding**: a 10,000-movie JSON array (synthetic catalog, seed 42) through `ResponseDecoding` into
-  `ApiMovie` and on to `Movie`, against `JSONSerialization` parsing the same bytes.
+  `APIMovie` and on to `Movie`, against `JSONSerialization` parsing the same bytes.
 - **Store**: `MovieStore.list(.topGrossing(year: 2016))` with 10k, 100k and 1M movies stored (synthetic
   catalog, seed 7), against the same two SQL statements run raw through GRDB on the same file. The bulk
   upsert writes 100,000 movies with their casts in one transaction into an empty store.

@@ -58,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("decoding/Marquee DTOs to Movie 10k movies") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try ResponseDecoding.decode([ApiMovie].self, from: DecodingFixture.body).map(\.movie))
+            blackHole(try ResponseDecoding.decode([APIMovie].self, from: DecodingFixture.body).map(\.movie))
         }
     }
 }
@@ -70,7 +70,7 @@ final class LoopbackFixture: @unchecked Sendable {
     private let lock = NSLock()
     private var running: RunningServer?
     private var rawClient: HTTPClient?
-    private var marquee: ApiMovieService?
+    private var marquee: APIMovieService?
     private var url = ""
 
     func start() async throws {
@@ -79,8 +79,8 @@ final class LoopbackFixture: @unchecked Sendable {
         let server = try await MovieServer(configuration: configuration).start()
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
-        let context = InMemoryApiContext(environment: ApiEnvironment(.custom(try ApiBaseURL(server.baseURL)))!, credential: credential)
-        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: ApiClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret"))
+        let context = InMemoryAPIContext(environment: APIEnvironment(.custom(try APIBaseURL(server.baseURL)))!, credential: credential)
+        let stack = APIClientStack(context: context, transport: transport, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret"))
         var rawConfiguration = HTTPClient.Configuration()
         rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
         lock.withLock {
@@ -95,7 +95,7 @@ final class LoopbackFixture: @unchecked Sendable {
         let (client, target): (HTTPClient, String) = lock.withLock { (self.rawClient!, self.url) }
         let response = try await client.execute(HTTPClientRequest(url: target), timeout: TimeAmount.seconds(30))
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
-        return try JSONDecoder().decode([ApiMovie].self, from: Data(body.readableBytesView)).count
+        return try JSONDecoder().decode([APIMovie].self, from: Data(body.readableBytesView)).count
     }
 
     func marqueeTopGrossing() async throws -> Int {
@@ -121,8 +121,8 @@ enum StubFixture {
     static let bare = APIClient(baseURL: URL(string: "http://stub.invalid/api/")!, transport: transport)
     static let intercepted: APIClient = {
         let credential = Credential(accessToken: "valid", refreshToken: "refresh", issuedAt: Date(), expiresAt: .distantFuture)
-        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: URL(string: "http://stub.invalid/api/")!), credential: credential)
-        return ApiClientStack(context: context, transport: transport, clientCredentials: ApiClientCredentials(id: "id", secret: "secret"), callDeadline: nil).client
+        let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: URL(string: "http://stub.invalid/api/")!), credential: credential)
+        return APIClientStack(context: context, transport: transport, clientCredentials: APIClientCredentials(id: "id", secret: "secret"), callDeadline: nil).client
     }()
 }
 

@@ -15,7 +15,7 @@ public struct LegacyTokenAuthService: AuthService {
 
     public func authorize() async throws -> Credential {
         let issuedAt = now()
-        let token = try await client.text(from: ApiRoute.auth)
+        let token = try await client.text(from: APIRoute.auth)
         guard !token.isEmpty else { throw NetworkError.cannotDecode(path: "$", reason: "the token is empty") }
         return Credential(accessToken: token, refreshToken: nil, issuedAt: issuedAt, expiresAt: .distantFuture)
     }

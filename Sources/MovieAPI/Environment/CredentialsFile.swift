@@ -2,7 +2,7 @@ import FileLocking
 import Foundation
 import Movies
 
-/// The credentials file: one credential per API (by ``ApiIdentity/key``), as JSON, readable by
+/// The credentials file: one credential per API (by ``APIIdentity/key``), as JSON, readable by
 /// its owner only.
 ///
 /// Every change holds a lock (`<file>.lock`), reads the file as it is now, changes one entry and

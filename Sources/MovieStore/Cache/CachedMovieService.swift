@@ -12,7 +12,7 @@ public final class CachedMovieService: MovieService {
     public let base: any MovieService
     public let store: MovieStore
     /// The API whose answers the base gives: the only data this service reads or writes.
-    public let api: MovieStore.ApiKey
+    public let api: MovieStore.APIKey
     /// The policy of the plain `MovieService` calls.
     public let defaultPolicy: CachePolicy
     private let now: @Sendable () -> Date
@@ -20,7 +20,7 @@ public final class CachedMovieService: MovieService {
     public init(
         base: any MovieService,
         store: MovieStore,
-        api: MovieStore.ApiKey,
+        api: MovieStore.APIKey,
         defaultPolicy: CachePolicy = .networkElseCache,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {

@@ -5,13 +5,13 @@ import Movies
 
 /// The movies the app has seen, in a SQLite file (GRDB, WAL mode): for each API its movies,
 /// their casts in billing order (actors shared by name), and for each list the exact answer the
-/// server last gave. Nothing stored for one API (``ApiKey``) is ever read for another.
+/// server last gave. Nothing stored for one API (``APIKey``) is ever read for another.
 ///
 /// Every write is one transaction, so a failure or a killed process leaves the previous data
 /// whole. A file that is not a readable store is reported, never replaced or adopted.
 public final class MovieStore: Sendable {
     /// Names the API data belongs to; the caller decides the names.
-    public typealias ApiKey = String
+    public typealias APIKey = String
 
     public let url: URL
     private let pool: DatabasePool
@@ -50,37 +50,37 @@ public final class MovieStore: Sendable {
     }
 
     /// Makes `movies` the stored answer of `api` to `query`, in one transaction.
-    public func saveList(_ movies: [Movie], for query: ListQuery, api: ApiKey, fetchedAt: Date) async throws(StoreError) {
+    public func saveList(_ movies: [Movie], for query: ListQuery, api: APIKey, fetchedAt: Date) async throws(StoreError) {
         try await write { db in try MovieWriting.replaceList(query, with: movies, api: api, fetchedAt: fetchedAt, in: db) }
     }
 
     /// Stores `movies` of `api` (and their casts), in one transaction, without touching any list.
-    public func saveMovies(_ movies: [Movie], api: ApiKey, fetchedAt: Date) async throws(StoreError) {
+    public func saveMovies(_ movies: [Movie], api: APIKey, fetchedAt: Date) async throws(StoreError) {
         try await write { db in try MovieWriting.upsert(movies, api: api, fetchedAt: fetchedAt, in: db) }
     }
 
     /// The last stored answer of `api` to `query`, exactly as the server gave it.
-    public func list(_ query: ListQuery, api: ApiKey) async throws(StoreError) -> StoredValue<[Movie]>? {
+    public func list(_ query: ListQuery, api: APIKey) async throws(StoreError) -> StoredValue<[Movie]>? {
         try await read { db in try MovieReading.list(query, api: api, in: db) }
     }
 
-    public func movie(id: Int, api: ApiKey) async throws(StoreError) -> StoredValue<Movie>? {
+    public func movie(id: Int, api: APIKey) async throws(StoreError) -> StoredValue<Movie>? {
         try await read { db in try MovieReading.movie(id: id, api: api, in: db) }
     }
 
     /// `query`'s list made from `api`'s stored movies of its year, with how many there are;
     /// `nil` when none is stored. Not the server's answer: see ``CachedMovieService``.
-    public func derivedList(_ query: ListQuery, api: ApiKey) async throws(StoreError) -> (StoredValue<[Movie]>, records: Int)? {
+    public func derivedList(_ query: ListQuery, api: APIKey) async throws(StoreError) -> (StoredValue<[Movie]>, records: Int)? {
         try await read { db in try MovieReading.derivedList(query, api: api, in: db) }
     }
 
     /// The stored answer of `api` to `query` now and after every change to it.
-    public func observeList(_ query: ListQuery, api: ApiKey) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
+    public func observeList(_ query: ListQuery, api: APIKey) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
         observe { db in try MovieReading.list(query, api: api, in: db) }
     }
 
     /// The stored movie now and after every change to it.
-    public func observeMovie(id: Int, api: ApiKey) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
+    public func observeMovie(id: Int, api: APIKey) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
         observe { db in try MovieReading.movie(id: id, api: api, in: db) }
     }
 
@@ -92,7 +92,7 @@ public final class MovieStore: Sendable {
 
     /// Removes everything stored for `api`, in one transaction. Returns whether there was anything.
     @discardableResult
-    public func removeAPI(_ api: ApiKey) async throws(StoreError) -> Bool {
+    public func removeAPI(_ api: APIKey) async throws(StoreError) -> Bool {
         var removed = false
         try await write { db in
             let count = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM movie WHERE api = ?) + (SELECT COUNT(*) FROM listSnapshot WHERE api = ?)", arguments: [api, api]) ?? 0

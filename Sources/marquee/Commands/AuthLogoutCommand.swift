@@ -7,7 +7,7 @@ struct AuthLogoutCommand: AsyncParsableCommand {
         abstract: "Remove the credential stored for an API; the next request signs in again."
     )
 
-    @OptionGroup var options: ApiOptions
+    @OptionGroup var options: APIOptions
 
     func run() async throws {
         guard let context = try AuthCommand.storedContext(options) else { return }

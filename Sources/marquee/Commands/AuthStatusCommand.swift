@@ -9,7 +9,7 @@ struct AuthStatusCommand: AsyncParsableCommand {
         abstract: "Say whether a credential is stored for an API, and when it expires."
     )
 
-    @OptionGroup var options: ApiOptions
+    @OptionGroup var options: APIOptions
 
     func run() async throws {
         guard let context = try AuthCommand.storedContext(options) else { return }

@@ -10,7 +10,7 @@ struct CacheClearCommand: AsyncParsableCommand {
         discussion: "Only a movie store is deleted: a folder, another program's database or any other file is refused and left as it is."
     )
 
-    @OptionGroup var options: ApiOptions
+    @OptionGroup var options: APIOptions
 
     func run() async throws {
         let url = options.storeURL, path = TerminalText.safe(url.path)

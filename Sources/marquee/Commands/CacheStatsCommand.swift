@@ -9,7 +9,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
         abstract: "Show what the local movie store holds for each API (or for the one --env names)."
     )
 
-    @OptionGroup var options: ApiOptions
+    @OptionGroup var options: APIOptions
 
     func run() async throws {
         let url = options.storeURL

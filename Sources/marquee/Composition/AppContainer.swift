@@ -9,7 +9,7 @@ final class AppContainer {
 
     init(settings: AppSettings) {
         container = Container()
-        _ = Assembler([ApiAssembly(settings: settings), MoviesAssembly(settings: settings)], container: container)
+        _ = Assembler([APIAssembly(settings: settings), MoviesAssembly(settings: settings)], container: container)
     }
 
     var resolver: any Resolver { container }

@@ -7,12 +7,12 @@ import Networking
 /// before wiring (the open store, the embedded server's address).
 struct AppSettings {
     /// The API and where it is reached this run.
-    var environment: ApiEnvironment
+    var environment: APIEnvironment
     /// The scenario the stub plays, when the API is the stub.
     var stubScenario: StubScenario?
     var store: MovieStore
     var defaultPolicy: CachePolicy
-    var clientCredentials: ApiClientCredentials = ClientSecrets.fromEnvironment()
+    var clientCredentials: APIClientCredentials = ClientSecrets.fromEnvironment()
     /// Where the credential of an API that outlives this run is kept.
     var credentialsFile: URL = AppPaths.credentialsFile()
     /// How long one attempt may take; short for a stub, so its timeout scenario ends quickly.

@@ -62,17 +62,17 @@ enum CompositionRoot {
 
     /// The context of an API whose credential is kept between runs (production, a custom
     /// server), for the auth commands; `nil` for one whose credential lasts a run.
-    static func persistentContext(for identity: ApiIdentity) -> FileApiContext? {
-        guard let environment = ApiEnvironment(identity) else { return nil }
-        return FileApiContext(environment: environment, fileURL: AppPaths.credentialsFile())
+    static func persistentContext(for identity: APIIdentity) -> FileAPIContext? {
+        guard let environment = APIEnvironment(identity) else { return nil }
+        return FileAPIContext(environment: environment, fileURL: AppPaths.credentialsFile())
     }
 
     /// Where the selected API is reached this run, starting the embedded server when it is the one asked for.
-    private static func reach(_ selection: ApiSelection) async throws -> (ApiEnvironment, RunningServer?) {
-        if let fixed = ApiEnvironment(selection.identity) { return (fixed, nil) }
-        if selection.identity == .stub { return (ApiEnvironment(.stub, at: ReferenceStubs.baseURL), nil) }
+    private static func reach(_ selection: APISelection) async throws -> (APIEnvironment, RunningServer?) {
+        if let fixed = APIEnvironment(selection.identity) { return (fixed, nil) }
+        if selection.identity == .stub { return (APIEnvironment(.stub, at: ReferenceStubs.baseURL), nil) }
         let server = try await startEmbeddedServer()
-        return (ApiEnvironment(.embedded, at: server.baseURL), server)
+        return (APIEnvironment(.embedded, at: server.baseURL), server)
     }
 
     private static func startEmbeddedServer() async throws -> RunningServer {

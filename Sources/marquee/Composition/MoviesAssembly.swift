@@ -15,7 +15,7 @@ struct MoviesAssembly: Assembly {
         container.register(MovieStore.self) { _ in settings.store }.inObjectScope(.container)
 
         container.register((any MovieService).self, name: Self.api) { resolver in
-            ApiMovieService(client: resolver.resolved())
+            APIMovieService(client: resolver.resolved())
         }
 
         container.register(CachedMovieService.self) { resolver in

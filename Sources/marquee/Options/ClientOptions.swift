@@ -4,7 +4,7 @@ import MovieStore
 
 /// The options every client command accepts after its name.
 struct ClientOptions: ParsableArguments {
-    @OptionGroup var api: ApiOptions
+    @OptionGroup var api: APIOptions
 
     @Flag(help: "Print the movies as JSON instead of a table.")
     var json = false

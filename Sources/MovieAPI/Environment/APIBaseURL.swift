@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Two spellings of one API (`HTTP://Host:80/api`, `http://host/api/`) are one value, so
 /// whatever is keyed by it (stored movies, a credential) is found again.
-public struct ApiBaseURL: Sendable, Hashable, CustomStringConvertible {
+public struct APIBaseURL: Sendable, Hashable, CustomStringConvertible {
     /// Why a text is not a usable base URL. The message never repeats a password.
     public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
         public let reason: String

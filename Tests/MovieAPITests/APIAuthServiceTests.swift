@@ -6,14 +6,14 @@ import Networking
 import ReferenceAPI
 import Testing
 
-/// `ApiAuthService` on the stub transport: what it sends, how it reads the answer, and that the
+/// `APIAuthService` on the stub transport: what it sends, how it reads the answer, and that the
 /// token route is sent once, never retried.
-@Suite("ApiAuthService")
-struct ApiAuthServiceTests {
+@Suite("APIAuthService")
+struct APIAuthServiceTests {
     let issuedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func service(_ transport: StubTransport, secret: String = "s3cret&=") -> ApiAuthService {
-        ApiAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientCredentials: ApiClientCredentials(id: "app id", secret: secret), now: { issuedAt })
+    func service(_ transport: StubTransport, secret: String = "s3cret&=") -> APIAuthService {
+        APIAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientCredentials: APIClientCredentials(id: "app id", secret: secret), now: { issuedAt })
     }
 
     @Test("authorize posts the client credentials form-encoded and builds the credential from the answer")
@@ -70,8 +70,8 @@ struct TokenRetryTests {
             .path(.post, "auth/token", tokenAnswer),
             .any(.response(APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: "Bearer"]))),
         ], sleep: { _ in })
-        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL))
-        let stack = ApiClientStack(context: context, transport: transport, clientCredentials: .testClient, requestTimeout: .seconds(1), callDeadline: .seconds(30))
+        let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL))
+        let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient, requestTimeout: .seconds(1), callDeadline: .seconds(30))
         await #expect(throws: NetworkError.self) { try await stack.movieService.topRatedMovies(year: 2016) }
         #expect(transport.receivedRequests.filter { $0.method == .post }.count == 1)
     }
@@ -83,7 +83,7 @@ struct TokenRetryTests {
         let issuedAt = Date(timeIntervalSince1970: 1_800_000_000)
         let body = #"{"access_token":"a","token_type":"Bearer","expires_in":\#(value),"refresh_token":"r"}"#
         let transport = StubTransport(rules: [.any(.json(Data(body.utf8)))])
-        let service = ApiAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientCredentials: .testClient, now: { issuedAt })
+        let service = APIAuthService(client: APIClient(baseURL: ReferenceStubs.baseURL, transport: transport), clientCredentials: .testClient, now: { issuedAt })
         if let lifetime {
             #expect(try await service.authorize().expiresAt == issuedAt.addingTimeInterval(lifetime))
         } else {
@@ -114,8 +114,8 @@ struct FailingTokenEndpointTests {
                 return .response(APIResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: "Bearer"]))
             }),
         ], sleep: { _ in })
-        let context = InMemoryApiContext(environment: ApiEnvironment(.stub, at: ReferenceStubs.baseURL))
-        let stack = ApiClientStack(
+        let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL))
+        let stack = APIClientStack(
             context: context, transport: transport, clientCredentials: .testClient,
             retryPolicy: nil, requestTimeout: .seconds(5), callDeadline: nil
         )

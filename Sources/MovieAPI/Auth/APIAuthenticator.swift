@@ -4,7 +4,7 @@ import Networking
 
 /// The movie API's ``Authenticator``: credentials from an ``AuthService``, sent in an
 /// ``AuthorizationHeader``.
-public struct ApiAuthenticator: Authenticator {
+public struct APIAuthenticator: Authenticator {
     private let authService: any AuthService
     private let header: AuthorizationHeader
     private let now: @Sendable () -> Date

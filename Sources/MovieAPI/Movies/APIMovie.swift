@@ -5,14 +5,14 @@ import Movies
 ///
 /// `releaseDate` must be a real `yyyy-MM-dd` day; `rating` may be an integer or a decimal.
 /// A value that does not fit fails decoding with its JSON path.
-public struct ApiMovie: Decodable, Sendable, Hashable {
+public struct APIMovie: Decodable, Sendable, Hashable {
     public let id: Int
     public let name: String
     public let year: Int
     public let releaseDate: Date
     public let grossing: Int
     public let rating: Double
-    public let cast: [ApiMovieActor]
+    public let cast: [APIMovieActor]
 
     private enum CodingKeys: String, CodingKey {
         case id, name, year, releaseDate, grossing, rating, cast
@@ -33,7 +33,7 @@ public struct ApiMovie: Decodable, Sendable, Hashable {
         releaseDate = date
         grossing = try container.decode(Int.self, forKey: .grossing)
         rating = try container.decode(Double.self, forKey: .rating)
-        cast = try container.decode([ApiMovieActor].self, forKey: .cast)
+        cast = try container.decode([APIMovieActor].self, forKey: .cast)
     }
 
     /// The domain value of this movie.

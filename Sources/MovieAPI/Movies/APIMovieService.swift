@@ -4,7 +4,7 @@ import Networking
 /// A ``MovieService`` that asks the movie API for every call.
 ///
 /// It throws ``NetworkError`` only.
-public final class ApiMovieService: MovieService {
+public final class APIMovieService: MovieService {
     private let client: APIClient
 
     public init(client: APIClient) {
@@ -12,14 +12,14 @@ public final class ApiMovieService: MovieService {
     }
 
     public func movie(id: Int) async throws -> Movie {
-        try await client.decode(ApiMovie.self, from: ApiRoute.movie(id: id)).movie
+        try await client.decode(APIMovie.self, from: APIRoute.movie(id: id)).movie
     }
 
     public func topGrossingMovies(year: Int) async throws -> [Movie] {
-        try await client.decode([ApiMovie].self, from: ApiRoute.topGrossingMovies(year: year)).map(\.movie)
+        try await client.decode([APIMovie].self, from: APIRoute.topGrossingMovies(year: year)).map(\.movie)
     }
 
     public func topRatedMovies(year: Int) async throws -> [Movie] {
-        try await client.decode([ApiMovie].self, from: ApiRoute.topRatedMovies(year: year)).map(\.movie)
+        try await client.decode([APIMovie].self, from: APIRoute.topRatedMovies(year: year)).map(\.movie)
     }
 }

@@ -2,7 +2,7 @@
 /// (the client credentials grant of RFC 6749).
 ///
 /// Its descriptions never show the secret.
-public struct ApiClientCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+public struct APIClientCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     public let id: String
     public let secret: String
 
@@ -11,7 +11,7 @@ public struct ApiClientCredentials: Sendable, Hashable, CustomStringConvertible,
         self.secret = secret
     }
 
-    public var description: String { "ApiClientCredentials(id: \(id), secret: <redacted>)" }
+    public var description: String { "APIClientCredentials(id: \(id), secret: <redacted>)" }
 
     public var customMirror: Mirror { Mirror(self, children: ["id": id]) }
 }

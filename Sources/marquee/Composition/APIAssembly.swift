@@ -6,17 +6,17 @@ import Swinject
 
 /// The API's shared pieces: one context, one transport, and one client stack built on them
 /// (its authenticated client, token client, auth service and interceptor).
-struct ApiAssembly: Assembly {
+struct APIAssembly: Assembly {
     static let tokenClient = "token"
 
     let settings: AppSettings
 
     func assemble(container: Container) {
         let settings = self.settings
-        container.register((any ApiContext).self) { _ -> any ApiContext in
+        container.register((any APIContext).self) { _ -> any APIContext in
             settings.keepsCredential
-                ? FileApiContext(environment: settings.environment, fileURL: settings.credentialsFile)
-                : InMemoryApiContext(environment: settings.environment)
+                ? FileAPIContext(environment: settings.environment, fileURL: settings.credentialsFile)
+                : InMemoryAPIContext(environment: settings.environment)
         }.inObjectScope(.container)
 
         container.register((any Transport).self) { _ -> any Transport in
@@ -25,8 +25,8 @@ struct ApiAssembly: Assembly {
         }.inObjectScope(.container)
 
         // One stack per run: its interceptor's single-flight renewal only works if every client shares it.
-        container.register(ApiClientStack.self) { resolver in
-            ApiClientStack(
+        container.register(APIClientStack.self) { resolver in
+            APIClientStack(
                 context: resolver.resolved(),
                 transport: resolver.resolved(),
                 clientCredentials: settings.clientCredentials,
@@ -35,11 +35,11 @@ struct ApiAssembly: Assembly {
             )
         }.inObjectScope(.container)
 
-        container.register(APIClient.self) { resolver in resolver.resolved(ApiClientStack.self).client }
-        container.register(APIClient.self, name: Self.tokenClient) { resolver in resolver.resolved(ApiClientStack.self).tokenClient }
-        container.register((any AuthService).self) { resolver in resolver.resolved(ApiClientStack.self).authService }
-        container.register(AuthenticationInterceptor<ApiAuthenticator>.self) { resolver in
-            resolver.resolved(ApiClientStack.self).interceptor
+        container.register(APIClient.self) { resolver in resolver.resolved(APIClientStack.self).client }
+        container.register(APIClient.self, name: Self.tokenClient) { resolver in resolver.resolved(APIClientStack.self).tokenClient }
+        container.register((any AuthService).self) { resolver in resolver.resolved(APIClientStack.self).authService }
+        container.register(AuthenticationInterceptor<APIAuthenticator>.self) { resolver in
+            resolver.resolved(APIClientStack.self).interceptor
         }
     }
 }

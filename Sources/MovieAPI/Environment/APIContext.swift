@@ -6,19 +6,19 @@ import Networking
 ///
 /// The app keeps one context for its whole run, so every service that talks to the API agrees
 /// on where it is and who it is.
-public protocol ApiContext: CredentialStore where Credential == Movies.Credential {
-    var environment: ApiEnvironment { get }
+public protocol APIContext: CredentialStore where Credential == Movies.Credential {
+    var environment: APIEnvironment { get }
 }
 
-/// An ``ApiContext`` that keeps the credential for as long as the process runs.
+/// An ``APIContext`` that keeps the credential for as long as the process runs.
 ///
 /// A lock, not an actor: reading the credential happens before every request, and a lock
 /// taken for a copy costs far less than a hop to another executor.
-public final class InMemoryApiContext: ApiContext {
-    public let environment: ApiEnvironment
+public final class InMemoryAPIContext: APIContext {
+    public let environment: APIEnvironment
     private let stored: NIOLockedValueBox<Credential?>
 
-    public init(environment: ApiEnvironment, credential: Credential? = nil) {
+    public init(environment: APIEnvironment, credential: Credential? = nil) {
         self.environment = environment
         self.stored = NIOLockedValueBox(credential)
     }

@@ -5,12 +5,12 @@ import Networking
 /// An ``AuthService`` backed by the movie API's token endpoint.
 ///
 /// It throws ``NetworkError`` only; a refused grant is a `.status` error with the server's reason.
-public struct ApiAuthService: AuthService {
+public struct APIAuthService: AuthService {
     private let client: APIClient
-    private let clientCredentials: ApiClientCredentials
+    private let clientCredentials: APIClientCredentials
     private let now: @Sendable () -> Date
 
-    public init(client: APIClient, clientCredentials: ApiClientCredentials, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(client: APIClient, clientCredentials: APIClientCredentials, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.clientCredentials = clientCredentials
         self.now = now
@@ -26,7 +26,7 @@ public struct ApiAuthService: AuthService {
 
     private func credential(for grant: TokenGrant) async throws(NetworkError) -> Credential {
         let requestedAt = now()
-        let token = try await client.decode(ApiToken.self, from: ApiRoute.token(grant))
+        let token = try await client.decode(APIToken.self, from: APIRoute.token(grant))
         guard token.tokenType.lowercased() == "bearer" else {
             throw .cannotDecode(path: "$.token_type", reason: "expected Bearer, found '\(token.tokenType.prefix(20))'")
         }

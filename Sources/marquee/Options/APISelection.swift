@@ -2,12 +2,12 @@ import MovieAPI
 import Networking
 
 /// The API a `--env` value names, and for the stub which scenario it plays.
-struct ApiSelection: Equatable {
-    let identity: ApiIdentity
+struct APISelection: Equatable {
+    let identity: APIIdentity
     /// The scenario, when the API is the stub.
     let stubScenario: StubScenario?
 
-    static let embedded = ApiSelection(identity: .embedded, stubScenario: nil)
+    static let embedded = APISelection(identity: .embedded, stubScenario: nil)
 
     /// `embedded`, `production`, `stub:<scenario>`, or an http(s) base URL. The error never
     /// repeats a password typed in the URL.
@@ -27,14 +27,14 @@ struct ApiSelection: Equatable {
                 throw Invalid(reason: "'\(text)' is not embedded, production, stub:<scenario> or an http(s) URL")
             }
             do {
-                self.init(identity: ApiIdentity(baseURL: try ApiBaseURL(text)), stubScenario: nil)
+                self.init(identity: APIIdentity(baseURL: try APIBaseURL(text)), stubScenario: nil)
             } catch {
                 throw Invalid(reason: error.reason)
             }
         }
     }
 
-    init(identity: ApiIdentity, stubScenario: StubScenario?) {
+    init(identity: APIIdentity, stubScenario: StubScenario?) {
         self.identity = identity
         self.stubScenario = stubScenario
     }

@@ -4,11 +4,11 @@ import MovieAPI
 
 /// `--env` and `--store`: which API, and which movie store. Shared by the client, `auth` and
 /// `cache` commands.
-struct ApiOptions: ParsableArguments {
+struct APIOptions: ParsableArguments {
     @Option(
         name: .customLong("env"),
         help: ArgumentHelp(
-            "Which API: embedded, production, a base URL such as http://127.0.0.1:8080/api/, or \(ApiSelection.stubNames.joined(separator: "|")).",
+            "Which API: embedded, production, a base URL such as http://127.0.0.1:8080/api/, or \(APISelection.stubNames.joined(separator: "|")).",
             valueName: "environment"
         )
     )
@@ -22,17 +22,17 @@ struct ApiOptions: ParsableArguments {
     }
 
     /// The API `--env` names, or `nil` when it was not given.
-    func selectionIfGiven() throws -> ApiSelection? {
+    func selectionIfGiven() throws -> APISelection? {
         guard let environment else { return nil }
         do {
-            return try ApiSelection(parsing: environment)
+            return try APISelection(parsing: environment)
         } catch {
             throw ValidationError("invalid --env: \(error)")
         }
     }
 
     /// The API `--env` names; the embedded API when it was not given.
-    var selection: ApiSelection {
+    var selection: APISelection {
         get throws { try selectionIfGiven() ?? .embedded }
     }
 

@@ -4,7 +4,7 @@ import Movies
 /// A token response exactly as the API sends it (RFC 6749, section 5.1), checked: an
 /// `expires_in` that is not a finite number from 0 to ``maximumLifetime`` seconds is refused,
 /// so no later arithmetic on a stored credential can overflow.
-struct ApiToken: Decodable, Sendable {
+struct APIToken: Decodable, Sendable {
     /// Ten years: longer than any access token a server should issue.
     static let maximumLifetime: TimeInterval = 10 * 365 * 86_400
 

@@ -5,12 +5,12 @@ import Networking
 import ReferenceAPI
 import Testing
 
-@Suite("ApiMovie decoding")
-struct ApiMovieDecodingTests {
+@Suite("APIMovie decoding")
+struct APIMovieDecodingTests {
     @Test("every reference movie body decodes and converts to its domain value", arguments: 1...10)
     func decodesEveryMovie(id: Int) throws {
         let body = try #require(ReferenceBodies.body(at: "movies/\(id).json"))
-        let movie = try ResponseDecoding.decode(ApiMovie.self, from: body).movie
+        let movie = try ResponseDecoding.decode(APIMovie.self, from: body).movie
         #expect(movie.id == id)
         #expect(movie.year == 2016)
         #expect(movie.cast.count == 3)
@@ -20,7 +20,7 @@ struct ApiMovieDecodingTests {
     @Test("Finding Dory converts field by field, its release date exactly 2016-06-17 UTC")
     func convertsFindingDory() throws {
         let body = try #require(ReferenceBodies.body(at: "movies/1.json"))
-        let movie = try ResponseDecoding.decode(ApiMovie.self, from: body).movie
+        let movie = try ResponseDecoding.decode(APIMovie.self, from: body).movie
         #expect(movie == Movie(
             id: 1, name: "Finding Dory", year: 2016,
             releaseDate: Date(timeIntervalSince1970: 1_466_121_600),
@@ -31,8 +31,8 @@ struct ApiMovieDecodingTests {
 
     @Test("the reference top lists decode in their order")
     func decodesTopLists() throws {
-        let grossing = try ResponseDecoding.decode([ApiMovie].self, from: #require(ReferenceBodies.body(at: "movies/topGrossing/2016.json")))
-        let rated = try ResponseDecoding.decode([ApiMovie].self, from: #require(ReferenceBodies.body(at: "movies/topRated/2016.json")))
+        let grossing = try ResponseDecoding.decode([APIMovie].self, from: #require(ReferenceBodies.body(at: "movies/topGrossing/2016.json")))
+        let rated = try ResponseDecoding.decode([APIMovie].self, from: #require(ReferenceBodies.body(at: "movies/topRated/2016.json")))
         #expect(grossing.map(\.id) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         #expect(rated.map(\.id) == [7, 6, 3, 2, 10, 5, 1, 8, 4, 9])
         #expect(grossing.map(\.movie).map(\.releaseDate).map(CalendarDate.string) == [
@@ -44,14 +44,14 @@ struct ApiMovieDecodingTests {
     @Test("a decimal rating is kept as it is")
     func acceptsDecimalRatings() throws {
         let body = Data(#"{"name":"X","id":1,"year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":7.5,"cast":[]}"#.utf8)
-        #expect(try ResponseDecoding.decode(ApiMovie.self, from: body).rating == 7.5)
+        #expect(try ResponseDecoding.decode(APIMovie.self, from: body).rating == 7.5)
     }
 
     @Test("a release date that is not yyyy-MM-dd fails with its JSON path")
     func rejectsBadDates() {
         let body = Data(#"[{"name":"X","id":1,"year":2016,"releaseDate":"17/06/2016","grossing":1,"rating":7,"cast":[]}]"#.utf8)
         do {
-            _ = try ResponseDecoding.decode([ApiMovie].self, from: body)
+            _ = try ResponseDecoding.decode([APIMovie].self, from: body)
             Issue.record("decoding should fail")
         } catch {
             guard case let .cannotDecode(path, reason) = error else { Issue.record("unexpected \(error)"); return }
@@ -64,7 +64,7 @@ struct ApiMovieDecodingTests {
     func rejectsBadCast() {
         let body = Data(#"{"name":"X","id":1,"year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":7,"cast":[{"name":"A"},{}]}"#.utf8)
         #expect(throws: NetworkError.cannotDecode(path: "$.cast[1].name", reason: "the key is missing")) {
-            try ResponseDecoding.decode(ApiMovie.self, from: body)
+            try ResponseDecoding.decode(APIMovie.self, from: body)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Movies
 
 /// A cast member exactly as the API sends it.
-public struct ApiMovieActor: Decodable, Sendable, Hashable {
+public struct APIMovieActor: Decodable, Sendable, Hashable {
     public let name: String
 
     /// The domain value of this actor.

@@ -2,7 +2,7 @@ import Foundation
 import Networking
 
 /// Every request the movie API client can make. There is no other way to reach the API.
-public enum ApiRoute: Route, Hashable {
+public enum APIRoute: Route, Hashable {
     /// The plain-text token of the original contract.
     case auth
     /// The OAuth 2.0 token endpoint.

@@ -3,21 +3,21 @@ import Foundation
 import Logging
 import Movies
 
-/// An ``ApiContext`` that keeps the credential in a file shared by every run and every process,
+/// An ``APIContext`` that keeps the credential in a file shared by every run and every process,
 /// so the next run reuses a token that is still valid.
 ///
 /// The file holds one credential per API. Renewals and writes hold the file's lock and start
 /// from what the file holds at that moment (see ``CredentialsFile``). A file that cannot be read
 /// counts as signed out, with a warning; it is never overwritten, so nothing in it is lost.
-public actor FileApiContext: ApiContext {
-    public nonisolated let environment: ApiEnvironment
+public actor FileAPIContext: APIContext {
+    public nonisolated let environment: APIEnvironment
     public nonisolated let fileURL: URL
     private let file: CredentialsFile
     private let logger: Logger
     private var cached: Credential??
     private var warned = false
 
-    public init(environment: ApiEnvironment, fileURL: URL, logger: Logger = Logger(label: "MovieAPI.credentials")) {
+    public init(environment: APIEnvironment, fileURL: URL, logger: Logger = Logger(label: "MovieAPI.credentials")) {
         self.environment = environment
         self.fileURL = fileURL
         self.file = CredentialsFile(url: fileURL)

@@ -7,9 +7,9 @@ import Movies
 import Networking
 import Testing
 
-/// `ApiMovieService` over real sockets against the real server on an ephemeral loopback port.
-@Suite("ApiMovieService end to end")
-struct ApiMovieServiceEndToEndTests {
+/// `APIMovieService` over real sockets against the real server on an ephemeral loopback port.
+@Suite("APIMovieService end to end")
+struct APIMovieServiceEndToEndTests {
     @Test("one movie, the top grossing and the top rated movies of 2016")
     func fetchesAllThree() async throws {
         try await withMovieService { service in
@@ -51,7 +51,7 @@ struct ApiMovieServiceEndToEndTests {
         try await withTransport { transport in
             let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)/api")!, transport: transport)
             await #expect(throws: NetworkError.cannotConnect(host: "127.0.0.1", port: port, reason: "connection refused")) {
-                try await ApiMovieService(client: client).topGrossingMovies(year: 2016)
+                try await APIMovieService(client: client).topGrossingMovies(year: 2016)
             }
         }
     }
@@ -64,7 +64,7 @@ struct ApiMovieServiceEndToEndTests {
             }
         }) { server in
             try await withTransport { transport in
-                let service = ApiMovieService(client: APIClient(baseURL: server.baseURL, transport: transport))
+                let service = APIMovieService(client: APIClient(baseURL: server.baseURL, transport: transport))
                 do {
                     _ = try await service.topRatedMovies(year: 2016)
                     Issue.record("decoding should fail")
@@ -76,11 +76,11 @@ struct ApiMovieServiceEndToEndTests {
         }
     }
 
-    private func withMovieService(_ body: (ApiMovieService) async throws -> Void) async throws {
+    private func withMovieService(_ body: (APIMovieService) async throws -> Void) async throws {
         try await withMovieServer { server in
             try await withTransport { transport in
-                let context = InMemoryApiContext(environment: ApiEnvironment(.embedded, at: server.baseURL))
-                try await body(ApiMovieService(client: APIClient(baseURL: context.environment.baseURL, transport: transport)))
+                let context = InMemoryAPIContext(environment: APIEnvironment(.embedded, at: server.baseURL))
+                try await body(APIMovieService(client: APIClient(baseURL: context.environment.baseURL, transport: transport)))
             }
         }
     }

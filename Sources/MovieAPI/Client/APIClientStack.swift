@@ -10,19 +10,19 @@ import Networking
 /// `AUTH_TOKEN` header, on every request; every other API gets OAuth bearer tokens, up front
 /// for the embedded server (which is known to require them) and otherwise only once the server
 /// asks with a `401` and `WWW-Authenticate: Bearer`.
-public struct ApiClientStack: Sendable {
+public struct APIClientStack: Sendable {
     /// The client for the movie routes, with authentication and retries.
     public let client: APIClient
     /// The client for the token endpoint: no interceptors, so a token request is never retried
     /// and never carries an access token.
     public let tokenClient: APIClient
     public let authService: any AuthService
-    public let interceptor: AuthenticationInterceptor<ApiAuthenticator>
+    public let interceptor: AuthenticationInterceptor<APIAuthenticator>
 
     public init(
-        context: any ApiContext,
+        context: any APIContext,
         transport: any Transport,
-        clientCredentials: ApiClientCredentials,
+        clientCredentials: APIClientCredentials,
         retryPolicy: RetryPolicy? = RetryPolicy(),
         requestTimeout: Duration = .seconds(30),
         callDeadline: Duration? = .seconds(60),
@@ -31,23 +31,23 @@ public struct ApiClientStack: Sendable {
         let environment = context.environment
         tokenClient = APIClient(baseURL: environment.baseURL, transport: transport, defaultTimeout: requestTimeout)
         let header: AuthorizationHeader
-        let presentation: AuthenticationInterceptor<ApiAuthenticator>.Presentation
+        let presentation: AuthenticationInterceptor<APIAuthenticator>.Presentation
         switch environment.identity {
         case .production:
             authService = LegacyTokenAuthService(client: tokenClient, now: now)
             header = .custom(.init("AUTH_TOKEN")!)
             presentation = .upFront
         case .embedded:
-            authService = ApiAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
+            authService = APIAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
             header = .bearer
             presentation = .upFront
         case .custom, .stub:
-            authService = ApiAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
+            authService = APIAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
             header = .bearer
             presentation = .whenChallenged
         }
         interceptor = AuthenticationInterceptor(
-            authenticator: ApiAuthenticator(authService: authService, header: header, now: now),
+            authenticator: APIAuthenticator(authService: authService, header: header, now: now),
             store: context,
             presentation: presentation
         )
@@ -62,5 +62,5 @@ public struct ApiClientStack: Sendable {
     }
 
     /// The movie service on ``client``.
-    public var movieService: ApiMovieService { ApiMovieService(client: client) }
+    public var movieService: APIMovieService { APIMovieService(client: client) }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Names one movie API, whatever address it is reached at this run: the key under which its
 /// movies are stored and its credential is kept, so that nothing of one API ever answers for
 /// another.
-public enum ApiIdentity: Sendable, Hashable, CustomStringConvertible {
+public enum APIIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The server bundled with the app, started in the process on whatever port is free.
     case embedded
     /// The original static site.
@@ -11,11 +11,11 @@ public enum ApiIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The stub transport with the reference bodies; every scenario is this one API.
     case stub
     /// Any other server of the contract, by its base URL.
-    case custom(ApiBaseURL)
+    case custom(APIBaseURL)
 
     /// The identity of the API at `baseURL`: ``production`` for the original site's address,
     /// else ``custom(_:)``.
-    public init(baseURL: ApiBaseURL) {
+    public init(baseURL: APIBaseURL) {
         self = baseURL == Self.productionBaseURL ? .production : .custom(baseURL)
     }
 
@@ -49,5 +49,5 @@ public enum ApiIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The original site's address (a literal that is valid by construction).
-    public static let productionBaseURL = try! ApiBaseURL("http://danielsaidi.com/demo_Alamofire_AlamofireObjectMapper_Realm/api/")
+    public static let productionBaseURL = try! APIBaseURL("http://danielsaidi.com/demo_Alamofire_AlamofireObjectMapper_Realm/api/")
 }

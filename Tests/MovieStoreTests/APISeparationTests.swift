@@ -6,7 +6,7 @@ import Testing
 
 /// Every stored movie and list belongs to one API: nothing stored for one is an answer for another.
 @Suite("One store, many APIs")
-struct ApiSeparationTests {
+struct APISeparationTests {
     let date = Date(timeIntervalSince1970: 1_800_000_000)
     let one = "http://one.test/api/", other = "http://other.test/api/"
 
