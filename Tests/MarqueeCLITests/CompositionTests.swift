@@ -57,7 +57,7 @@ struct CompositionTests {
             #expect(resolver.resolve((any Transport).self) != nil)
             #expect(resolver.resolve(APIClient.self) != nil)
             #expect(resolver.resolve(APIClient.self, name: APIAssembly.tokenClient) != nil)
-            #expect(resolver.resolve((any AuthService).self) != nil)
+            #expect(resolver.resolve((any AuthService<NetworkError>).self) != nil)
             #expect(resolver.resolve(AuthenticationInterceptor<APIAuthenticator>.self) != nil)
             #expect(resolver.resolve((any MovieService).self, name: MoviesAssembly.api) is APIMovieService)
             #expect(resolver.resolve((any MovieService).self) is CachedMovieService)
@@ -71,7 +71,7 @@ struct CompositionTests {
         try await withContainer(wiring) { app in
             let transport = app.resolver.resolved((any Transport).self)
             let context = app.resolver.resolved((any APIContext).self)
-            let authService = app.resolver.resolved((any AuthService).self)
+            let authService = app.resolver.resolved((any AuthService<NetworkError>).self)
             switch wiring.environment.identity {
             case .stub:
                 #expect(transport is StubTransport)

@@ -127,7 +127,7 @@ struct AuthenticationEndToEndTests {
 /// The client stack the app builds, against a test server.
 struct Stack {
     let context: InMemoryAPIContext
-    let authService: any AuthService
+    let authService: any AuthService<NetworkError>
     let movies: APIMovieService
 
     init(server: TestMovieServer, transport: any Transport, credential: Credential? = nil) throws {

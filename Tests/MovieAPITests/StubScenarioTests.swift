@@ -45,7 +45,7 @@ struct StubScenarioTests {
         do {
             _ = try await stack.movies.topRatedMovies(year: 2016)
             Issue.record("the call should fail")
-        } catch let error as NetworkError {
+        } catch {
             #expect(error.statusCode == 403)
         }
         #expect(stack.requestLines == ["GET /api/movies/topRated/2016", "POST /api/auth/token", "GET /api/movies/topRated/2016"])

@@ -8,7 +8,7 @@ import ReferenceAPI
 struct StubbedStack {
     let transport: StubTransport
     let context: InMemoryAPIContext
-    let authService: any AuthService
+    let authService: any AuthService<NetworkError>
     let movies: APIMovieService
 
     init(scenario: StubScenario, credential: Credential? = nil, timeout: Duration = .seconds(3)) {

@@ -1,11 +1,11 @@
 import Foundation
 import Movies
-import MovieStore
+@testable import MovieStore
 import Testing
 
 /// Observation emits the stored value at once, then once per change, and never for a write
 /// that leaves it unchanged.
-@Suite("Observation")
+@Suite("Observation", .timeLimit(.minutes(1)))
 struct ObservationTests {
     let date = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -28,6 +28,43 @@ struct ObservationTests {
         try await store.saveList([Fixtures.movie(3), Fixtures.movie(4)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
         let grown = try await values.next()
         #expect(grown??.value.map(\.id) == [3, 4], "rewriting the same answer must not have emitted")
+    }
+
+    @Test("a rewrite of the same answer is fetched and emits nothing: the next value is the next change")
+    func unchangedWritesEmitNothing() async throws {
+        let store = try makeStore()
+        let (fetches, fetched) = AsyncStream<Void>.makeStream()
+        var values = store.observeList(.topGrossing(year: 2016), api: Fixtures.api, didFetch: { fetched.yield() }).makeAsyncIterator()
+        var fetchCount = fetches.makeAsyncIterator()
+        #expect(try await values.next() == .some(nil))
+        await fetchCount.next()
+
+        try await store.saveList([Fixtures.movie(1)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        await fetchCount.next()
+        #expect(try await values.next()??.value == [Fixtures.movie(1)])
+
+        for _ in 0..<3 {
+            try await store.saveList([Fixtures.movie(1)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+            await fetchCount.next()
+        }
+        try await store.saveList([Fixtures.movie(2)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        await fetchCount.next()
+        #expect(try await values.next()??.value == [Fixtures.movie(2)], "each rewrite was fetched; none may have emitted")
+    }
+
+    @Test("with the relay running, an observation sees a list another connection stores, as from another process")
+    func seesOtherConnections() async throws {
+        let store = try makeStore()
+        let otherProcess = try MovieStore(url: store.url)
+        var values = store.observeList(.topGrossing(year: 2016), api: Fixtures.api).makeAsyncIterator()
+        #expect(try await values.next() == .some(nil))
+        let relay = Task { try await store.relayWritesOfOtherProcesses(every: .milliseconds(20)) }
+        defer { relay.cancel() }
+
+        try await otherProcess.saveList([Fixtures.movie(7)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        #expect(try await values.next()??.value == [Fixtures.movie(7)])
+        try await otherProcess.saveList([Fixtures.movie(8)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        #expect(try await values.next()??.value == [Fixtures.movie(8)])
     }
 
     @Test("a movie observation emits when the movie changes, also through another list")

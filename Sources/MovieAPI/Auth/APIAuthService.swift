@@ -2,9 +2,7 @@ import Foundation
 import Movies
 import Networking
 
-/// An ``AuthService`` backed by the movie API's token endpoint.
-///
-/// It throws ``NetworkError`` only; a refused grant is a `.status` error with the server's reason.
+/// An ``AuthService`` backed by the movie API's token endpoint. A refused grant is a `.status` error with the server's reason.
 public struct APIAuthService: AuthService {
     private let client: APIClient
     private let clientCredentials: APIClientCredentials
@@ -16,11 +14,11 @@ public struct APIAuthService: AuthService {
         self.now = now
     }
 
-    public func authorize() async throws -> Credential {
+    public func authorize() async throws(NetworkError) -> Credential {
         try await credential(for: .clientCredentials(id: clientCredentials.id, secret: clientCredentials.secret))
     }
 
-    public func refresh(using refreshToken: String) async throws -> Credential {
+    public func refresh(using refreshToken: String) async throws(NetworkError) -> Credential {
         try await credential(for: .refreshToken(refreshToken))
     }
 

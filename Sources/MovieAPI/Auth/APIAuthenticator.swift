@@ -5,11 +5,11 @@ import Networking
 /// The movie API's ``Authenticator``: credentials from an ``AuthService``, sent in an
 /// ``AuthorizationHeader``.
 public struct APIAuthenticator: Authenticator {
-    private let authService: any AuthService
+    private let authService: any AuthService<NetworkError>
     private let header: AuthorizationHeader
     private let now: @Sendable () -> Date
 
-    public init(authService: any AuthService, header: AuthorizationHeader = .bearer, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(authService: any AuthService<NetworkError>, header: AuthorizationHeader = .bearer, now: @escaping @Sendable () -> Date = { Date() }) {
         self.authService = authService
         self.header = header
         self.now = now
@@ -38,23 +38,13 @@ public struct APIAuthenticator: Authenticator {
     }
 
     public func authorize() async throws(NetworkError) -> Credential {
-        try await Self.networkErrors { try await authService.authorize() }
+        try await authService.authorize()
     }
 
     public func refresh(_ credential: Credential) async throws(NetworkError) -> Credential {
         guard let refreshToken = credential.refreshToken else {
             throw .authenticationFailed("the credential has no refresh token")
         }
-        return try await Self.networkErrors { try await authService.refresh(using: refreshToken) }
-    }
-
-    private static func networkErrors(_ operation: () async throws -> Credential) async throws(NetworkError) -> Credential {
-        do {
-            return try await operation()
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw .authenticationFailed(String(describing: error))
-        }
+        return try await authService.refresh(using: refreshToken)
     }
 }

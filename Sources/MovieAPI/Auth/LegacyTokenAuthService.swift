@@ -13,14 +13,14 @@ public struct LegacyTokenAuthService: AuthService {
         self.now = now
     }
 
-    public func authorize() async throws -> Credential {
+    public func authorize() async throws(NetworkError) -> Credential {
         let issuedAt = now()
         let token = try await client.text(from: APIRoute.auth)
-        guard !token.isEmpty else { throw NetworkError.cannotDecode(path: "$", reason: "the token is empty") }
+        guard !token.isEmpty else { throw .cannotDecode(path: "$", reason: "the token is empty") }
         return Credential(accessToken: token, refreshToken: nil, issuedAt: issuedAt, expiresAt: .distantFuture)
     }
 
-    public func refresh(using refreshToken: String) async throws -> Credential {
+    public func refresh(using refreshToken: String) async throws(NetworkError) -> Credential {
         try await authorize()
     }
 }

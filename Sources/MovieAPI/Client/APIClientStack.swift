@@ -16,7 +16,7 @@ public struct APIClientStack: Sendable {
     /// The client for the token endpoint: no interceptors, so a token request is never retried
     /// and never carries an access token.
     public let tokenClient: APIClient
-    public let authService: any AuthService
+    public let authService: any AuthService<NetworkError>
     public let interceptor: AuthenticationInterceptor<APIAuthenticator>
 
     public init(

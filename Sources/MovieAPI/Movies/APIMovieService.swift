@@ -2,8 +2,6 @@ import Movies
 import Networking
 
 /// A ``MovieService`` that asks the movie API for every call.
-///
-/// It throws ``NetworkError`` only.
 public final class APIMovieService: MovieService {
     private let client: APIClient
 
@@ -11,15 +9,15 @@ public final class APIMovieService: MovieService {
         self.client = client
     }
 
-    public func movie(id: Int) async throws -> Movie {
+    public func movie(id: Int) async throws(NetworkError) -> Movie {
         try await client.decode(APIMovie.self, from: APIRoute.movie(id: id)).movie
     }
 
-    public func topGrossingMovies(year: Int) async throws -> [Movie] {
+    public func topGrossingMovies(year: Int) async throws(NetworkError) -> [Movie] {
         try await client.decode([APIMovie].self, from: APIRoute.topGrossingMovies(year: year)).map(\.movie)
     }
 
-    public func topRatedMovies(year: Int) async throws -> [Movie] {
+    public func topRatedMovies(year: Int) async throws(NetworkError) -> [Movie] {
         try await client.decode([APIMovie].self, from: APIRoute.topRatedMovies(year: year)).map(\.movie)
     }
 }

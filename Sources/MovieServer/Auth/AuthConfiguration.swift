@@ -42,10 +42,3 @@ public struct AuthConfiguration: Sendable {
     /// Movie endpoints open to anyone; the token endpoint still works.
     public static var publicAccess: AuthConfiguration { AuthConfiguration(requiresToken: false) }
 }
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

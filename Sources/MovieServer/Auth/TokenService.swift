@@ -82,7 +82,7 @@ public final class TokenService: Sendable {
 
     private func issueTokens(for clientID: String) async throws(ErrorAnswer) -> TokenResponse {
         let now = configuration.now()
-        let lifetime = configuration.accessTokenLifetime.timeInterval
+        let lifetime = configuration.accessTokenLifetime / .seconds(1)
         let payload = AccessTokenPayload(
             iss: IssuerClaim(value: configuration.issuer),
             aud: AudienceClaim(value: [configuration.audience]),
@@ -99,7 +99,7 @@ public final class TokenService: Sendable {
         }
         let refreshToken = await refreshTokens.issue(
             for: clientID,
-            expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.timeInterval),
+            expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime / .seconds(1)),
             now: now
         )
         return TokenResponse(access_token: accessToken, token_type: "Bearer", expires_in: Int(lifetime.rounded()), refresh_token: refreshToken)

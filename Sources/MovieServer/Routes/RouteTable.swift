@@ -1,21 +1,22 @@
-/// The paths the API serves and the methods each allows, to answer a known path asked with
-/// another method with 405 and an `Allow` header instead of 404.
-enum RouteTable {
-    private static let routes: [(pattern: [String], methods: [String])] = [
-        (["api", "auth"], ["GET"]),
-        (["api", "auth", "token"], ["POST"]),
-        (["api", "openapi.yaml"], ["GET"]),
-        (["api", "movies"], ["GET"]),
-        (["api", "movies", "*"], ["GET"]),
-        (["api", "movies", "topGrossing", "*"], ["GET"]),
-        (["api", "movies", "topRated", "*"], ["GET"]),
-    ]
+import Hummingbird
+
+/// The paths the API serves and the methods each allows, read from the router the routes were
+/// registered on, so that a known path asked with another method is a 405 with an `Allow`
+/// header instead of a 404.
+struct RouteTable: Sendable {
+    private let routes: [(path: RouterPath, methods: [String])]
+
+    init<Context>(_ router: Router<Context>) {
+        routes = Dictionary(grouping: router.routes, by: \.path.description).values.compactMap { descriptions in
+            descriptions.first.map { ($0.path, descriptions.map(\.method.rawValue).sorted()) }
+        }
+    }
 
     /// The methods `path` allows, or `nil` when the API has no such path.
-    static func allowedMethods(for path: String) -> [String]? {
-        let segments = path.split(separator: "/").map(String.init)
+    func allowedMethods(for path: String) -> [String]? {
+        let segments = path.split(separator: "/")
         return routes.first { route in
-            route.pattern.count == segments.count && zip(route.pattern, segments).allSatisfy { $0 == "*" || $0 == $1 }
+            route.path.components.count == segments.count && zip(route.path.components, segments).allSatisfy { $0 ~= $1 }
         }?.methods
     }
 }

@@ -8,13 +8,16 @@ import NIOHTTP1
 /// Anything else that is not an HTTP error is a bug in the server: it is logged and answered with
 /// a 500 that reveals nothing of it.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The served routes, to tell a wrong method (405) from a path that does not exist (404).
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as ErrorAnswer {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
-            if error.status == .notFound, let allowed = RouteTable.allowedMethods(for: request.uri.path),
+            if error.status == .notFound, let allowed = routes.allowedMethods(for: request.uri.path),
                !allowed.contains(request.method.rawValue) {
                 return try ErrorAnswer(
                     .methodNotAllowed, code: "method_not_allowed",

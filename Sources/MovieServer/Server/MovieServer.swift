@@ -66,18 +66,12 @@ public struct MovieServer: Sendable {
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
+        let listing = Router(context: BasicRequestContext.self)
+        try registerRoutes(on: listing)
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
-        router.middlewares.add(JSONErrorMiddleware())
-        let api = router.group("api")
-        let movies = api.group("movies")
-        if configuration.auth.requiresToken {
-            movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
-        }
-        MovieRoutes(catalog: configuration.catalog).register(on: movies)
-        LegacyAuthRoute().register(on: api)
-        TokenRoutes(tokens: tokens).register(on: api)
-        try OpenAPIRoute().register(on: api)
+        router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
+        try registerRoutes(on: router)
         return Application(
             router: router,
             server: .guardedHTTP1(configuration.limits),
@@ -89,6 +83,20 @@ public struct MovieServer: Sendable {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
         )
+    }
+
+    /// Every route of the API. Registered twice: once on a bare router, to list them for the
+    /// answers to a wrong method, then on the served one, behind middleware that needs that list.
+    private func registerRoutes(on router: Router<BasicRequestContext>) throws {
+        let api = router.group("api")
+        let movies = api.group("movies")
+        if configuration.auth.requiresToken {
+            movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
+        }
+        MovieRoutes(catalog: configuration.catalog).register(on: movies)
+        LegacyAuthRoute().register(on: api)
+        TokenRoutes(tokens: tokens).register(on: api)
+        try OpenAPIRoute().register(on: api)
     }
 }
 

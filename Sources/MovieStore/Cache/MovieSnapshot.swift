@@ -38,27 +38,30 @@ extension MovieSnapshot {
     /// The answer a call ends with: the last snapshot of `stream`. When the network fails after a
     /// stored answer was given (`cacheThenNetwork`), that answer is returned with the error in its
     /// ``networkError``; when nothing was answered, or only the empty answer of an empty store,
-    /// the error is thrown.
-    public static func last(of stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>) async throws -> MovieSnapshot<Value> {
+    /// the error is thrown. `each` sees every snapshot as it arrives and `failure` the error the
+    /// stream ended with, for callers that show the steps (the app's trace).
+    public static func last(
+        of stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
+        each: (MovieSnapshot<Value>) -> Void = { _ in },
+        failure: (any Error) -> Void = { _ in }
+    ) async throws -> MovieSnapshot<Value> {
         var last: MovieSnapshot<Value>?
         do {
-            for try await snapshot in stream { last = snapshot }
-            return try answer(last: last, error: nil)
+            for try await snapshot in stream {
+                each(snapshot)
+                last = snapshot
+            }
         } catch {
+            failure(error)
             return try answer(last: last, error: error)
         }
+        guard let last else { throw CancellationError() }
+        return last
     }
-}
 
-extension MovieSnapshot {
-    /// The answer of a call whose last snapshot was `last` and whose stream ended with `error`:
-    /// a stored answer given before a network failure, with that failure; the error when nothing
+    /// A stored answer given before a network failure, with that failure; the error when nothing
     /// was answered but the empty answer of an empty store.
-    public static func answer(last: MovieSnapshot<Value>?, error: (any Error)?) throws -> MovieSnapshot<Value> {
-        guard let error else {
-            guard let last else { throw CancellationError() }
-            return last
-        }
+    private static func answer(last: MovieSnapshot<Value>?, error: any Error) throws -> MovieSnapshot<Value> {
         guard var last, last.fetchedAt != nil, !(error is CancellationError) else { throw error }
         if last.networkError == nil { last.networkError = error }
         return last

@@ -57,7 +57,7 @@ struct PolicyRun<Value: Sendable>: Sendable {
             }
         case let .cacheElseNetwork(maxAge):
             let stored = try await read()
-            if let stored, now().timeIntervalSince(stored.fetchedAt) <= maxAge.seconds {
+            if let stored, now().timeIntervalSince(stored.fetchedAt) <= maxAge / .seconds(1) {
                 emit(snapshot(of: stored))
             } else {
                 emit(try await freshElse(stored))
@@ -105,12 +105,5 @@ struct PolicyRun<Value: Sendable>: Sendable {
 
     private func snapshot(of stored: StoredValue<Value>) -> MovieSnapshot<Value> {
         MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt)
-    }
-}
-
-extension Duration {
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -14,7 +14,7 @@ public final class MovieStore: Sendable {
     public typealias APIKey = String
 
     public let url: URL
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens the store at `url`, creating it (and its folder) when missing and migrating it to
     /// the current schema. Processes that open the same new file at once wait for each other
@@ -72,16 +72,6 @@ public final class MovieStore: Sendable {
     /// `nil` when none is stored. Not the server's answer: see ``CachedMovieService``.
     public func derivedList(_ query: ListQuery, api: APIKey) async throws(StoreError) -> (StoredValue<[Movie]>, records: Int)? {
         try await read { db in try MovieReading.derivedList(query, api: api, in: db) }
-    }
-
-    /// The stored answer of `api` to `query` now and after every change to it.
-    public func observeList(_ query: ListQuery, api: APIKey) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
-        observe { db in try MovieReading.list(query, api: api, in: db) }
-    }
-
-    /// The stored movie now and after every change to it.
-    public func observeMovie(id: Int, api: APIKey) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
-        observe { db in try MovieReading.movie(id: id, api: api, in: db) }
     }
 
     /// What the store holds, API by API.
@@ -162,24 +152,6 @@ public final class MovieStore: Sendable {
             result(try await pool.write(body))
         } catch {
             throw Self.storeError(error, path: url.path)
-        }
-    }
-
-    private func observe<Value: Equatable & Sendable>(
-        _ fetch: @escaping @Sendable (Database) throws -> Value
-    ) -> AsyncThrowingStream<Value, any Error> {
-        let values = ValueObservation.tracking(fetch).removeDuplicates().values(in: pool)
-        let path = url.path
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await value in values { continuation.yield(value) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: Self.storeError(error, path: path))
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -61,15 +61,8 @@ public struct RetryPolicy: Interceptor {
 
     /// Full jitter: uniformly random between zero and the capped exponential delay of this retry.
     func backoff(retry: Int) -> Duration {
-        let exponential = baseDelay.seconds * pow(2, Double(max(0, retry - 1)))
-        let ceiling = min(exponential, maximumDelay.seconds)
+        let exponential = (baseDelay / .seconds(1)) * pow(2, Double(max(0, retry - 1)))
+        let ceiling = min(exponential, maximumDelay / .seconds(1))
         return .seconds(random(0...ceiling))
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -15,8 +15,7 @@ enum SnapshotQuery {
     ) async throws {
         try await CompositionRoot.withMovieService(options) { service in
             let presenter = SnapshotPresenter(trace: options.trace, traceToStandardError: options.json)
-            let (last, error) = await presenter.follow(ask(service, options.cachePolicy), describe: traceLine)
-            let answer = try MovieSnapshot.answer(last: last, error: error)
+            let answer = try await presenter.answer(of: ask(service, options.cachePolicy), describe: traceLine)
             if let storeError = answer.storeError {
                 Logger(label: "marquee").warning("the answer could not be stored: \(ErrorReporter.describe(storeError))")
             }

@@ -37,7 +37,7 @@ struct APIAssembly: Assembly {
 
         container.register(APIClient.self) { resolver in resolver.resolved(APIClientStack.self).client }
         container.register(APIClient.self, name: Self.tokenClient) { resolver in resolver.resolved(APIClientStack.self).tokenClient }
-        container.register((any AuthService).self) { resolver in resolver.resolved(APIClientStack.self).authService }
+        container.register((any AuthService<NetworkError>).self) { resolver in resolver.resolved(APIClientStack.self).authService }
         container.register(AuthenticationInterceptor<APIAuthenticator>.self) { resolver in
             resolver.resolved(APIClientStack.self).interceptor
         }

@@ -2,27 +2,25 @@ import Foundation
 import MovieStore
 
 /// Follows the snapshots of one call: prints a trace line for each when asked (the original
-/// app's "Found N movies (callback #k)"), and keeps the last one and how the call ended.
+/// app's "Found N movies (callback #k)"), and ends with the call's answer.
 struct SnapshotPresenter {
     let trace: Bool
     /// Where trace lines go: standard error when standard output carries JSON.
     let traceToStandardError: Bool
 
-    /// The last snapshot and the error the stream ended with, if any.
-    func follow<Value>(_ stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>, describe: (Value) -> String) async -> (MovieSnapshot<Value>?, (any Error)?) {
-        var last: MovieSnapshot<Value>?
+    /// The answer the call ends with (``MovieSnapshot/last(of:each:failure:)``), traced on the way.
+    func answer<Value>(of stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>, describe: (Value) -> String) async throws -> MovieSnapshot<Value> {
         var callback = 0
-        do {
-            for try await snapshot in stream {
+        return try await MovieSnapshot.last(
+            of: stream,
+            each: { snapshot in
                 callback += 1
                 if trace { emit("\(describe(snapshot.value)) (callback #\(callback))") }
-                last = snapshot
+            },
+            failure: { error in
+                if trace { emit("ERROR: \(ErrorReporter.describe(error))") }
             }
-            return (last, nil)
-        } catch {
-            if trace { emit("ERROR: \(ErrorReporter.describe(error))") }
-            return (last, error)
-        }
+        )
     }
 
     private func emit(_ line: String) {
