@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MovieAPI", targets: ["MovieAPI"]),
         .library(name: "MovieServer", targets: ["MovieServer"]),
         .library(name: "MovieStore", targets: ["MovieStore"]),
+        .library(name: "MovieBrowser", targets: ["MovieBrowser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -57,6 +58,7 @@ let package = Package(
             name: "MovieStore",
             dependencies: ["Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore"]),
         .target(
             name: "MovieServer",
             dependencies: [
@@ -77,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore", "ReferenceAPI",
+                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "ReferenceAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -103,6 +105,7 @@ let package = Package(
             path: "Tests/StoreCrashWriter"
         ),
         .testTarget(name: "MoviesTests", dependencies: ["Movies"]),
+        .testTarget(name: "MovieBrowserTests", dependencies: ["MovieBrowser", "MovieStore", "Movies"]),
         .testTarget(
             name: "MovieStoreTests",
             dependencies: [
@@ -141,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeCLITests",
             dependencies: [
-                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "Movies", "Networking", "ReferenceAPI",
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -80,6 +80,10 @@ public final class CachedMovieService: MovieService {
         store.observeList(.topRated(year: year), api: api)
     }
 
+    public func relayWritesOfOtherProcesses() async throws {
+        try await store.relayWritesOfOtherProcesses()
+    }
+
     public func observeMovie(id: Int) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
         store.observeMovie(id: id, api: api)
     }

@@ -7,6 +7,14 @@ public protocol OfflineMovieService: MovieService {
     func topGrossingMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
     func topRatedMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
     func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error>
+
+    /// The stored list now and after every change to it.
+    func observeTopGrossing(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
+    func observeTopRated(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
+
+    /// Makes the observations see what other processes store, until cancelled
+    /// (``MovieStore/relayWritesOfOtherProcesses(every:)``).
+    func relayWritesOfOtherProcesses() async throws
 }
 
 extension CachedMovieService: OfflineMovieService {}

@@ -17,15 +17,18 @@ extension MovieStore {
     /// SQLite tells one connection nothing of another's commits, so an observation only sees the
     /// writes made through this `MovieStore`. This checks the database's `data_version` every
     /// `interval` and, when another connection has committed, has every observation fetch again
-    /// (observations whose value did not change emit nothing). It runs until its task is cancelled.
+    /// (observations whose value did not change emit nothing). The first check always has them
+    /// fetch, so a write made while the relay was starting is not missed. It runs until its task
+    /// is cancelled.
     public func relayWritesOfOtherProcesses(every interval: Duration = .milliseconds(250)) async throws {
-        var seenVersion = try await dataVersion()
+        var seenVersion: Int?
         while !Task.isCancelled {
-            try await Task.sleep(for: interval)
             let version = try await dataVersion()
-            guard version != seenVersion else { continue }
-            seenVersion = version
-            try await pool.write { db in try db.notifyChanges(in: .fullDatabase) }
+            if version != seenVersion {
+                seenVersion = version
+                try await pool.write { db in try db.notifyChanges(in: .fullDatabase) }
+            }
+            try await Task.sleep(for: interval)
         }
     }
 

@@ -1,3 +1,4 @@
+import MovieBrowser
 import ArgumentParser
 import Foundation
 import MovieStore
@@ -38,7 +39,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
             lines.append("  Movies  \(api.movies)")
             if api.lists.isEmpty { lines.append("  Lists   none") }
             for (index, list) in api.lists.enumerated() {
-                let age = Provenance.age(now.timeIntervalSince(list.fetchedAt))
+                let age = DurationText.age(now.timeIntervalSince(list.fetchedAt))
                 lines.append((index == 0 ? "  Lists   " : "          ") + "\(list.key): \(list.count) movies, fetched \(age)")
             }
         }

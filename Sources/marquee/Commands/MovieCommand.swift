@@ -1,3 +1,4 @@
+import MovieBrowser
 import ArgumentParser
 
 /// `marquee movie <id>`: one movie with its cast.

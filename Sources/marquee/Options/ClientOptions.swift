@@ -9,8 +9,11 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Print the movies as JSON instead of a table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")).", valueName: "policy"))
-    var policy: PolicyOption = .networkElseCache
+    @Option(help: ArgumentHelp(
+        "Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")) (default: networkElseCache; cacheThenNetwork for browse).",
+        valueName: "policy"
+    ))
+    var policy: PolicyOption?
 
     @Option(name: .customLong("max-age"), help: ArgumentHelp("How old a stored answer may be under cacheElseNetwork.", valueName: "seconds"))
     var maximumAge = 3600
@@ -23,13 +26,16 @@ struct ClientOptions: ParsableArguments {
 
     func validate() throws {
         guard maximumAge >= 0 else { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
-        if offline, policy != .networkElseCache, policy != .cacheOnly {
+        if offline, let policy, policy != .cacheOnly {
             throw ValidationError("--offline cannot be combined with --policy \(policy.rawValue)")
         }
     }
 
-    /// The cache policy these options ask for.
-    var cachePolicy: CachePolicy {
-        offline ? .cacheOnly : policy.cachePolicy(maximumAge: .seconds(maximumAge))
+    /// The cache policy these options ask for, `networkElseCache` unless they name one.
+    var cachePolicy: CachePolicy { cachePolicy(defaultingTo: .networkElseCache) }
+
+    /// The cache policy these options ask for, `policy` unless they name one.
+    func cachePolicy(defaultingTo policy: PolicyOption) -> CachePolicy {
+        offline ? .cacheOnly : (self.policy ?? policy).cachePolicy(maximumAge: .seconds(maximumAge))
     }
 }

@@ -1,3 +1,4 @@
+import MovieBrowser
 import ArgumentParser
 import Foundation
 import MovieAPI

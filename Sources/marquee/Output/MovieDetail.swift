@@ -1,3 +1,4 @@
+import MovieBrowser
 import Movies
 
 /// One movie as a short text card with its whole cast.

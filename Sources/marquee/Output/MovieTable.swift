@@ -1,3 +1,4 @@
+import MovieBrowser
 import Movies
 
 /// A ranked list of movies as a text table: one row a movie, "name (year)" with the cast below,

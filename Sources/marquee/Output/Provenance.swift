@@ -1,3 +1,4 @@
+import MovieBrowser
 import Foundation
 import MovieStore
 
@@ -12,7 +13,7 @@ enum Provenance {
 
     /// `subject` says what a derived answer was made of: "movies of 2016".
     static func line<Value>(for snapshot: MovieSnapshot<Value>, subject: String, now: Date = Date()) -> Line {
-        let age = snapshot.fetchedAt.map { "fetched " + Self.age(now.timeIntervalSince($0)) } ?? "nothing stored yet"
+        let age = snapshot.fetchedAt.map { "fetched " + DurationText.age(now.timeIntervalSince($0)) } ?? "nothing stored yet"
         let reason = snapshot.networkError.map { " — network unavailable: \(ErrorReporter.describe($0))" } ?? ""
         switch snapshot.source {
         case .network:
@@ -26,9 +27,5 @@ enum Provenance {
                 isFromStore: true
             )
         }
-    }
-
-    static func age(_ seconds: TimeInterval) -> String {
-        seconds < 5 ? "just now" : DurationText.span(seconds) + " ago"
     }
 }

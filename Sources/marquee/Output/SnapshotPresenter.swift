@@ -1,3 +1,4 @@
+import MovieBrowser
 import Foundation
 import MovieStore
 

@@ -1,7 +1,7 @@
 /// Numbers as the tables show them, the same on every machine whatever its locale.
-enum NumberText {
+public enum NumberText {
     /// `486295561` → `486,295,561`.
-    static func grouped(_ value: Int) -> String {
+    public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var groups: [Substring] = []
         var end = digits.endIndex
@@ -14,7 +14,7 @@ enum NumberText {
     }
 
     /// `74.0` → `74`, `7.5` → `7.5`.
-    static func rating(_ value: Double) -> String {
+    public static func rating(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

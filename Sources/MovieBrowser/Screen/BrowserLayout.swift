@@ -1,0 +1,204 @@
+import Foundation
+import Movies
+
+/// Draws a ``BrowserState`` as the lines of a terminal of a given size: a title with the
+/// segmented control, the table (or the open movie, or the keys), a status line and a key line.
+///
+/// Every line is exactly `width` columns (wide characters counted as two), so a frame
+/// overwrites the previous one completely. With `color`, the selected segment and row are in
+/// reverse video and the cast is dimmed; without (`NO_COLOR`), the same text carries the marks.
+public struct BrowserLayout: Sendable {
+    public var width: Int
+    public var height: Int
+    public var color: Bool
+
+    /// Below this, the screen asks for a larger terminal instead of drawing a broken table.
+    public static let minimumWidth = 40
+    public static let minimumHeight = 8
+
+    public init(width: Int, height: Int, color: Bool) {
+        self.width = width
+        self.height = height
+        self.color = color
+    }
+
+    /// How many movies fit in the table: two lines each, below the title and header, above the
+    /// status and key lines.
+    public var visibleRows: Int { max(1, (height - 4) / 2) }
+
+    public func lines(for state: BrowserState, now: Date) -> [String] {
+        guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
+            let message = DisplayWidth.fit("Make the terminal at least \(Self.minimumWidth)×\(Self.minimumHeight).", to: max(1, width))
+            return [message] + Array(repeating: String(repeating: " ", count: max(1, width)), count: max(0, height - 1))
+        }
+        var body: [String]
+        let answer: Answer
+        let subject = "movies of \(state.year)"
+        if state.showsHelp {
+            body = Self.helpLines.map { plain($0) }
+            answer = state.detail?.answer ?? state.pane.answer
+        } else if let detail = state.detail {
+            body = detailLines(detail)
+            answer = detail.answer
+        } else {
+            body = [header()] + tableLines(state.pane)
+            answer = state.pane.answer
+        }
+        let bodyHeight = height - 3
+        body = Array(body.prefix(bodyHeight))
+        body += Array(repeating: plain(""), count: bodyHeight - body.count)
+        let status = state.notice ?? answer.status(now: now, subject: subject)
+        return [title(state)] + body + [styled(status, .bold), styled(keyLine(state), .dim)]
+    }
+
+    // MARK: Parts
+
+    private func title(_ state: BrowserState) -> String {
+        let segments = BrowserTab.allCases.map { tab in
+            tab == state.tab ? (color ? Style.reverse.wrap(" \(tab.title) ") : "[\(tab.title)]") : " \(tab.title) "
+        }
+        let left = " " + segments.joined(separator: " ")
+        let leftWidth = 1 + BrowserTab.allCases.map { DisplayWidth.of($0.title) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
+        let yearText = state.yearDraft.map { "Year: \($0)_" } ?? "Year \(state.year)"
+        let right = DisplayWidth.truncate("\(TerminalText.safe(state.apiName)) · \(yearText) ", to: max(0, width - leftWidth - 1))
+        let gap = max(1, width - leftWidth - DisplayWidth.of(right))
+        return left + String(repeating: " ", count: gap) + (state.yearDraft != nil ? styled(right, .bold, padded: false) : right)
+    }
+
+    /// The columns the width allows, narrowest first: rank and title always, then rating,
+    /// release date and grossing as the terminal widens.
+    var columns: [Column] {
+        let shown: [Column: Bool] = [.rating: width >= 60, .released: width >= 80, .grossing: width >= 100]
+        return [.rank, .title, .released, .grossing, .rating].filter { shown[$0] ?? true }
+    }
+
+    private func titleWidth(_ columns: [Column]) -> Int {
+        width - 3 - columns.filter { $0 != .title }.map { $0.width + 2 }.reduce(0, +)
+    }
+
+    private func header() -> String {
+        let columns = self.columns
+        let cells = columns.map { column in
+            DisplayWidth.fit(column.heading, to: column == .title ? titleWidth(columns) : column.width, alignRight: column.alignsRight)
+        }
+        return styled("   " + cells.joined(separator: "  "), .bold)
+    }
+
+    private func tableLines(_ pane: ListPane) -> [String] {
+        guard !pane.movies.isEmpty else {
+            let text = pane.answer.isRefreshing ? "   Loading…" : "   No movies."
+            return [plain(text)]
+        }
+        let columns = self.columns
+        let titleWidth = titleWidth(columns)
+        var lines: [String] = []
+        let rows = pane.movies.indices.dropFirst(pane.firstVisible).prefix(visibleRows)
+        for index in rows {
+            let movie = pane.movies[index]
+            let cells = columns.map { column in
+                DisplayWidth.fit(column.text(for: movie, rank: index + 1), to: column == .title ? titleWidth : column.width, alignRight: column.alignsRight)
+            }
+            let selected = index == pane.selection
+            let marker = selected ? "›" : " "
+            let row = " \(marker) " + cells.joined(separator: "  ")
+            lines.append(selected && color ? Style.reverse.wrap(DisplayWidth.fit(row, to: width)) : plain(row))
+            let cast = movie.cast.map { TerminalText.safe($0.name) }.joined(separator: ", ")
+            lines.append(styled("   " + String(repeating: " ", count: Column.rank.width + 2) + cast, .dim))
+        }
+        return lines
+    }
+
+    private func detailLines(_ detail: DetailPane) -> [String] {
+        let movie = detail.movie
+        var lines = [
+            styled(" \(TerminalText.safe(movie.name)) (\(movie.year))", .bold),
+            plain(""),
+            plain(" Released  \(CalendarDate.string(from: movie.releaseDate))"),
+            plain(" Grossing  $\(NumberText.grouped(movie.grossing))"),
+            plain(" Rating    \(NumberText.rating(movie.rating))"),
+            plain(""),
+            styled(" Cast", .bold),
+        ]
+        let cast = movie.cast.isEmpty ? ["   (none listed)"] : movie.cast.enumerated().map { "   \($0.offset + 1). \(TerminalText.safe($0.element.name))" }
+        lines += cast.dropFirst(min(detail.firstVisible, max(0, cast.count - 1))).map { plain($0) }
+        return lines
+    }
+
+    private func keyLine(_ state: BrowserState) -> String {
+        if state.yearDraft != nil { return "type a year · Enter confirm · Esc cancel" }
+        if state.showsHelp { return "any key closes the help" }
+        if state.detail != nil { return "Esc back · ↑/↓ scroll · r refresh · ? keys · q quit" }
+        return "←/→ switch · ↑/↓ move · Enter open · [ ] year · r refresh · ? keys · q quit"
+    }
+
+    static let helpLines = [
+        " Keys",
+        "",
+        "   ← → Tab        switch between Top grossing and Top rated",
+        "   ↑ ↓            move the selection",
+        "   PgUp PgDn      move a page",
+        "   Home End       first and last movie",
+        "   Enter          open the selected movie: details and whole cast",
+        "   Esc            back to the list",
+        "   [ ]            previous and next year",
+        "   y              type a year",
+        "   r              ask the network again",
+        "   ?              this help",
+        "   q Ctrl-C       quit",
+    ]
+
+    // MARK: Styles
+
+    enum Style: String {
+        case bold = "1", dim = "2", reverse = "7"
+
+        func wrap(_ text: String) -> String { "\u{1B}[\(rawValue)m\(text)\u{1B}[0m" }
+    }
+
+    private func plain(_ text: String) -> String {
+        DisplayWidth.fit(text, to: width)
+    }
+
+    private func styled(_ text: String, _ style: Style, padded: Bool = true) -> String {
+        let fitted = padded ? DisplayWidth.fit(text, to: width) : text
+        return color ? style.wrap(fitted) : fitted
+    }
+}
+
+/// A table column: its heading, width and the text of a movie's cell.
+enum Column: Sendable, Hashable {
+    case rank, title, released, grossing, rating
+
+    var heading: String {
+        switch self {
+        case .rank: "#"
+        case .title: "Movie"
+        case .released: "Released"
+        case .grossing: "Grossing"
+        case .rating: "Rating"
+        }
+    }
+
+    /// The width of a fixed column; the title takes what is left.
+    var width: Int {
+        switch self {
+        case .rank: 2
+        case .title: 0
+        case .released: 10
+        case .grossing: 14
+        case .rating: 6
+        }
+    }
+
+    var alignsRight: Bool { self == .rank || self == .grossing || self == .rating }
+
+    func text(for movie: Movie, rank: Int) -> String {
+        switch self {
+        case .rank: "\(rank)"
+        case .title: "\(TerminalText.safe(movie.name)) (\(movie.year))"
+        case .released: CalendarDate.string(from: movie.releaseDate)
+        case .grossing: "$" + NumberText.grouped(movie.grossing)
+        case .rating: NumberText.rating(movie.rating)
+        }
+    }
+}

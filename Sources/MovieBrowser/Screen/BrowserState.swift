@@ -1,0 +1,221 @@
+import Foundation
+import Movies
+
+/// Everything `marquee browse` shows, as a plain value: the segment, the year, each segment's
+/// table, the open movie, the help and the year being typed. Keys and answers change it; the
+/// effects it returns are what the session must start or stop. It never does I/O, so every
+/// screen can be built and checked in a test.
+public struct BrowserState: Sendable, Equatable {
+    /// The API on screen, for the title.
+    public var apiName: String
+    public var year: Int
+    public var tab: BrowserTab = .topGrossing
+    public var panes: [BrowserTab: ListPane] = [:]
+    /// The movie opened with Enter; Esc closes it.
+    public var detail: DetailPane?
+    public var showsHelp = false
+    /// The year being typed after `y`, until Enter or Esc.
+    public var yearDraft: String?
+    /// Why the typed year was refused.
+    public var notice: String?
+
+    public static let years = 1...9999
+
+    public init(apiName: String, year: Int) {
+        self.apiName = apiName
+        self.year = year
+    }
+
+    public var pane: ListPane { panes[tab] ?? ListPane() }
+
+    /// The first load of the screen.
+    public mutating func start() -> [BrowserEffect] {
+        beginLoading(tab)
+    }
+
+    // MARK: Keys
+
+    /// Applies `key`; `visibleRows` is how many movies the table shows (for PgUp and PgDn).
+    public mutating func handle(_ key: Key, visibleRows: Int) -> [BrowserEffect] {
+        notice = nil
+        if key == .interrupt { return [.quit] }
+        if showsHelp {
+            showsHelp = false
+            return key == .character("q") ? [.quit] : []
+        }
+        if yearDraft != nil { return handleYearEntry(key) }
+        if detail != nil { return handleDetail(key, visibleRows: visibleRows) }
+        var pane = self.pane
+        defer { panes[tab] = pane }
+        switch key {
+        case .up: pane.move(by: -1)
+        case .down: pane.move(by: 1)
+        case .pageUp: pane.move(by: -max(1, visibleRows))
+        case .pageDown: pane.move(by: max(1, visibleRows))
+        case .home: pane.select(0)
+        case .end: pane.select(pane.movies.count - 1)
+        case .left, .right, .tab, .backTab:
+            panes[tab] = pane
+            tab = tab.other
+            pane = self.pane
+            return [.cancelList] + beginLoading(tab, into: &pane)
+        case .enter:
+            guard let movie = pane.selectedMovie else { return [] }
+            detail = DetailPane(movie: movie, answer: Answer(source: pane.answer.source, fetchedAt: pane.answer.fetchedAt, isRefreshing: true))
+            return [.loadMovie(id: movie.id)]
+        case .character("r"):
+            return [.cancelList] + beginLoading(tab, into: &pane)
+        case .character("["), .character("]"):
+            let next = year + (key == .character("[") ? -1 : 1)
+            guard Self.years.contains(next) else { return [] }
+            panes[tab] = pane
+            let effects = changeYear(to: next)
+            pane = self.pane
+            return effects
+        case .character("y"):
+            yearDraft = ""
+        case .character("?"):
+            showsHelp = true
+        case .character("q"), .escape:
+            return key == .escape ? [] : [.quit]
+        default:
+            break
+        }
+        pane.reveal(visibleRows: visibleRows)
+        return []
+    }
+
+    private mutating func handleDetail(_ key: Key, visibleRows: Int) -> [BrowserEffect] {
+        guard var detail else { return [] }
+        switch key {
+        case .escape, .left, .backspace:
+            self.detail = nil
+            return [.cancelMovie]
+        case .up: detail.firstVisible = max(0, detail.firstVisible - 1)
+        case .down: detail.firstVisible += 1
+        case .pageUp: detail.firstVisible = max(0, detail.firstVisible - visibleRows)
+        case .pageDown: detail.firstVisible += visibleRows
+        case .home: detail.firstVisible = 0
+        case .character("r"):
+            detail.answer.isRefreshing = true
+            detail.answer.failure = nil
+            self.detail = detail
+            return [.cancelMovie, .loadMovie(id: detail.movie.id)]
+        case .character("?"): showsHelp = true
+        case .character("q"): return [.quit]
+        default: break
+        }
+        self.detail = detail
+        return []
+    }
+
+    private mutating func handleYearEntry(_ key: Key) -> [BrowserEffect] {
+        guard let draft = yearDraft else { return [] }
+        switch key {
+        case let .character(character) where character.isASCII && character.isNumber:
+            if draft.count < 4 { yearDraft = draft + String(character) }
+        case .backspace:
+            yearDraft = String(draft.dropLast())
+        case .escape:
+            yearDraft = nil
+        case .enter:
+            yearDraft = nil
+            guard let year = Int(draft), Self.years.contains(year) else {
+                notice = "a year is a number from 1 to 9999"
+                return []
+            }
+            return changeYear(to: year)
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func changeYear(to newYear: Int) -> [BrowserEffect] {
+        guard newYear != year else { return [] }
+        year = newYear
+        panes = [:]
+        return [.cancelList] + beginLoading(tab)
+    }
+
+    private mutating func beginLoading(_ tab: BrowserTab) -> [BrowserEffect] {
+        var pane = panes[tab] ?? ListPane()
+        let effects = beginLoading(tab, into: &pane)
+        panes[tab] = pane
+        return effects
+    }
+
+    private func beginLoading(_ tab: BrowserTab, into pane: inout ListPane) -> [BrowserEffect] {
+        pane.answer.isRefreshing = true
+        pane.answer.failure = nil
+        return [.loadList(tab, year: year)]
+    }
+
+    // MARK: Answers
+
+    /// Applies what a load or the store's observation delivered. Answers for another year, or
+    /// for a movie no longer open, are dropped.
+    public mutating func apply(_ update: BrowserUpdate) {
+        switch update {
+        case let .listAnswer(tab, year, movies, answer):
+            guard year == self.year else { return }
+            var pane = panes[tab] ?? ListPane()
+            pane.replaceMovies(with: movies)
+            pane.answer.source = answer.source
+            pane.answer.fetchedAt = answer.fetchedAt
+            pane.answer.failure = answer.failure
+            if answer.source == .network { pane.answer.isRefreshing = false }
+            panes[tab] = pane
+        case let .listFinished(tab, year, failure):
+            guard year == self.year, var pane = panes[tab] else { return }
+            pane.answer.isRefreshing = false
+            if let failure { pane.answer.failure = failure }
+            panes[tab] = pane
+        case let .listStored(tab, year, movies, fetchedAt):
+            guard year == self.year else { return }
+            var pane = panes[tab] ?? ListPane()
+            if let shown = pane.answer.fetchedAt, shown >= fetchedAt { return }
+            pane.replaceMovies(with: movies)
+            pane.answer.source = .store
+            pane.answer.fetchedAt = fetchedAt
+            pane.answer.failure = nil
+            panes[tab] = pane
+        case let .movieAnswer(id, movie, answer):
+            guard var detail, detail.movie.id == id else { return }
+            detail.movie = movie
+            detail.answer.source = answer.source
+            detail.answer.fetchedAt = answer.fetchedAt
+            detail.answer.failure = answer.failure
+            if answer.source == .network { detail.answer.isRefreshing = false }
+            self.detail = detail
+        case let .movieFinished(id, failure):
+            guard var detail, detail.movie.id == id else { return }
+            detail.answer.isRefreshing = false
+            if let failure { detail.answer.failure = failure }
+            self.detail = detail
+        }
+    }
+}
+
+/// What the session must do after a key: the state itself never starts anything.
+public enum BrowserEffect: Sendable, Equatable {
+    /// Run the policy for `tab`'s list of `year`, and observe the stored list.
+    case loadList(BrowserTab, year: Int)
+    /// Stop the list load in flight, if any.
+    case cancelList
+    case loadMovie(id: Int)
+    case cancelMovie
+    case quit
+}
+
+/// What a load or the store's observation delivered to the screen.
+public enum BrowserUpdate: Sendable, Equatable {
+    /// One snapshot of a list call; `answer` carries its source, age and network failure.
+    case listAnswer(BrowserTab, year: Int, movies: [Movie], answer: Answer)
+    /// A list call ended; `failure` when it ended with an error.
+    case listFinished(BrowserTab, year: Int, failure: String?)
+    /// The store holds a list, now or after a change made by any process.
+    case listStored(BrowserTab, year: Int, movies: [Movie], fetchedAt: Date)
+    case movieAnswer(id: Int, movie: Movie, answer: Answer)
+    case movieFinished(id: Int, failure: String?)
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import MovieBrowser
+import MovieStore
+
+/// `marquee browse`: the original app's screen in the terminal — two segments (top grossing and
+/// top rated) over a table of movies, the stored list at once and the network's when it comes.
+struct BrowseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse the top movies of a year in a full-screen terminal screen (press ? for the keys).",
+        discussion: "Needs a terminal. The other commands are the scriptable interface."
+    )
+
+    @OptionGroup var year: YearOption
+    @OptionGroup var client: ClientOptions
+
+    func validate() throws {
+        if client.json || client.trace {
+            throw ValidationError("--json and --trace are for the other commands; browse draws a screen")
+        }
+    }
+
+    func run() async throws {
+        try Terminal.requireTerminal()
+        let policy = client.cachePolicy(defaultingTo: .cacheThenNetwork)
+        let apiName = try client.api.selection.identity.description
+        let ending = try await CompositionRoot.withMovieService(client) { service in
+            let terminal = try Terminal.open()
+            defer { terminal.restore() }
+            let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+            let session = BrowserSession(service: service, policy: policy, describe: ErrorReporter.describe)
+            func layout() -> BrowserLayout {
+                let size = terminal.size
+                return BrowserLayout(width: size.width, height: size.height, color: color)
+            }
+            return await session.run(
+                BrowserState(apiName: apiName, year: year.year),
+                inputs: Terminal.inputs(),
+                visibleRows: { layout().visibleRows },
+                draw: { state in terminal.draw(layout().lines(for: state, now: Date())) }
+            )
+        }
+        switch ending {
+        case .quit: return
+        case let .signal(number): throw ExitCode(128 + number)
+        case .hangUp: throw ExitCode(1)
+        }
+    }
+}
