@@ -1,0 +1,134 @@
+import Foundation
+import MovieBrowser
+import Movies
+import Testing
+
+@Suite("Browser layout")
+struct BrowserLayoutTests {
+    let now = Sample.fetchedAt.addingTimeInterval(180)
+
+    func state(_ movies: [Movie] = Sample.ten, answer: Answer = Answer(source: .network, fetchedAt: Sample.fetchedAt)) -> BrowserState {
+        var state = BrowserState(apiName: "the embedded API", year: 2016)
+        _ = state.start()
+        state.apply(.listAnswer(.topGrossing, year: 2016, movies: movies, answer: answer))
+        state.apply(.listFinished(.topGrossing, year: 2016, failure: nil))
+        return state
+    }
+
+    func lines(_ state: BrowserState, width: Int, height: Int = 12, color: Bool = false) -> [String] {
+        BrowserLayout(width: width, height: height, color: color).lines(for: state, now: now)
+    }
+
+    @Test("every line is exactly as wide as the terminal, and there are exactly as many as its rows")
+    func exactSize() {
+        for width in [40, 57, 80, 100, 120] {
+            for height in [8, 12, 30] {
+                let drawn = lines(state(), width: width, height: height)
+                #expect(drawn.count == height)
+                #expect(drawn.allSatisfy { DisplayWidth.of($0) == width }, "\(width)×\(height)")
+            }
+        }
+    }
+
+    @Test("columns drop as the width shrinks: all at 120, no grossing at 80, title and rank only at 40")
+    func columnsByWidth() {
+        #expect(lines(state(), width: 120)[1] == "    #  Movie" + String(repeating: " ", count: 74) + "Released" + String(repeating: " ", count: 10) + "Grossing  Rating")
+        #expect(lines(state(), width: 120)[2] == " ›  1  Movie 1 (2016)" + String(repeating: " ", count: 65) + "2016-01-02      $1,000,000     1.5")
+        #expect(lines(state(), width: 80)[1] == "    #  Movie" + String(repeating: " ", count: 50) + "Released    Rating")
+        #expect(lines(state(), width: 80)[2] == " ›  1  Movie 1 (2016)" + String(repeating: " ", count: 41) + "2016-01-02     1.5")
+        #expect(lines(state(), width: 40)[1] == "    #  Movie" + String(repeating: " ", count: 28))
+        #expect(lines(state(), width: 40)[2] == " ›  1  Movie 1 (2016)" + String(repeating: " ", count: 19))
+        #expect(lines(state(), width: 40)[3] == "       Ann Actor, Bob Actor" + String(repeating: " ", count: 13))
+    }
+
+    @Test("the title shows both segments, the selected one marked, the API and the year")
+    func title() {
+        var shown = state()
+        #expect(lines(shown, width: 80)[0] == " [Top grossing]  Top rated                         the embedded API · Year 2016 ")
+        _ = shown.handle(.right, visibleRows: 4)
+        #expect(lines(shown, width: 80)[0] == "  Top grossing  [Top rated]                        the embedded API · Year 2016 ")
+    }
+
+    @Test("wide characters keep the columns after them aligned")
+    func wideCharacters() {
+        let movies = [Sample.movie(1, name: "千と千尋の神隠し"), Sample.movie(2, name: "Heat")]
+        let drawn = lines(state(movies), width: 80)
+        #expect(drawn[2].hasSuffix("2016-01-02     1.5"))
+        #expect(drawn[4].hasSuffix("2016-01-03     2.5"))
+        #expect(DisplayWidth.of(drawn[2]) == 80)
+        let narrow = lines(state([Sample.movie(1, name: String(repeating: "長", count: 40))]), width: 40)
+        #expect(narrow[2].hasSuffix("…"))
+        #expect(DisplayWidth.of(narrow[2]) <= 40)
+    }
+
+    @Test("the status line says which answer is on screen, for each source")
+    func statusLines() {
+        func status(_ answer: Answer) -> String {
+            lines(state(answer: answer), width: 120)[10].trimmingCharacters(in: .whitespaces)
+        }
+        #expect(status(Answer(source: .network, fetchedAt: now.addingTimeInterval(-2))) == "from the network, just now")
+        #expect(status(Answer(source: .store, fetchedAt: Sample.fetchedAt)) == "from the local store, fetched 3 minutes ago")
+        #expect(status(Answer(source: .store, fetchedAt: Sample.fetchedAt, failure: "cannot connect to 127.0.0.1:9"))
+            == "from the local store, fetched 3 minutes ago — offline: cannot connect to 127.0.0.1:9 (r to retry)")
+        #expect(status(Answer(source: .derived(records: 4), fetchedAt: Sample.fetchedAt))
+            == "derived from 4 stored movies of 2016, fetched 3 minutes ago — not the server's list")
+        var refreshing = state(answer: Answer(source: .store, fetchedAt: Sample.fetchedAt))
+        _ = refreshing.handle(.character("r"), visibleRows: 4)
+        #expect(lines(refreshing, width: 120)[10].trimmingCharacters(in: .whitespaces) == "from the local store, fetched 3 minutes ago — refreshing…")
+        var empty = BrowserState(apiName: "api", year: 2016)
+        _ = empty.start()
+        #expect(lines(empty, width: 80)[10].trimmingCharacters(in: .whitespaces) == "asking the network…")
+        #expect(lines(empty, width: 80)[2].trimmingCharacters(in: .whitespaces) == "Loading…")
+    }
+
+    @Test("the table scrolls with the selection: two lines a movie, the selected one marked")
+    func scrolling() {
+        var shown = state()
+        let layout = BrowserLayout(width: 40, height: 12, color: false)
+        #expect(layout.visibleRows == 4)
+        _ = shown.handle(.end, visibleRows: layout.visibleRows)
+        let drawn = layout.lines(for: shown, now: now)
+        #expect(drawn[2].hasPrefix("    7  Movie 7 (2016)"))
+        #expect(drawn[8].hasPrefix(" › 10  Movie 10 (2016)"))
+    }
+
+    @Test("the details show the whole cast; the help lists the keys")
+    func detailAndHelp() {
+        var shown = state([Sample.movie(1, cast: ["Ann Actor", "Bob Actor", "Cid Actor"])])
+        _ = shown.handle(.enter, visibleRows: 4)
+        let detail = lines(shown, width: 60, height: 16)
+        #expect(detail[1].hasPrefix(" Movie 1 (2016)"))
+        #expect(detail[3].hasPrefix(" Released  2016-01-02"))
+        #expect(detail[4].hasPrefix(" Grossing  $1,000,000"))
+        #expect(detail[10].hasPrefix("   3. Cid Actor"))
+        #expect(detail[15].hasPrefix("Esc back"))
+        _ = shown.handle(.character("?"), visibleRows: 4)
+        #expect(lines(shown, width: 80, height: 20).contains { $0.hasPrefix("   Enter          open the selected movie") })
+    }
+
+    @Test("without color no escape sequence is drawn; with it, the selection is in reverse video and the cast dimmed")
+    func color() {
+        let plain = lines(state(), width: 80)
+        #expect(!plain.joined().contains("\u{1B}"))
+        let colored = lines(state(), width: 80, color: true)
+        #expect(colored[2].hasPrefix("\u{1B}[7m"))
+        #expect(colored[3].hasPrefix("\u{1B}[2m"))
+        #expect(colored[0].contains("\u{1B}[7m Top grossing \u{1B}[0m"))
+    }
+
+    @Test("names with escape codes are drawn inert")
+    func hostileNames() {
+        let drawn = lines(state([Sample.movie(1, name: "Evil\u{1B}[2J\u{1B}]0;pwned\u{07}", cast: ["\u{9B}31mRed"])]), width: 80)
+        #expect(!drawn.joined().contains("\u{1B}"))
+        #expect(!drawn.joined().contains("\u{9B}"))
+        #expect(drawn[2].contains("Evil�[2J�]0;pwned�"))
+    }
+
+    @Test("a terminal smaller than 40×8 gets a request to enlarge it, at its own size")
+    func tooSmall() {
+        let drawn = lines(state(), width: 30, height: 5)
+        #expect(drawn.count == 5)
+        #expect(drawn[0] == "Make the terminal at least 40…")
+        #expect(drawn.allSatisfy { DisplayWidth.of($0) == 30 })
+    }
+}
