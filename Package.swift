@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "MarqueeTestSupport",
             dependencies: [
-                "MovieServer", "Networking",
+                "MovieServer", "Networking", "ReferenceAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,7 +105,7 @@ let package = Package(
             path: "Tests/StoreCrashWriter"
         ),
         .testTarget(name: "MoviesTests", dependencies: ["Movies"]),
-        .testTarget(name: "MovieBrowserTests", dependencies: ["MovieBrowser", "MovieStore", "Movies"]),
+        .testTarget(name: "MovieBrowserTests", dependencies: ["MovieBrowser", "MovieStore", "Movies", "MarqueeTestSupport"]),
         .testTarget(
             name: "MovieStoreTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieBrowser
 import Movies
 import MovieStore
@@ -54,7 +55,7 @@ final class RunningSession {
     static let grossing = Sample.ten
     static let rated = [Sample.movie(7, name: "Zootopia")] + Sample.ten.filter { $0.id != 7 }
 
-    init(policy: CachePolicy = .cacheThenNetwork, storedAt: Date = Sample.fetchedAt) async throws {
+    init(policy: CachePolicy = .cacheThenNetwork, storedAt: Date = Date(timeIntervalSinceNow: -3600)) async throws {
         store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("browse-\(UUID().uuidString)/movies.sqlite"))
         try await store.saveList(Self.stored, for: .topGrossing(year: 2016), api: Self.api, fetchedAt: storedAt)
         service = GatedMovieService(gate: Gate(), grossing: Self.grossing, rated: Self.rated)
@@ -102,7 +103,8 @@ struct BrowserSessionTests {
     @Test("switching segments cancels the load still in flight and starts the other's")
     func switchingCancels() async throws {
         let session = try await RunningSession()
-        _ = await session.frame { $0.pane.answer.source == .store && $0.pane.answer.isRefreshing }
+        var arrivals = session.service.gate.arrivals.makeAsyncIterator()
+        await arrivals.next()
         session.press(.right)
         var cancellations = session.service.gate.cancellations.makeAsyncIterator()
         await cancellations.next()
@@ -151,7 +153,7 @@ struct BrowserSessionTests {
         let session = try await RunningSession(policy: .networkElseCache)
         await session.service.gate.open()
         _ = await session.frame { $0.pane.answer.source == .network }
-        session.press(.down, .enter)
+        session.press(.home, .down, .enter)
         let detail = await session.frame { $0.detail?.answer.source == .network }
         #expect(detail?.detail?.movie == RunningSession.grossing[1])
         #expect(try await session.store.movie(id: 2, api: RunningSession.api)?.value == RunningSession.grossing[1])

@@ -92,6 +92,8 @@ struct BrowserStateTests {
         let renamed = [Sample.movie(1, name: "Renamed")]
         state.apply(.listStored(.topGrossing, year: 2016, movies: renamed, fetchedAt: Sample.fetchedAt))
         #expect(state.pane.movies == Sample.ten, "the network's own answer, stored, changes nothing")
+        state.apply(.listStored(.topGrossing, year: 2016, movies: renamed, fetchedAt: Sample.fetchedAt.addingTimeInterval(0.000_000_2)))
+        #expect(state.pane.movies == Sample.ten, "nor does it when the store's rounding made its date a little later")
         #expect(state.pane.answer.source == .network)
         state.apply(.listStored(.topGrossing, year: 2016, movies: renamed, fetchedAt: Sample.fetchedAt.addingTimeInterval(60)))
         #expect(state.pane.movies == renamed)

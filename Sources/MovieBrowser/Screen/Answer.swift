@@ -27,7 +27,7 @@ public struct Answer: Sendable, Equatable {
     }
 
     /// The status line: "from the local store, fetched 3 minutes ago — refreshing…", "from the
-    /// network, just now", or the stored answer with why the network could not refresh it.
+    /// network, just now", or the stored answer with why the network could not refresh it (r retries).
     /// `subject` names what a derived answer was made of ("movies of 2016").
     public func status(now: Date, subject: String) -> String {
         let age = fetchedAt.map { "fetched " + DurationText.age(now.timeIntervalSince($0)) }
@@ -43,7 +43,7 @@ public struct Answer: Sendable, Equatable {
             text = "derived from \(records) stored \(subject)\(age.map { ", " + $0 } ?? "") — not the server's list"
         }
         if isRefreshing, source != nil { text += " — refreshing…" }
-        if let failure, !isRefreshing { text += " — offline: \(failure) (r to retry)" }
+        if let failure, !isRefreshing { text += " — offline: \(failure)" }
         return text
     }
 }

@@ -21,6 +21,11 @@ public struct BrowserState: Sendable, Equatable {
 
     public static let years = 1...9999
 
+    /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
+    /// since 1970 in a double, so the network's answer read back from it may differ from the one
+    /// on screen by a rounding, either way.
+    static let sameAnswerTolerance: TimeInterval = 0.001
+
     public init(apiName: String, year: Int) {
         self.apiName = apiName
         self.year = year
@@ -174,7 +179,7 @@ public struct BrowserState: Sendable, Equatable {
         case let .listStored(tab, year, movies, fetchedAt):
             guard year == self.year else { return }
             var pane = panes[tab] ?? ListPane()
-            if let shown = pane.answer.fetchedAt, shown >= fetchedAt { return }
+            if let shown = pane.answer.fetchedAt, fetchedAt.timeIntervalSince(shown) < Self.sameAnswerTolerance { return }
             pane.replaceMovies(with: movies)
             pane.answer.source = .store
             pane.answer.fetchedAt = fetchedAt

@@ -1,25 +1,29 @@
 import Foundation
 
 /// Holds callers until a test opens it; reports every caller that gave up by cancellation.
-actor Gate {
-    private var isOpen = false
+public actor Gate {
+    var isOpen = false
     private var waiters: [UUID: CheckedContinuation<Void, any Error>] = [:]
     private var cancelledBeforeWaiting: Set<UUID> = []
     private let cancellationSink: AsyncStream<Void>.Continuation
+    private let arrivalSink: AsyncStream<Void>.Continuation
     /// One element per waiter cancelled while the gate was closed.
-    nonisolated let cancellations: AsyncStream<Void>
+    public nonisolated let cancellations: AsyncStream<Void>
+    /// One element per caller that started waiting at the closed gate.
+    public nonisolated let arrivals: AsyncStream<Void>
 
-    init() {
+    public init() {
         (cancellations, cancellationSink) = AsyncStream<Void>.makeStream()
+        (arrivals, arrivalSink) = AsyncStream<Void>.makeStream()
     }
 
-    func open() {
+    public func open() {
         isOpen = true
         waiters.values.forEach { $0.resume() }
         waiters = [:]
     }
 
-    func pass() async throws {
+    public func pass() async throws {
         guard !isOpen else { return }
         let id = UUID()
         try await withTaskCancellationHandler {
@@ -29,6 +33,7 @@ actor Gate {
                     continuation.resume(throwing: CancellationError())
                 } else {
                     waiters[id] = continuation
+                    arrivalSink.yield()
                 }
             }
         } onCancel: {
@@ -43,5 +48,12 @@ actor Gate {
         }
         cancellationSink.yield()
         continuation.resume(throwing: CancellationError())
+    }
+}
+
+extension Gate {
+    /// Closes the gate again: callers from now on wait for the next ``open()``.
+    public func close() {
+        isOpen = false
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import MarqueeTestSupport
+import MovieBrowser
+import ReferenceAPI
+import Testing
+
+/// `marquee browse` in a real terminal (tmux), against a real server on loopback.
+@Suite("Browse in a terminal", .serialized, .timeLimit(.minutes(3)))
+struct BrowseTerminalTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browse-\(UUID().uuidString)")
+    var store: URL { folder.appendingPathComponent("movies.sqlite") }
+    var pidFile: URL { folder.appendingPathComponent("browse.pid") }
+
+    /// A script that runs `marquee browse` with `arguments`, writes its pid, and after it exits
+    /// prints its status and the terminal's line settings, then stays open to be read.
+    func browseScript(_ arguments: [String]) throws -> String {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("browse.sh")
+        let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+        try """
+        sh -c 'echo $$ > "$0"; exec "$@"' '\(pidFile.path)' '\(BuildProducts.executable(named: "marquee").path)' browse \(quoted)
+        echo "exit=$?"
+        printf 'tty:'; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo
+        exec sleep 600
+        """.write(to: script, atomically: true, encoding: .utf8)
+        return "sh '\(script.path)'"
+    }
+
+    func expectRestored(_ terminal: TmuxTerminal, status: Int) async throws {
+        let screen = try await terminal.waitForText("exit=")
+        #expect(screen.contains("exit=\(status)"))
+        #expect(screen.contains { $0.hasPrefix("tty:") && $0.contains("icanon") && !$0.contains("-icanon") && !$0.contains("-echo") }, "raw mode was left on: \(screen)")
+        #expect(try await terminal.pane("#{alternate_on}") == "0", "still on the alternate screen")
+        #expect(try await terminal.pane("#{cursor_flag}") == "1", "the cursor is still hidden")
+    }
+
+    @Test("the stored list then the network's, top rated, a list another process stores, a resize, and q restores the terminal")
+    func browsing() async throws {
+        let site = ReferenceSiteServer()
+        var marquee = MarqueeProcess()
+        marquee.environment["NO_COLOR"] = nil
+        var opened: TmuxTerminal?
+        defer { opened?.kill() }
+        try await site.run { url in
+            let client = ["--env", url.absoluteString, "--store", store.path]
+            let first = try await marquee.run(["top-grossing"] + client)
+            #expect(first.status == 0, "\(first.standardError)")
+
+            await site.gate.close()
+            let terminal = try await TmuxTerminal.start(command: try browseScript(client), environment: marquee.environment, width: 100, height: 30)
+            opened = terminal
+            let stored = try await terminal.waitForText("from the local store")
+            #expect(stored.contains { $0.contains("refreshing…") })
+            #expect(stored[2].contains("1  Finding Dory (2016)"))
+            let styled = try await terminal.screen(attributes: true).joined()
+            #expect(styled.contains("\u{1B}[7m"), "the selected segment and row are in reverse video")
+
+            await site.gate.open()
+            try await terminal.waitForText("from the network, just now")
+
+            try await terminal.send("Right")
+            try await terminal.waitForScreen("the top rated list from the network") {
+                $0[2].contains("1  Zootopia (2016)") && $0.contains { $0.contains("from the network") }
+            }
+            try await terminal.send("Left")
+            try await terminal.waitForScreen("the top grossing list again") { $0[2].contains("1  Finding Dory (2016)") }
+
+            let reference = String(decoding: ReferenceBodies.body(at: "movies/topGrossing/2016.json")!, as: UTF8.self)
+            site.replace("movies/topGrossing/2016", with: Data(reference.replacingOccurrences(of: "Finding Dory", with: "Finding Dory Again").utf8))
+            let second = try await marquee.run(["top-grossing"] + client)
+            #expect(second.status == 0, "\(second.standardError)")
+            try await terminal.waitForText("1  Finding Dory Again (2016)")
+
+            try await terminal.resize(width: 50, height: 20)
+            let narrow = try await terminal.waitForScreen("a 50-column table") { $0[1].contains("Movie") && !$0[1].contains("Released") }
+            #expect(narrow.allSatisfy { DisplayWidth.of($0) <= 50 })
+            #expect(narrow[2].contains("1  Finding Dory Again (2016)"))
+            try await terminal.resize(width: 120, height: 30)
+            try await terminal.waitForScreen("a 120-column table") { $0[1].contains("Grossing") }
+
+            try await terminal.send("q")
+            try await expectRestored(terminal, status: 0)
+        }
+    }
+
+    @Test("against marquee serve: offline after the server is killed, the stored list stays with the error; SIGTERM restores the terminal; NO_COLOR")
+    func offlineAndTerminated() async throws {
+        var marquee = MarqueeProcess()
+        marquee.environment["NO_COLOR"] = "1"
+        let server = try marquee.launch(["serve", "--port", "0"])
+        let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"))
+        let api = try #require(line.split(separator: " ").last.map(String.init))
+        let terminal = try await TmuxTerminal.start(command: try browseScript(["--env", api, "--store", store.path]), environment: marquee.environment, width: 120, height: 30)
+        defer { terminal.kill() }
+        let screen = try await terminal.waitForText("from the network, just now")
+        #expect(screen[0].contains("[Top grossing]"))
+        #expect(screen[2].contains("1  Finding Dory (2016)"))
+        let styled = try await terminal.screen(attributes: true).joined()
+        #expect(!styled.contains("\u{1B}[7m"), "NO_COLOR draws no reverse video")
+
+        _ = await server.signal(SIGKILL)
+        try await terminal.send("r")
+        let offline = try await terminal.waitForText("offline:")
+        #expect(offline[2].contains("1  Finding Dory (2016)"), "the stored list stays on screen")
+        #expect(offline.contains { $0.hasPrefix("from the local store, fetched just now — offline: cannot connect") })
+
+        try await terminal.send("?")
+        try await terminal.waitForText("any key closes the help")
+        let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, SIGTERM) == 0)
+        try await expectRestored(terminal, status: 143)
+    }
+
+    @Test("without a terminal, browse says so in one line and exits non-zero")
+    func notATerminal() async throws {
+        let outcome = try await MarqueeProcess().run(["browse", "--store", store.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.errorLines.count == 1)
+        #expect(outcome.standardError.hasPrefix("marquee: browse needs a terminal"))
+        #expect(outcome.standardOutput.isEmpty)
+    }
+}
