@@ -181,6 +181,9 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
   process start to exit; `marquee --help` is the floor of starting the process at all.
 
 """)
+    browse = os.path.join(results_dir, "browse.md")
+    if os.path.exists(browse):
+        out.write("\n" + open(browse).read())
     findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
     if os.path.exists(findings):
         out.write("\n" + open(findings).read())

@@ -2,7 +2,8 @@ import MovieBrowser
 import Movies
 
 /// A ranked list of movies as a text table: one row a movie, "name (year)" with the cast below,
-/// as the original app showed them.
+/// as the original app showed them. Columns are measured in terminal columns, so wide characters
+/// keep them aligned.
 enum MovieTable {
     static func render(_ movies: [Movie], title: String, subtitle: String) -> String {
         let subtitle = TerminalText.safe(subtitle)
@@ -18,7 +19,7 @@ enum MovieTable {
             ]
         }
         let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+            ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
         }
         let alignRight = [true, false, false, true, true]
         func line(_ cells: [String]) -> String {
@@ -39,7 +40,6 @@ enum MovieTable {
     }
 
     private static func pad(_ text: String, to width: Int, right: Bool) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
+        DisplayWidth.fit(text, to: width, alignRight: right)
     }
 }
