@@ -75,6 +75,10 @@ private enum PortHolder {
 
     static func bind(_ port: Int) throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A stopped server's closed connections may linger in TIME_WAIT on its port; they must not
+        // keep the port from being held. A socket still listening there still refuses the bind.
+        var reuse: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

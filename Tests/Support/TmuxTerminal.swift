@@ -104,6 +104,7 @@ public final class TmuxTerminal: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        markEveryDescriptorCloseOnExec()
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -113,6 +114,17 @@ public final class TmuxTerminal: Sendable {
             guard errno == EINTR else { return -1 }
         }
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// The tmux server outlives the command and would keep every descriptor it inherited, among
+    /// them the listening sockets of the test servers in this process: a stopped server's port
+    /// would go on accepting connections that nobody answers.
+    private static func markEveryDescriptorCloseOnExec() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for descriptor in names.compactMap(Int32.init) where descriptor > 2 {
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     private static func quoted(_ text: String) -> String {
