@@ -11,17 +11,18 @@ struct BrowseTerminalTests {
     var store: URL { folder.appendingPathComponent("movies.sqlite") }
     var pidFile: URL { folder.appendingPathComponent("browse.pid") }
 
-    /// A script that runs `marquee browse` with `arguments`, writes its pid, and after it exits
-    /// prints its status and the terminal's line settings, then stays open to be read.
+    /// A script that runs `marquee browse` with `arguments` (for 300 s at most, should the test
+    /// die), writes its pid, and after it exits prints its status and the terminal's line
+    /// settings, then stays open two minutes to be read.
     func browseScript(_ arguments: [String]) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("browse.sh")
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         try """
-        sh -c 'echo $$ > "$0"; exec "$@"' '\(pidFile.path)' '\(BuildProducts.executable(named: "marquee").path)' browse \(quoted)
+        sh -c 'echo $$ > "$0"; exec timeout --foreground 300 "$@"' '\(pidFile.path)' '\(BuildProducts.executable(named: "marquee").path)' browse \(quoted)
         echo "exit=$?"
         printf 'tty:'; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo
-        exec sleep 600
+        exec sleep 120
         """.write(to: script, atomically: true, encoding: .utf8)
         return "sh '\(script.path)'"
     }
