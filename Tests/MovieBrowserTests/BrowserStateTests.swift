@@ -58,6 +58,10 @@ struct BrowserStateTests {
         state.apply(.movieAnswer(id: 2, movie: full, answer: Answer(source: .network, fetchedAt: Sample.fetchedAt)))
         #expect(state.detail?.movie.cast.count == 4)
         #expect(state.detail?.answer.isRefreshing == false)
+        for _ in 0..<10 { _ = state.handle(.down, visibleRows: 5) }
+        #expect(state.detail?.firstVisible == 3, "the cast scrolls no further than its last member")
+        _ = state.handle(.up, visibleRows: 5)
+        #expect(state.detail?.firstVisible == 2, "one key up scrolls back at once")
         #expect(state.handle(.escape, visibleRows: 5) == [.cancelMovie])
         #expect(state.detail == nil)
         #expect(state.pane.selection == 1)

@@ -97,9 +97,9 @@ public struct BrowserState: Sendable, Equatable {
             self.detail = nil
             return [.cancelMovie]
         case .up: detail.firstVisible = max(0, detail.firstVisible - 1)
-        case .down: detail.firstVisible += 1
+        case .down: detail.firstVisible = min(detail.lastFirstVisible, detail.firstVisible + 1)
         case .pageUp: detail.firstVisible = max(0, detail.firstVisible - visibleRows)
-        case .pageDown: detail.firstVisible += visibleRows
+        case .pageDown: detail.firstVisible = min(detail.lastFirstVisible, detail.firstVisible + visibleRows)
         case .home: detail.firstVisible = 0
         case .character("r"):
             detail.answer.isRefreshing = true

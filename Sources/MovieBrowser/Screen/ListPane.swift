@@ -52,4 +52,7 @@ public struct DetailPane: Sendable, Equatable {
         self.movie = movie
         self.answer = answer
     }
+
+    /// The cast scrolls until its last member is the first line shown, no further.
+    var lastFirstVisible: Int { max(0, movie.cast.count - 1) }
 }
