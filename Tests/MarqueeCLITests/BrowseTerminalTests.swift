@@ -13,22 +13,26 @@ struct BrowseTerminalTests {
 
     /// A script that runs `marquee browse` with `arguments` (for 300 s at most, should the test
     /// die), writes its pid, and after it exits prints its status and the terminal's line
-    /// settings, then stays open two minutes to be read.
+    /// settings, then "checked." (so a reader never sees half of it), and stays open two
+    /// minutes to be read.
     func browseScript(_ arguments: [String]) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("browse.sh")
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         try """
         sh -c 'echo $$ > "$0"; exec timeout --foreground 300 "$@"' '\(pidFile.path)' '\(BuildProducts.executable(named: "marquee").path)' browse \(quoted)
-        echo "exit=$?"
-        printf 'tty:'; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo
+        status=$?
+        settings=$(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')
+        echo "exit=$status"
+        echo "tty:$settings"
+        echo "checked."
         exec sleep 120
         """.write(to: script, atomically: true, encoding: .utf8)
         return "sh '\(script.path)'"
     }
 
     func expectRestored(_ terminal: TmuxTerminal, status: Int) async throws {
-        let screen = try await terminal.waitForText("exit=")
+        let screen = try await terminal.waitForText("checked.")
         #expect(screen.contains("exit=\(status)"))
         #expect(screen.contains { $0.hasPrefix("tty:") && $0.contains("icanon") && !$0.contains("-icanon") && !$0.contains("-echo") }, "raw mode was left on: \(screen)")
         #expect(try await terminal.pane("#{alternate_on}") == "0", "still on the alternate screen")
