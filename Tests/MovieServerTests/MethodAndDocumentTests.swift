@@ -7,9 +7,9 @@ struct MethodAndDocumentTests {
     @Test(
         "a known path with another method is 405 with Allow and a JSON error",
         arguments: [
-            (HTTPMethod.POST, "/api/movies/1", "GET"), (.DELETE, "/api/movies/topGrossing/2016", "GET"),
-            (.PUT, "/api/movies/topRated/2016", "GET"), (.GET, "/api/auth/token", "POST"),
-            (.DELETE, "/api/auth", "GET"), (.PATCH, "/api/openapi.yaml", "GET"),
+            (HTTPMethod.POST, "/api/movies/1", "GET, HEAD"), (.DELETE, "/api/movies/topGrossing/2016", "GET, HEAD"),
+            (.PUT, "/api/movies/topRated/2016", "GET, HEAD"), (.GET, "/api/auth/token", "POST"),
+            (.DELETE, "/api/auth", "GET, HEAD"), (.PATCH, "/api/openapi.yaml", "GET, HEAD"),
         ]
     )
     func answersMethodNotAllowed(method: HTTPMethod, path: String, allowed: String) async throws {

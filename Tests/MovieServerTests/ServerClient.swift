@@ -37,7 +37,8 @@ struct ServerClient {
 func withServerClient<Result>(
     catalog: Catalog? = nil,
     auth: AuthConfiguration = .publicAccess,
+    maxAge: Duration = .seconds(60),
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
-    try await withMovieServer(catalog: catalog, auth: auth) { try await body(ServerClient(server: $0)) }
+    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge) { try await body(ServerClient(server: $0)) }
 }

@@ -26,9 +26,12 @@ public func withMovieServer<Result>(
     catalog: Catalog? = nil,
     auth: AuthConfiguration = .publicAccess,
     limits: ConnectionLimits = ConnectionLimits(),
+    maxAge: Duration = .seconds(60),
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
-    let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), auth: auth, limits: limits, logger: quietLogger)
+    let configuration = MovieServer.Configuration(
+        host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), auth: auth, limits: limits, maxAge: maxAge, logger: quietLogger
+    )
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()
     return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }

@@ -2,32 +2,35 @@ import Hummingbird
 
 /// The movie paths of the contract, under `movies/`: one movie by id, and the top lists of a year.
 ///
-/// Bodies are compact JSON with the contract's key order; the top lists are encoded once, when
-/// the routes are built.
+/// Bodies are compact JSON with the contract's key order, each with a strong `ETag` and a
+/// `Cache-Control`; a request whose `If-None-Match` names the tag gets a `304` without the body.
+/// The top lists (and their tags) are made once, when the routes are built.
 struct MovieRoutes: Sendable {
     private let catalog: Catalog
-    private let topGrossingBodies: [Int: ByteBuffer]
-    private let topRatedBodies: [Int: ByteBuffer]
+    private let caching: CachingDirectives
+    private let topGrossingBodies: [Int: CacheableBody]
+    private let topRatedBodies: [Int: CacheableBody]
 
-    init(catalog: Catalog) {
+    init(catalog: Catalog, caching: CachingDirectives) {
         self.catalog = catalog
+        self.caching = caching
         let years = Set(catalog.movies.map(\.year))
-        var grossing: [Int: ByteBuffer] = [:], rated: [Int: ByteBuffer] = [:]
+        var grossing: [Int: CacheableBody] = [:], rated: [Int: CacheableBody] = [:]
         for year in years {
-            grossing[year] = ByteBuffer(string: ContractJSON.list(catalog.topGrossing(year: year)))
-            rated[year] = ByteBuffer(string: ContractJSON.list(catalog.topRated(year: year)))
+            grossing[year] = CacheableBody(json: ContractJSON.list(catalog.topGrossing(year: year)))
+            rated[year] = CacheableBody(json: ContractJSON.list(catalog.topRated(year: year)))
         }
         topGrossingBodies = grossing
         topRatedBodies = rated
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
-        router.get(":id") { _, context in
+        router.get(":id") { request, context in
             let id = try ParameterParsing.movieID(context.parameters.get("id"))
             guard let movie = catalog.movie(id: id) else {
                 throw ErrorAnswer.notFound("There is no movie with id \(id).")
             }
-            return Self.json(ByteBuffer(string: ContractJSON.movie(movie)))
+            return caching.response(for: CacheableBody(json: ContractJSON.movie(movie)), to: request)
         }
         router.get("") { _, _ -> Response in
             throw ErrorAnswer.badRequest("The movie id is missing: use /api/movies/{id}.")
@@ -37,19 +40,15 @@ struct MovieRoutes: Sendable {
                 throw ErrorAnswer.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
             }
         }
-        router.get("topGrossing/:year") { _, context in
+        router.get("topGrossing/:year") { request, context in
             let year = try ParameterParsing.year(context.parameters.get("year"))
-            return Self.json(topGrossingBodies[year] ?? Self.emptyList)
+            return caching.response(for: topGrossingBodies[year] ?? Self.emptyList, to: request)
         }
-        router.get("topRated/:year") { _, context in
+        router.get("topRated/:year") { request, context in
             let year = try ParameterParsing.year(context.parameters.get("year"))
-            return Self.json(topRatedBodies[year] ?? Self.emptyList)
+            return caching.response(for: topRatedBodies[year] ?? Self.emptyList, to: request)
         }
     }
 
-    private static let emptyList = ByteBuffer(string: "[]")
-
-    static func json(_ body: ByteBuffer) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
-    }
+    private static let emptyList = CacheableBody(json: "[]")
 }

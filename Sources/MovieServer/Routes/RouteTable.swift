@@ -2,13 +2,15 @@ import Hummingbird
 
 /// The paths the API serves and the methods each allows, read from the router the routes were
 /// registered on, so that a known path asked with another method is a 405 with an `Allow`
-/// header instead of a 404.
+/// header instead of a 404. Every `GET` path answers `HEAD` too.
 struct RouteTable: Sendable {
     private let routes: [(path: RouterPath, methods: [String])]
 
     init<Context>(_ router: Router<Context>) {
         routes = Dictionary(grouping: router.routes, by: \.path.description).values.compactMap { descriptions in
-            descriptions.first.map { ($0.path, descriptions.map(\.method.rawValue).sorted()) }
+            var methods = Set(descriptions.map(\.method.rawValue))
+            if methods.contains("GET") { methods.insert("HEAD") }
+            return descriptions.first.map { ($0.path, methods.sorted()) }
         }
     }
 

@@ -16,6 +16,8 @@ public struct MovieServer: Sendable {
         public var catalog: Catalog
         public var auth: AuthConfiguration
         public var limits: ConnectionLimits
+        /// How long a client may use a movie answer without asking again (`Cache-Control: max-age`).
+        public var maxAge: Duration
         public var logger: Logger
 
         public init(
@@ -24,6 +26,7 @@ public struct MovieServer: Sendable {
             catalog: Catalog,
             auth: AuthConfiguration = AuthConfiguration(),
             limits: ConnectionLimits = ConnectionLimits(),
+            maxAge: Duration = .seconds(60),
             logger: Logger = Logger(label: "marquee.server")
         ) {
             self.host = host
@@ -31,6 +34,7 @@ public struct MovieServer: Sendable {
             self.catalog = catalog
             self.auth = auth
             self.limits = limits
+            self.maxAge = maxAge
             self.logger = logger
         }
     }
@@ -68,7 +72,7 @@ public struct MovieServer: Sendable {
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
         let listing = Router(context: BasicRequestContext.self)
         try registerRoutes(on: listing)
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
         try registerRoutes(on: router)
@@ -93,7 +97,8 @@ public struct MovieServer: Sendable {
         if configuration.auth.requiresToken {
             movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
         }
-        MovieRoutes(catalog: configuration.catalog).register(on: movies)
+        let caching = CachingDirectives(maxAge: Int(configuration.maxAge / .seconds(1)), isPrivate: configuration.auth.requiresToken)
+        MovieRoutes(catalog: configuration.catalog, caching: caching).register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         try OpenAPIRoute().register(on: api)

@@ -44,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
     var idleTimeout = 60
 
+    @Option(name: .customLong("max-age"), help: ArgumentHelp("How long clients may use a movie answer before asking again (Cache-Control: max-age).", valueName: "seconds"))
+    var maximumAge = 60
+
     @Option(name: .customLong("max-connections"), help: "How many connections may be open at once.")
     var maximumConnections = 1024
 
@@ -57,6 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...100_000).contains(maximumConnections) else {
             throw ValidationError("the maximum number of connections must be from 1 to 100000, not \(maximumConnections)")
         }
+        guard (0...31_536_000).contains(maximumAge) else {
+            throw ValidationError("the maximum age must be from 0 to 31536000 seconds, not \(maximumAge)")
+        }
         guard (1...31_536_000).contains(tokenLifetime) else {
             throw ValidationError("the token lifetime must be from 1 to 31536000 seconds, not \(tokenLifetime)")
         }
@@ -67,7 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "marquee.server")
         logger.logLevel = logLevel
         let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
-        let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), limits: limits, logger: logger)
+        let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), limits: limits, maxAge: .seconds(maximumAge), logger: logger)
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()
