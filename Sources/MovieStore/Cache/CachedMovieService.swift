@@ -4,7 +4,9 @@ import Movies
 /// A ``MovieService`` decorator that keeps every answer of its base service in a ``MovieStore``,
 /// under the base's API, and answers from it by a ``CachePolicy``: offline first.
 ///
-/// The base can be any `MovieService`; this type never knows which. A network answer replaces
+/// The base can be any `MovieService`; this type never knows which. When the base is a
+/// ``RevalidatingMovieService``, a stored answer with an entity tag is revalidated: an unchanged
+/// one costs a `304` and no write but its age. A network answer replaces
 /// the stored one in one transaction; a failed call never removes or changes stored data. A list
 /// the server never gave is, when the network cannot answer, derived from the API's stored movies
 /// of that year and marked ``MovieSnapshot/Source/derived(records:)``; it is never stored.
@@ -34,11 +36,23 @@ public final class CachedMovieService: MovieService {
     // MARK: Streams of snapshots
 
     public func topGrossingMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        listSnapshots(.topGrossing(year: year), policy: policy) { [base] in try await base.topGrossingMovies(year: year) }
+        let base = self.base
+        return listSnapshots(.topGrossing(year: year), policy: policy) { entityTag in
+            if let revalidating = base as? any RevalidatingMovieService {
+                return try await revalidating.topGrossingMovies(year: year, ifNoneMatch: entityTag)
+            }
+            return .modified(try await base.topGrossingMovies(year: year), .unknown)
+        }
     }
 
     public func topRatedMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        listSnapshots(.topRated(year: year), policy: policy) { [base] in try await base.topRatedMovies(year: year) }
+        let base = self.base
+        return listSnapshots(.topRated(year: year), policy: policy) { entityTag in
+            if let revalidating = base as? any RevalidatingMovieService {
+                return try await revalidating.topRatedMovies(year: year, ifNoneMatch: entityTag)
+            }
+            return .modified(try await base.topRatedMovies(year: year), .unknown)
+        }
     }
 
     public func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error> {
@@ -49,8 +63,18 @@ public final class CachedMovieService: MovieService {
             emptyValue: nil,
             what: "movie \(id)",
             read: { try await store.movie(id: id, api: api) },
-            fetch: { [base] in try await base.movie(id: id) },
-            save: { movie, date throws(StoreError) in try await store.saveMovies([movie], api: api, fetchedAt: date) },
+            fetch: { [base] entityTag in
+                if let revalidating = base as? any RevalidatingMovieService {
+                    return try await revalidating.movie(id: id, ifNoneMatch: entityTag)
+                }
+                return .modified(try await base.movie(id: id), .unknown)
+            },
+            save: { movie, date, freshness throws(StoreError) in
+                try await store.saveMovies([movie], api: api, fetchedAt: date, freshness: freshness)
+            },
+            revalidate: { entityTag, date, freshness throws(StoreError) in
+                try await store.revalidateMovie(id: id, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
+            },
             derive: nil
         ).makeStream()
     }
@@ -93,7 +117,7 @@ public final class CachedMovieService: MovieService {
     private func listSnapshots(
         _ query: ListQuery,
         policy: CachePolicy,
-        fetch: @escaping @Sendable () async throws -> [Movie]
+        fetch: @escaping @Sendable (_ ifNoneMatch: String?) async throws -> Revalidation<[Movie]>
     ) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
         let store = self.store, api = self.api
         return PolicyRun(
@@ -103,7 +127,12 @@ public final class CachedMovieService: MovieService {
             what: query.description,
             read: { try await store.list(query, api: api) },
             fetch: fetch,
-            save: { movies, date throws(StoreError) in try await store.saveList(movies, for: query, api: api, fetchedAt: date) },
+            save: { movies, date, freshness throws(StoreError) in
+                try await store.saveList(movies, for: query, api: api, fetchedAt: date, freshness: freshness)
+            },
+            revalidate: { entityTag, date, freshness throws(StoreError) in
+                try await store.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
+            },
             derive: { try await store.derivedList(query, api: api) }
         ).makeStream()
     }

@@ -21,13 +21,20 @@ public struct MovieSnapshot<Value: Sendable>: Sendable {
     public var networkError: (any Error)?
     /// Why a fresh value could not be stored (it was still returned).
     public var storeError: StoreError?
+    /// Whether the network's answer was `304 Not Modified`: the stored value is current, and was
+    /// not sent or written again. The source is then ``Source/network`` and `fetchedAt` now.
+    public var revalidated: Bool
 
-    public init(value: Value, source: Source, fetchedAt: Date?, networkError: (any Error)? = nil, storeError: StoreError? = nil) {
+    public init(
+        value: Value, source: Source, fetchedAt: Date?,
+        networkError: (any Error)? = nil, storeError: StoreError? = nil, revalidated: Bool = false
+    ) {
         self.value = value
         self.source = source
         self.fetchedAt = fetchedAt
         self.networkError = networkError
         self.storeError = storeError
+        self.revalidated = revalidated
     }
 
     /// A stored or derived value shown because the network failed.

@@ -7,12 +7,15 @@ enum MovieReading {
     static func movie(id: Int, api: String, in db: Database) throws -> StoredValue<Movie>? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE api = ? AND id = ?", arguments: [api, id]) else { return nil }
         let casts = try self.casts(of: [id], api: api, in: db)
-        return StoredValue(value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: try date(row["fetchedAt"]))
+        return StoredValue(
+            value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: try date(row["fetchedAt"]),
+            entityTag: row["entityTag"], maxAge: maxAge(row["maxAge"])
+        )
     }
 
     static func list(_ query: ListQuery, api: String, in db: Database) throws -> StoredValue<[Movie]>? {
-        guard let fetchedAt = try Double.fetchOne(
-            db, sql: "SELECT fetchedAt FROM listSnapshot WHERE api = ? AND query = ?", arguments: [api, query.key]
+        guard let snapshot = try Row.fetchOne(
+            db, sql: "SELECT fetchedAt, entityTag, maxAge FROM listSnapshot WHERE api = ? AND query = ?", arguments: [api, query.key]
         ) else {
             return nil
         }
@@ -22,7 +25,15 @@ enum MovieReading {
             """, arguments: [api, query.key])
         let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
-        return StoredValue(value: movies, fetchedAt: try date(fetchedAt))
+        return StoredValue(
+            value: movies, fetchedAt: try date(snapshot["fetchedAt"]), entityTag: snapshot["entityTag"], maxAge: maxAge(snapshot["maxAge"])
+        )
+    }
+
+    /// A stored max-age; a negative or non-finite one is ignored.
+    static func maxAge(_ seconds: Double?) -> Duration? {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
+        return .seconds(min(seconds, 31_536_000))
     }
 
     static func casts(of movieIDs: [Int], api: String, in db: Database) throws -> [Int: [MovieActor]] {

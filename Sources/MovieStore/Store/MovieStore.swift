@@ -49,14 +49,37 @@ public final class MovieStore: Sendable {
         }
     }
 
-    /// Makes `movies` the stored answer of `api` to `query`, in one transaction.
-    public func saveList(_ movies: [Movie], for query: ListQuery, api: APIKey, fetchedAt: Date) async throws(StoreError) {
-        try await write { db in try MovieWriting.replaceList(query, with: movies, api: api, fetchedAt: fetchedAt, in: db) }
+    /// Makes `movies` the stored answer of `api` to `query`, with its entity tag and max-age, in one transaction.
+    public func saveList(_ movies: [Movie], for query: ListQuery, api: APIKey, fetchedAt: Date, freshness: Freshness = .unknown) async throws(StoreError) {
+        try await write { db in
+            try MovieWriting.replaceList(query, with: movies, api: api, fetchedAt: fetchedAt, freshness: freshness, in: db)
+        }
     }
 
     /// Stores `movies` of `api` (and their casts), in one transaction, without touching any list.
-    public func saveMovies(_ movies: [Movie], api: APIKey, fetchedAt: Date) async throws(StoreError) {
-        try await write { db in try MovieWriting.upsert(movies, api: api, fetchedAt: fetchedAt, in: db) }
+    /// `freshness` is what the server said of a movie asked by id.
+    public func saveMovies(_ movies: [Movie], api: APIKey, fetchedAt: Date, freshness: Freshness? = nil) async throws(StoreError) {
+        try await write { db in try MovieWriting.upsert(movies, api: api, fetchedAt: fetchedAt, freshness: freshness, in: db) }
+    }
+
+    /// Records that the server confirmed (`304`) the stored answer to `query` tagged `entityTag`:
+    /// its age starts again from `fetchedAt`, and no movie row is written. `false` when that
+    /// answer is no longer stored.
+    public func revalidateList(_ query: ListQuery, api: APIKey, entityTag: String, fetchedAt: Date, freshness: Freshness) async throws(StoreError) -> Bool {
+        var updated = false
+        try await write { db in
+            try MovieWriting.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: fetchedAt, freshness: freshness, in: db)
+        } result: { updated = $0 }
+        return updated
+    }
+
+    /// Records that the server confirmed the stored movie `id` tagged `entityTag`.
+    public func revalidateMovie(id: Int, api: APIKey, entityTag: String, fetchedAt: Date, freshness: Freshness) async throws(StoreError) -> Bool {
+        var updated = false
+        try await write { db in
+            try MovieWriting.revalidateMovie(id: id, api: api, entityTag: entityTag, fetchedAt: fetchedAt, freshness: freshness, in: db)
+        } result: { updated = $0 }
+        return updated
     }
 
     /// The last stored answer of `api` to `query`, exactly as the server gave it.

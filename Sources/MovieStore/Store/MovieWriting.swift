@@ -8,20 +8,25 @@ import Movies
 /// than SQLite's own work.
 enum MovieWriting {
     /// Inserts or updates each movie and replaces its cast. Actors are shared by name.
-    static func upsert(_ movies: [Movie], api: String, fetchedAt: Date, in db: Database) throws {
+    /// `freshness` is what the server said of a movie asked by id; a movie from a list has none,
+    /// so a tag it had from its own answer is dropped with the data it described.
+    static func upsert(_ movies: [Movie], api: String, fetchedAt: Date, freshness: Freshness? = nil, in db: Database) throws {
         let upsertMovie = try db.cachedStatement(sql: """
-            INSERT INTO movie (api, id, name, year, releaseDate, grossing, rating, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO movie (api, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(api, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
-                grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt
+                grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt,
+                entityTag = excluded.entityTag, maxAge = excluded.maxAge
             """)
         let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE api = ? AND movieId = ?")
         let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (api, movieId, position, actorId) VALUES (?, ?, ?, ?)")
         var actors = ActorIDs()
         let fetched = fetchedAt.timeIntervalSince1970
+        let entityTag = freshness?.entityTag, maxAge = freshness?.maxAge.map { $0 / .seconds(1) }
         // The statements are ours and their arguments always match, so binding skips GRDB's checks.
         for movie in movies {
             upsertMovie.setUncheckedArguments([
                 api, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
+                entityTag, maxAge,
             ])
             try upsertMovie.execute()
             deleteCast.setUncheckedArguments([api, movie.id])
@@ -34,14 +39,14 @@ enum MovieWriting {
     }
 
     /// Makes `movies`, in this order, the stored answer to `query`, replacing the previous one whole.
-    static func replaceList(_ query: ListQuery, with movies: [Movie], api: String, fetchedAt: Date, in db: Database) throws {
+    static func replaceList(_ query: ListQuery, with movies: [Movie], api: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws {
         try upsert(movies, api: api, fetchedAt: fetchedAt, in: db)
         try db.execute(
             sql: """
-                INSERT INTO listSnapshot (api, query, fetchedAt) VALUES (?, ?, ?)
-                ON CONFLICT(api, query) DO UPDATE SET fetchedAt = excluded.fetchedAt
+                INSERT INTO listSnapshot (api, query, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(api, query) DO UPDATE SET fetchedAt = excluded.fetchedAt, entityTag = excluded.entityTag, maxAge = excluded.maxAge
                 """,
-            arguments: [api, query.key, fetchedAt.timeIntervalSince1970]
+            arguments: [api, query.key, fetchedAt.timeIntervalSince1970, freshness.entityTag, freshness.maxAge.map { $0 / .seconds(1) }]
         )
         try db.execute(sql: "DELETE FROM listEntry WHERE api = ? AND query = ?", arguments: [api, query.key])
         let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (api, query, position, movieId) VALUES (?, ?, ?, ?)")
@@ -52,6 +57,26 @@ enum MovieWriting {
 }
 
 extension MovieWriting {
+    /// Marks the stored answer to `query` whose tag is `entityTag` as current as of `fetchedAt`,
+    /// touching no movie. Returns `false` when no such answer is stored (another process replaced
+    /// or removed it since it was read).
+    static func revalidateList(_ query: ListQuery, api: String, entityTag: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE listSnapshot SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE api = ? AND query = ? AND entityTag = ?",
+            arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, api, query.key, entityTag]
+        )
+        return db.changesCount > 0
+    }
+
+    /// Marks the stored movie `id` whose tag is `entityTag` as current as of `fetchedAt`.
+    static func revalidateMovie(id: Int, api: String, entityTag: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE movie SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE api = ? AND id = ? AND entityTag = ?",
+            arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, api, id, entityTag]
+        )
+        return db.changesCount > 0
+    }
+
     /// Removes everything stored for `api`, then the actors no stored movie names any more.
     static func removeAPI(_ api: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM listSnapshot WHERE api = ?", arguments: [api])

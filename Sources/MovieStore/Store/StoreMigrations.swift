@@ -79,6 +79,14 @@ enum StoreMigrations {
             }
             try db.create(index: "listEntry_on_api_movieId", on: "listEntry", columns: ["api", "movieId"])
         }
+        migrator.registerMigration("v3: each answer's entity tag and max-age") { db in
+            for table in ["movie", "listSnapshot"] {
+                try db.alter(table: table) { table in
+                    table.add(column: "entityTag", .text)
+                    table.add(column: "maxAge", .double)
+                }
+            }
+        }
         return migrator
     }
 

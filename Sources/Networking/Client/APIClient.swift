@@ -91,6 +91,16 @@ public struct APIClient: Sendable {
         }
     }
 
+    /// Sends `route` with `If-None-Match: entityTag` (plainly when `entityTag` is `nil`), and
+    /// accepts a `304 Not Modified` as an answer.
+    public func send(_ route: some Route, ifNoneMatch entityTag: String?) async throws(NetworkError) -> ConditionalResponse {
+        guard let entityTag else { return .modified(try await send(route)) }
+        var endpoint = route.endpoint
+        endpoint.headerFields[.ifNoneMatch] = entityTag
+        let response = try await send(endpoint)
+        return response.status == .notModified ? .notModified(response) : .modified(response)
+    }
+
     /// Sends `route` and decodes its JSON body as `type`.
     public func decode<Value: Decodable>(_ type: Value.Type, from route: some Route) async throws(NetworkError) -> Value {
         let response = try await send(route)
@@ -114,7 +124,8 @@ public struct APIClient: Sendable {
 /// Checks a response against what its endpoint accepts.
 enum ResponseValidation {
     static func validate(_ response: APIResponse, for endpoint: Endpoint) throws(NetworkError) {
-        guard endpoint.acceptableStatusCodes.contains(response.status.code) else {
+        let revalidated = response.status == .notModified && endpoint.headerFields[.ifNoneMatch] != nil
+        guard revalidated || endpoint.acceptableStatusCodes.contains(response.status.code) else {
             throw .status(code: response.status.code, excerpt: BodyExcerpt.make(from: response.body))
         }
     }

@@ -15,8 +15,11 @@ struct ClientOptions: ParsableArguments {
     ))
     var policy: PolicyOption?
 
-    @Option(name: .customLong("max-age"), help: ArgumentHelp("How old a stored answer may be under cacheElseNetwork.", valueName: "seconds"))
-    var maximumAge = 3600
+    @Option(name: .customLong("max-age"), help: ArgumentHelp(
+        "How old a stored answer may be under cacheElseNetwork (default: the max-age the server gave with it, else 3600).",
+        valueName: "seconds"
+    ))
+    var maximumAge: Int?
 
     @Flag(help: "Use the stored answers only, never the network (the cacheOnly policy).")
     var offline = false
@@ -25,7 +28,7 @@ struct ClientOptions: ParsableArguments {
     var trace = false
 
     func validate() throws {
-        guard maximumAge >= 0 else { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
+        if let maximumAge, maximumAge < 0 { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
         if offline, let policy, policy != .cacheOnly {
             throw ValidationError("--offline cannot be combined with --policy \(policy.rawValue)")
         }
@@ -36,6 +39,6 @@ struct ClientOptions: ParsableArguments {
 
     /// The cache policy these options ask for, `policy` unless they name one.
     func cachePolicy(defaultingTo policy: PolicyOption) -> CachePolicy {
-        offline ? .cacheOnly : (self.policy ?? policy).cachePolicy(maximumAge: .seconds(maximumAge))
+        offline ? .cacheOnly : (self.policy ?? policy).cachePolicy(maximumAge: maximumAge.map { .seconds($0) })
     }
 }

@@ -9,7 +9,7 @@ enum PolicyOption: String, ExpressibleByArgument, CaseIterable {
     case networkOnly
     case cacheOnly
 
-    func cachePolicy(maximumAge: Duration) -> CachePolicy {
+    func cachePolicy(maximumAge: Duration?) -> CachePolicy {
         switch self {
         case .cacheThenNetwork: .cacheThenNetwork
         case .cacheElseNetwork: .cacheElseNetwork(maxAge: maximumAge)

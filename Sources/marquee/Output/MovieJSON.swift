@@ -6,10 +6,12 @@ import Movies
 enum MovieJSON {
     /// One answer with where it came from:
     /// `{"source": "network" | "store" | "derived", "fetchedAt": "2026-11-22T01:02:03Z", "movies": […]}`,
-    /// with `derivedFrom` (how many stored movies a derived list was made from) and `networkError`
-    /// when they apply; `movie` instead of `movies` for one movie.
+    /// with `derivedFrom` (how many stored movies a derived list was made from), `networkError`
+    /// and `revalidated` (the server answered 304: the stored list is current) when they apply;
+    /// `movie` instead of `movies` for one movie.
     struct Answer: Encodable {
         var source: String
+        var revalidated: Bool?
         var fetchedAt: String?
         var derivedFrom: Int?
         var networkError: String?
@@ -22,6 +24,7 @@ enum MovieJSON {
             case .store: source = "store"
             case let .derived(records): source = "derived"; derivedFrom = records
             }
+            revalidated = snapshot.revalidated ? true : nil
             fetchedAt = snapshot.fetchedAt.map { $0.formatted(.iso8601) }
             networkError = snapshot.networkError.map(ErrorReporter.describe)
             self.movies = movies

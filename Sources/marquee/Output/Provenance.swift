@@ -16,6 +16,8 @@ enum Provenance {
         let age = snapshot.fetchedAt.map { "fetched " + DurationText.age(now.timeIntervalSince($0)) } ?? "nothing stored yet"
         let reason = snapshot.networkError.map { " — network unavailable: \(ErrorReporter.describe($0))" } ?? ""
         switch snapshot.source {
+        case .network where snapshot.revalidated:
+            return Line(text: "from the local store, revalidated by the network (304 Not Modified), \(age)", isFromStore: false)
         case .network:
             return Line(text: "from the network, \(age)", isFromStore: false)
         case .store:

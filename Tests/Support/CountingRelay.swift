@@ -1,0 +1,107 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A TCP relay on loopback in front of a server: every connection it accepts is joined to a new
+/// connection to the server, and the bytes the server sends through it are counted. What a
+/// client received, measured on the wire and not by the client.
+public final class CountingRelay: Sendable {
+    public let port: Int
+    private let channel: any Channel
+    private let counts: NIOLockedValueBox<(fromServer: Int, toServer: Int, connections: Int)>
+    private let target: NIOLockedValueBox<Int>
+
+    /// The server port new connections are relayed to; change it to put a restarted server behind
+    /// the same address.
+    public var serverPort: Int {
+        get { target.withLockedValue { $0 } }
+        set { target.withLockedValue { $0 = newValue } }
+    }
+
+    /// The bytes the server has sent to clients so far.
+    public var bytesFromServer: Int { counts.withLockedValue { $0.fromServer } }
+    /// The bytes clients have sent to the server so far.
+    public var bytesToServer: Int { counts.withLockedValue { $0.toServer } }
+    /// How many client connections the relay has accepted.
+    public var connections: Int { counts.withLockedValue { $0.connections } }
+
+    private init(port: Int, channel: any Channel, counts: NIOLockedValueBox<(fromServer: Int, toServer: Int, connections: Int)>, target: NIOLockedValueBox<Int>) {
+        self.port = port
+        self.channel = channel
+        self.counts = counts
+        self.target = target
+    }
+
+    /// Starts relaying from an ephemeral loopback port to `127.0.0.1:serverPort`.
+    public static func start(to serverPort: Int) async throws -> CountingRelay {
+        let counts = NIOLockedValueBox((fromServer: 0, toServer: 0, connections: 0))
+        let target = NIOLockedValueBox(serverPort)
+        let group = MultiThreadedEventLoopGroup.singleton
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelInitializer { inbound in
+                counts.withLockedValue { $0.connections += 1 }
+                return ClientBootstrap(group: inbound.eventLoop)
+                    .channelInitializer { outbound in
+                        outbound.eventLoop.makeCompletedFuture {
+                            try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound, count: { bytes in counts.withLockedValue { $0.fromServer += bytes } }))
+                        }
+                    }
+                    .connect(host: "127.0.0.1", port: target.withLockedValue { $0 })
+                    .flatMap { outbound in
+                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, count: { bytes in counts.withLockedValue { $0.toServer += bytes } }))
+                    }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        return CountingRelay(port: channel.localAddress?.port ?? 0, channel: channel, counts: counts, target: target)
+    }
+
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// Writes what one side reads to the other side, and closes the other side when its own closes.
+private final class RelayHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let peer: any Channel
+    private let count: @Sendable (Int) -> Void
+
+    init(peer: any Channel, count: @escaping @Sendable (Int) -> Void) {
+        self.peer = peer
+        self.count = count
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        count(buffer.readableBytes)
+        peer.writeAndFlush(buffer, promise: nil)
+    }
+
+    // The client side does not read on its own (nothing could be relayed before the server side
+    // is connected): it reads once it is both active and joined, then after every read.
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { context.read() }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.read()
+        context.fireChannelActive()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.read()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        peer.close(promise: nil)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
