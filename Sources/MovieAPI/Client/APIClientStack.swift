@@ -4,7 +4,8 @@ import Networking
 
 /// The authenticated client of one movie API, built one way for the app, the tests and the
 /// benchmarks: a token client, the auth service the API's scheme asks for, one shared
-/// ``AuthenticationInterceptor``, and the ``RetryPolicy`` after it.
+/// ``AuthenticationInterceptor``, and the ``RetryPolicy`` after it. Identical movie requests in
+/// flight at once share one exchange (``SharedExchangeTransport``).
 ///
 /// The scheme follows the API: production uses the original site's plain-text token in an
 /// `AUTH_TOKEN` header, on every request; every other API gets OAuth bearer tokens, up front
@@ -54,7 +55,7 @@ public struct APIClientStack: Sendable {
         let interceptors: [any Interceptor] = [interceptor] + (retryPolicy.map { [$0] } ?? [])
         client = APIClient(
             baseURL: environment.baseURL,
-            transport: transport,
+            transport: SharedExchangeTransport(base: transport),
             interceptors: interceptors,
             defaultTimeout: requestTimeout,
             deadline: callDeadline
