@@ -56,7 +56,7 @@ let package = Package(
         ),
         .target(
             name: "MovieStore",
-            dependencies: ["Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore"]),
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Movies
 
 /// A ``MovieService`` decorator that keeps every answer of its base service in a ``MovieStore``,
@@ -18,19 +19,23 @@ public final class CachedMovieService: MovieService {
     /// The policy of the plain `MovieService` calls.
     public let defaultPolicy: CachePolicy
     private let now: @Sendable () -> Date
+    /// Logs, at `info`, every answer given from the store.
+    private let logger: Logger
 
     public init(
         base: any MovieService,
         store: MovieStore,
         api: MovieStore.APIKey,
         defaultPolicy: CachePolicy = .networkElseCache,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "MovieStore.cache")
     ) {
         self.base = base
         self.store = store
         self.api = api
         self.defaultPolicy = defaultPolicy
         self.now = now
+        self.logger = logger
     }
 
     // MARK: Streams of snapshots
@@ -75,7 +80,8 @@ public final class CachedMovieService: MovieService {
             revalidate: { entityTag, date, freshness throws(StoreError) in
                 try await store.revalidateMovie(id: id, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
             },
-            derive: nil
+            derive: nil,
+            logger: logger
         ).makeStream()
     }
 
@@ -133,7 +139,8 @@ public final class CachedMovieService: MovieService {
             revalidate: { entityTag, date, freshness throws(StoreError) in
                 try await store.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
             },
-            derive: { try await store.derivedList(query, api: api) }
+            derive: { try await store.derivedList(query, api: api) },
+            logger: logger
         ).makeStream()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Movies
 
 /// Plays one ``CachePolicy`` for one value: reads the store, asks the network, saves, and emits
@@ -22,6 +23,8 @@ struct PolicyRun<Value: Sendable>: Sendable {
     let revalidate: @Sendable (String, Date, Freshness) async throws(StoreError) -> Bool
     /// A value made from other stored data, never saved, and how many stored records it was made from.
     let derive: (@Sendable () async throws -> (StoredValue<Value>, records: Int)?)?
+    /// Where an answer given without the network is logged, at `info`.
+    let logger: Logger
 
     func makeStream() -> AsyncThrowingStream<MovieSnapshot<Value>, any Error> {
         AsyncThrowingStream { continuation in
@@ -114,6 +117,7 @@ struct PolicyRun<Value: Sendable>: Sendable {
         } catch {
             guard !(error is CancellationError), !Task.isCancelled else { throw error }
             if let stored {
+                logServed(stored, because: "the network failed")
                 return MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt, networkError: error)
             }
             guard let derived = try await derived(networkError: error) else { throw error }
@@ -124,10 +128,16 @@ struct PolicyRun<Value: Sendable>: Sendable {
     /// The derived value, when the caller can derive one and there is anything to derive it from.
     private func derived(networkError: (any Error)?) async throws -> MovieSnapshot<Value>? {
         guard let derive, let (derived, records) = try await derive() else { return nil }
+        logger.info("\(what): derived from \(records) stored movies, not the server's answer")
         return MovieSnapshot(value: derived.value, source: .derived(records: records), fetchedAt: derived.fetchedAt, networkError: networkError)
     }
 
     private func snapshot(of stored: StoredValue<Value>) -> MovieSnapshot<Value> {
-        MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt)
+        logServed(stored, because: nil)
+        return MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt)
+    }
+
+    private func logServed(_ stored: StoredValue<Value>, because reason: String?) {
+        logger.info("\(what): served from the store, stored \(Int(now().timeIntervalSince(stored.fetchedAt))) s ago\(reason.map { ", because \($0)" } ?? "")")
     }
 }

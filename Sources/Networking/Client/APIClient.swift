@@ -8,6 +8,10 @@ import Logging
 /// and stops any further attempt. With a ``deadline``, the whole call (every attempt and every
 /// wait between them) ends within it: each attempt's timeout is cut to the time left, and a
 /// retry that could not start in time is not made.
+///
+/// Every attempt is logged at `info` as one line (method, URL, status, bytes, duration, attempt
+/// number, outcome: ``ExchangeRecord``), and at `debug` as a `curl` command with its credentials
+/// replaced by placeholders (``CurlCommand``), under the metadata key ``curlMetadataKey``.
 public struct APIClient: Sendable {
     public let baseURL: URL
     public let transport: any Transport
@@ -63,19 +67,29 @@ public struct APIClient: Sendable {
                 for interceptor in interceptors {
                     request = try await interceptor.adapt(request)
                 }
-                logger.debug("sending", metadata: ["method": "\(request.method)", "url": "\(request.url)", "attempt": "\(attempt)"])
+                logger.debug("\(CurlCommand.make(for: request))", metadata: [Self.curlMetadataKey: "true"])
                 request.sentAt = .now
                 let received = try await transport.send(request)
                 response = received
                 try ResponseValidation.validate(received, for: endpoint)
+                log(request, response: received, attempt: attempt, outcome: ExchangeRecord.outcome(of: received, to: request))
                 return received
             } catch {
-                guard error != .cancelled, !Task.isCancelled else { throw .cancelled }
-                if let ends, let deadline, ContinuousClock.now >= ends, case .timedOut = error { throw .timedOut(after: deadline) }
-                guard attempt < maximumAttempts else { throw error }
+                guard error != .cancelled, !Task.isCancelled else {
+                    log(request, response: response, attempt: attempt, outcome: "cancelled")
+                    throw .cancelled
+                }
+                if let ends, let deadline, ContinuousClock.now >= ends, case .timedOut = error {
+                    log(request, response: response, attempt: attempt, outcome: "failed: the call's deadline passed")
+                    throw .timedOut(after: deadline)
+                }
+                guard attempt < maximumAttempts else {
+                    log(request, response: response, attempt: attempt, outcome: "failed: \(error)")
+                    throw error
+                }
                 failures.append(error)
                 let decision = await retryDecision(request, response: response, error: error, attempt: attempt)
-                logger.debug("attempt failed", metadata: ["url": "\(request.url)", "error": "\(error)", "decision": "\(decision)"])
+                log(request, response: response, attempt: attempt, outcome: ExchangeRecord.outcome(of: decision, error: error))
                 switch decision {
                 case .doNotRetry:
                     throw error
@@ -89,6 +103,14 @@ public struct APIClient: Sendable {
                 }
             }
         }
+    }
+
+    /// The metadata key of the debug event that carries an attempt as a `curl` command.
+    public static let curlMetadataKey = "curl"
+
+    /// One line of the request log for an attempt that was sent (or failed before it could be).
+    private func log(_ request: APIRequest, response: APIResponse?, attempt: Int, outcome: String) {
+        logger.info("\(ExchangeRecord(request: request, response: response, attempt: attempt, outcome: outcome).line)")
     }
 
     /// Sends `route` with `If-None-Match: entityTag` (plainly when `entityTag` is `nil`), and

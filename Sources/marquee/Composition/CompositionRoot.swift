@@ -16,6 +16,7 @@ enum CompositionRoot {
         _ options: ClientOptions,
         _ body: (any OfflineMovieService) async throws -> Result
     ) async throws -> Result {
+        ConsoleSettings.shared.set(level: options.consoleLevel, showsCurl: options.curl)
         let selection = try options.api.selection
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }

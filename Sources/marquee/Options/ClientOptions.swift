@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MovieStore
 
 /// The options every client command accepts after its name.
@@ -26,6 +27,18 @@ struct ClientOptions: ParsableArguments {
 
     @Flag(help: "Print a line for every answer as it arrives, in the original app's words.")
     var trace = false
+
+    @Flag(help: "Log every exchange on standard error (method, URL, status, bytes, duration, attempt, what the store did) and every authorization.")
+    var verbose = false
+
+    @Flag(help: "Print every request on standard error as a curl command, with ${MARQUEE_ACCESS_TOKEN}-style placeholders for credentials.")
+    var curl = false
+
+    @Option(help: ArgumentHelp("What to log on standard error: trace, debug, info (as --verbose), notice, warning (the default), error.", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    /// The lowest level the console prints for these options.
+    var consoleLevel: Logger.Level { logLevel ?? (verbose ? .info : .warning) }
 
     func validate() throws {
         if let maximumAge, maximumAge < 0 { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
