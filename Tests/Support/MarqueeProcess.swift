@@ -11,7 +11,7 @@ public struct MarqueeProcess: Sendable {
         public var errorLines: [Substring] { standardError.split(separator: "\n") }
     }
 
-    public let executable: URL
+    public var executable: URL
     public var environment: [String: String]
 
     /// The executable next to the running test bundle, in the same build directory, with its

@@ -79,17 +79,14 @@ public struct APIClient: Sendable {
                     log(request, response: response, attempt: attempt, outcome: "cancelled")
                     throw .cancelled
                 }
-                if let ends, let deadline, ContinuousClock.now >= ends, case .timedOut = error {
-                    log(request, response: response, attempt: attempt, outcome: "failed: the call's deadline passed")
-                    throw .timedOut(after: deadline)
-                }
-                guard attempt < maximumAttempts else {
-                    log(request, response: response, attempt: attempt, outcome: "failed: \(error)")
-                    throw error
-                }
+                log(request, response: response, attempt: attempt, outcome: "failed: \(error)")
+                if let ends, let deadline, ContinuousClock.now >= ends, case .timedOut = error { throw .timedOut(after: deadline) }
+                guard attempt < maximumAttempts else { throw error }
                 failures.append(error)
                 let decision = await retryDecision(request, response: response, error: error, attempt: attempt)
-                log(request, response: response, attempt: attempt, outcome: ExchangeRecord.outcome(of: decision, error: error))
+                if let retrying = ExchangeRecord.retrying(after: decision) {
+                    logger.info("\(request.method.rawValue) \(ExchangeRecord.shown(request.url)): \(retrying) (attempt \(attempt + 1))")
+                }
                 switch decision {
                 case .doNotRetry:
                     throw error

@@ -13,7 +13,7 @@ struct ExchangeRecord {
     let bytes: Int
     let duration: Duration
     let attempt: Int
-    /// What came of it: `fresh body`, `revalidated`, `retrying in 250 ms`, `failed: …`.
+    /// What came of it: `fresh body`, `revalidated (…)`, `answered`, `failed: …`, `cancelled`.
     let outcome: String
 
     init(request: APIRequest, response: APIResponse?, attempt: Int, outcome: String) {
@@ -38,12 +38,12 @@ struct ExchangeRecord {
         return [.get, .head].contains(request.method) ? "fresh body" : "answered"
     }
 
-    static func outcome(of decision: RetryDecision, error: NetworkError) -> String {
+    /// `retrying now` or `retrying in 250 ms` when the decision is to retry.
+    static func retrying(after decision: RetryDecision) -> String? {
         switch decision {
-        case .retry: "retrying"
+        case .retry: "retrying now"
         case let .retryAfter(delay): "retrying in \(milliseconds(delay))"
-        case .doNotRetry: "failed: \(error)"
-        case let .fail(replacement): "failed: \(replacement)"
+        case .doNotRetry, .fail: nil
         }
     }
 
