@@ -102,7 +102,8 @@ struct CompositionTests {
             #expect(cached === resolver.resolved((any MovieService).self) as? CachedMovieService)
 
             let apiClient = resolver.resolved(APIClient.self)
-            #expect(apiClient.transport as AnyObject === transports.0 as AnyObject)
+            let shared = try #require(apiClient.transport as? SharedExchangeTransport, "identical requests in flight share one exchange")
+            #expect(shared.base as AnyObject === transports.0 as AnyObject)
             #expect(apiClient.interceptors.count == 2)
             #expect(apiClient.interceptors[0] as AnyObject === resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self))
             #expect(apiClient.interceptors[1] is RetryPolicy, "authentication decides first, the retry policy second")

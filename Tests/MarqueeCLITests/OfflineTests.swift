@@ -19,7 +19,7 @@ struct OfflineTests {
 
             let second = try await marquee.run(["top-grossing", "--env", api] + demo)
             #expect(Self.traceLines(second) == ["Found 10 movies (callback #1)", "Found 10 movies (callback #2)"])
-            #expect(second.standardOutput.contains("(from the network, fetched just now)"))
+            #expect(second.standardOutput.contains("(from the local store, revalidated by the network (304 Not Modified), fetched just now)"))
 
             let rated = try await marquee.run(["top-rated", "--env", api])
             #expect(rated.status == 0)

@@ -120,9 +120,10 @@ struct FailingTokenEndpointTests {
             retryPolicy: nil, requestTimeout: .seconds(5), callDeadline: nil
         )
         let errors = await withTaskGroup(of: NetworkError?.self) { group in
-            for _ in 0..<100 {
+            // A hundred different years: identical requests would share one exchange.
+            for year in 1900..<2000 {
                 group.addTask {
-                    do { _ = try await stack.movieService.topRatedMovies(year: 2016); return nil } catch { return error as? NetworkError }
+                    do { _ = try await stack.movieService.topRatedMovies(year: year); return nil } catch { return error as? NetworkError }
                 }
             }
             return await group.reduce(into: [NetworkError?]()) { $0.append($1) }

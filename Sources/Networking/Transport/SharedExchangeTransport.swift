@@ -10,7 +10,8 @@ import NIOConcurrencyHelpers
 /// ``NetworkError/cancelled`` while the others keep waiting, and the exchange itself is cancelled
 /// only when every caller has left. A request that arrives after an exchange ended starts a new one.
 public final class SharedExchangeTransport: Transport {
-    private let base: any Transport
+    /// The transport the exchanges go through.
+    public let base: any Transport
     private let exchanges = NIOLockedValueBox<[Key: Exchange]>([:])
 
     public init(base: any Transport) {
