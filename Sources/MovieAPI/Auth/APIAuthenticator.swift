@@ -19,7 +19,7 @@ public struct APIAuthenticator: Authenticator {
         authService: any AuthService<NetworkError>,
         header: AuthorizationHeader = .bearer,
         now: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "MovieAPI.auth")
+        logger: Logger = .disabled
     ) {
         self.authService = authService
         self.header = header

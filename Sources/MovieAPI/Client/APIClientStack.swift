@@ -1,11 +1,13 @@
 import Foundation
+import Logging
 import Movies
 import Networking
 
 /// The authenticated client of one movie API, built one way for the app, the tests and the
 /// benchmarks: a token client, the auth service the API's scheme asks for, one shared
 /// ``AuthenticationInterceptor``, and the ``RetryPolicy`` after it. Identical movie requests in
-/// flight at once share one exchange (``SharedExchangeTransport``).
+/// flight at once share one exchange (``SharedExchangeTransport``) unless `sharesExchanges` is
+/// `false`. `logger` receives the request log and the authorization steps (nothing by default).
 ///
 /// The scheme follows the API: production uses the original site's plain-text token in an
 /// `AUTH_TOKEN` header, on every request; every other API gets OAuth bearer tokens, up front
@@ -27,10 +29,12 @@ public struct APIClientStack: Sendable {
         retryPolicy: RetryPolicy? = RetryPolicy(),
         requestTimeout: Duration = .seconds(30),
         callDeadline: Duration? = .seconds(60),
-        now: @escaping @Sendable () -> Date = { Date() }
+        sharesExchanges: Bool = true,
+        now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = .disabled
     ) {
         let environment = context.environment
-        tokenClient = APIClient(baseURL: environment.baseURL, transport: transport, defaultTimeout: requestTimeout)
+        tokenClient = APIClient(baseURL: environment.baseURL, transport: transport, defaultTimeout: requestTimeout, logger: logger)
         let header: AuthorizationHeader
         let presentation: AuthenticationInterceptor<APIAuthenticator>.Presentation
         switch environment.identity {
@@ -48,17 +52,18 @@ public struct APIClientStack: Sendable {
             presentation = .whenChallenged
         }
         interceptor = AuthenticationInterceptor(
-            authenticator: APIAuthenticator(authService: authService, header: header, now: now),
+            authenticator: APIAuthenticator(authService: authService, header: header, now: now, logger: logger),
             store: context,
             presentation: presentation
         )
         let interceptors: [any Interceptor] = [interceptor] + (retryPolicy.map { [$0] } ?? [])
         client = APIClient(
             baseURL: environment.baseURL,
-            transport: SharedExchangeTransport(base: transport),
+            transport: sharesExchanges ? SharedExchangeTransport(base: transport) : transport,
             interceptors: interceptors,
             defaultTimeout: requestTimeout,
-            deadline: callDeadline
+            deadline: callDeadline,
+            logger: logger
         )
     }
 

@@ -28,7 +28,7 @@ public final class CachedMovieService: MovieService {
         api: MovieStore.APIKey,
         defaultPolicy: CachePolicy = .networkElseCache,
         now: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "MovieStore.cache")
+        logger: Logger = Logger(label: "MovieStore.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.base = base
         self.store = store

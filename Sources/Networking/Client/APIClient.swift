@@ -33,7 +33,7 @@ public struct APIClient: Sendable {
         maximumAttempts: Int = 8,
         deadline: Duration? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        logger: Logger = Logger(label: "Networking.APIClient")
+        logger: Logger = .disabled
     ) {
         self.baseURL = baseURL
         self.transport = transport

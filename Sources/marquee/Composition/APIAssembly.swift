@@ -1,3 +1,4 @@
+import Logging
 import MovieAPI
 import Movies
 import Networking
@@ -31,7 +32,8 @@ struct APIAssembly: Assembly {
                 transport: resolver.resolved(),
                 clientCredentials: settings.clientCredentials,
                 requestTimeout: settings.requestTimeout,
-                callDeadline: settings.callDeadline
+                callDeadline: settings.callDeadline,
+                logger: Logger(label: "marquee.http")
             )
         }.inObjectScope(.container)
 

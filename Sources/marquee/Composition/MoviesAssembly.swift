@@ -1,3 +1,4 @@
+import Logging
 import MovieAPI
 import MovieStore
 import Movies
@@ -23,7 +24,8 @@ struct MoviesAssembly: Assembly {
                 base: resolver.resolved((any MovieService).self, name: Self.api),
                 store: resolver.resolved(),
                 api: settings.environment.identity.key,
-                defaultPolicy: settings.defaultPolicy
+                defaultPolicy: settings.defaultPolicy,
+                logger: Logger(label: "marquee.store")
             )
         }.inObjectScope(.container)
         .implements((any OfflineMovieService).self, (any MovieService).self)
