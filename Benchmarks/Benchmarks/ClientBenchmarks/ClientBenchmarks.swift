@@ -33,6 +33,18 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: { try await LoopbackFixture.shared.start() })
     }
 
+    // 100 identical calls at once through the stack that shares exchanges: the requests that reach
+    // the transport are counted, and their number per 100 calls written for the report.
+    Benchmark("client/Marquee 100 identical concurrent calls, shared", closure: { benchmark in
+        for _ in benchmark.scaledIterations {
+            try await SharedFixture.shared.hundredCalls()
+        }
+    }, setup: { try await LoopbackFixture.shared.start() }, teardown: {
+        guard let folder = ProcessInfo.processInfo.environment["MARQUEE_BENCH_RESULTS"] else { return }
+        let line = Data("shared-requests-per-100-calls \(SharedFixture.shared.requestsPerBatch)\n".utf8)
+        try line.write(to: URL(fileURLWithPath: folder).appendingPathComponent("shared-figures.txt"))
+    })
+
     // One iteration is 1,000 requests on the stub, so the per-request cost is the iteration's / 1,000.
     Benchmark("interceptors/none, 1000 requests") { benchmark in
         for _ in benchmark.scaledIterations {
@@ -72,6 +84,8 @@ final class LoopbackFixture: @unchecked Sendable {
     private var rawClient: HTTPClient?
     private var marquee: APIMovieService?
     private var url = ""
+    /// The server's base URL, once started.
+    var baseURL: URL? { lock.withLock { running?.baseURL } }
 
     func start() async throws {
         if lock.withLock({ running != nil }) { return }
@@ -80,7 +94,11 @@ final class LoopbackFixture: @unchecked Sendable {
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
         let context = InMemoryAPIContext(environment: APIEnvironment(.custom(try APIBaseURL(server.baseURL)))!, credential: credential)
-        let stack = APIClientStack(context: context, transport: transport, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret"))
+        // Each call its own exchange, as the raw client's: this pair measures the cost of one request.
+        let stack = APIClientStack(
+            context: context, transport: transport, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret"),
+            sharesExchanges: false
+        )
         var rawConfiguration = HTTPClient.Configuration()
         rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
         lock.withLock {
@@ -111,6 +129,56 @@ final class LoopbackFixture: @unchecked Sendable {
                 for try await count in group { precondition(count == 10) }
             }
         }
+    }
+}
+
+/// The full stack with shared exchanges over a transport that counts what reaches the wire.
+final class SharedFixture: @unchecked Sendable {
+    static let shared = SharedFixture()
+
+    private let lock = NSLock()
+    private var service: APIMovieService?
+    private var counting: CountingTransport?
+    private var batches = 0
+
+    /// Requests on the wire per batch of 100 calls, over every batch so far.
+    var requestsPerBatch: Double {
+        lock.withLock { batches == 0 ? 0 : Double(counting?.count ?? 0) / Double(batches) }
+    }
+
+    func hundredCalls() async throws {
+        let service = try lock.withLock { () throws -> APIMovieService in
+            if let service { return service }
+            guard let baseURL = LoopbackFixture.shared.baseURL else { throw CancellationError() }
+            let counting = CountingTransport(base: AsyncHTTPClientTransport())
+            let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
+            let context = InMemoryAPIContext(environment: APIEnvironment(.custom(try APIBaseURL(baseURL)))!, credential: credential)
+            let made = APIClientStack(context: context, transport: counting, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")).movieService
+            self.service = made
+            self.counting = counting
+            return made
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 { group.addTask { try await service.topGrossingMovies(year: 2016).count } }
+            for try await count in group { precondition(count == 10) }
+        }
+        lock.withLock { batches += 1 }
+    }
+}
+
+/// Counts the requests that reach the transport under it.
+final class CountingTransport: Transport, @unchecked Sendable {
+    private let base: any Transport
+    private let lock = NSLock()
+    private var sent = 0
+
+    init(base: any Transport) { self.base = base }
+
+    var count: Int { lock.withLock { sent } }
+
+    func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
+        lock.withLock { sent += 1 }
+        return try await base.send(request)
     }
 }
 
