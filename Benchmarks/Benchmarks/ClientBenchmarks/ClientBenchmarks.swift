@@ -148,7 +148,7 @@ final class SharedFixture: @unchecked Sendable {
 
     func hundredCalls() async throws {
         let service = try lock.withLock { () throws -> APIMovieService in
-            if let service { return service }
+            if let existing = self.service { return existing }
             guard let baseURL = LoopbackFixture.shared.baseURL else { throw CancellationError() }
             let counting = CountingTransport(base: AsyncHTTPClientTransport())
             let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)

@@ -41,23 +41,17 @@ public final class CachedMovieService: MovieService {
     // MARK: Streams of snapshots
 
     public func topGrossingMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        let base = self.base
-        return listSnapshots(.topGrossing(year: year), policy: policy) { entityTag in
-            if let revalidating = base as? any RevalidatingMovieService {
-                return try await revalidating.topGrossingMovies(year: year, ifNoneMatch: entityTag)
-            }
-            return .modified(try await base.topGrossingMovies(year: year), .unknown)
-        }
+        listSnapshots(.topGrossing(year: year), policy: policy, fetch: ask(
+            conditionally: { try await $0.topGrossingMovies(year: year, ifNoneMatch: $1) },
+            plainly: { try await $0.topGrossingMovies(year: year) }
+        ))
     }
 
     public func topRatedMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        let base = self.base
-        return listSnapshots(.topRated(year: year), policy: policy) { entityTag in
-            if let revalidating = base as? any RevalidatingMovieService {
-                return try await revalidating.topRatedMovies(year: year, ifNoneMatch: entityTag)
-            }
-            return .modified(try await base.topRatedMovies(year: year), .unknown)
-        }
+        listSnapshots(.topRated(year: year), policy: policy, fetch: ask(
+            conditionally: { try await $0.topRatedMovies(year: year, ifNoneMatch: $1) },
+            plainly: { try await $0.topRatedMovies(year: year) }
+        ))
     }
 
     public func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error> {
@@ -68,12 +62,7 @@ public final class CachedMovieService: MovieService {
             emptyValue: nil,
             what: "movie \(id)",
             read: { try await store.movie(id: id, api: api) },
-            fetch: { [base] entityTag in
-                if let revalidating = base as? any RevalidatingMovieService {
-                    return try await revalidating.movie(id: id, ifNoneMatch: entityTag)
-                }
-                return .modified(try await base.movie(id: id), .unknown)
-            },
+            fetch: ask(conditionally: { try await $0.movie(id: id, ifNoneMatch: $1) }, plainly: { try await $0.movie(id: id) }),
             save: { movie, date, freshness throws(StoreError) in
                 try await store.saveMovies([movie], api: api, fetchedAt: date, freshness: freshness)
             },
@@ -119,6 +108,18 @@ public final class CachedMovieService: MovieService {
     }
 
     // MARK: Helpers
+
+    /// Asks the base with the stored answer's entity tag when it can revalidate, plainly when it cannot.
+    private func ask<Value: Sendable>(
+        conditionally: @escaping @Sendable (any RevalidatingMovieService, String?) async throws -> Revalidation<Value>,
+        plainly: @escaping @Sendable (any MovieService) async throws -> Value
+    ) -> @Sendable (String?) async throws -> Revalidation<Value> {
+        let base = self.base
+        return { entityTag in
+            if let revalidating = base as? any RevalidatingMovieService { return try await conditionally(revalidating, entityTag) }
+            return .modified(try await plainly(base), .unknown)
+        }
+    }
 
     private func listSnapshots(
         _ query: ListQuery,
