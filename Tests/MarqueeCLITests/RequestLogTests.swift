@@ -78,8 +78,8 @@ struct RequestLogTests {
 
             var shell = MarqueeProcess()
             shell.executable = URL(fileURLWithPath: "/bin/sh")
-            let secrets = try storedSecrets(marquee)
-            shell.environment["MARQUEE_ACCESS_TOKEN"] = try #require(secrets.first)
+            let accessToken: String = try #require(try storedSecrets(marquee).first)
+            shell.environment["MARQUEE_ACCESS_TOKEN"] = accessToken
             shell.environment["MARQUEE_CLIENT_SECRET"] = "marquee-dev-secret"
             let replayed = try await shell.run(["-c", retry + " --silent --show-error"])
             #expect(replayed.status == 0, "\(replayed.standardError)")
