@@ -57,13 +57,16 @@ public final class ChildProcess: @unchecked Sendable {
     private static func lines(of handle: FileHandle) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let pending = PendingText()
-        handle.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                if let rest = pending.flush() { continuation.yield(rest) }
-                continuation.finish()
-            } else {
+        // A thread of its own, not a readability handler: a dispatch source on a descriptor that
+        // is closed while registered can crash libdispatch's manager thread on Linux.
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty {
+                    if let rest = pending.flush() { continuation.yield(rest) }
+                    continuation.finish()
+                    return
+                }
                 for line in pending.append(chunk) { continuation.yield(line) }
             }
         }
