@@ -8,7 +8,7 @@ import NIOPosix
 public final class CountingRelay: Sendable {
     public let port: Int
     private let channel: any Channel
-    private let counts: NIOLockedValueBox<(fromServer: Int, toServer: Int, connections: Int)>
+    private let fromServer: NIOLockedValueBox<Int>
     private let target: NIOLockedValueBox<Int>
 
     /// The server port new connections are relayed to; change it to put a restarted server behind
@@ -19,43 +19,38 @@ public final class CountingRelay: Sendable {
     }
 
     /// The bytes the server has sent to clients so far.
-    public var bytesFromServer: Int { counts.withLockedValue { $0.fromServer } }
-    /// The bytes clients have sent to the server so far.
-    public var bytesToServer: Int { counts.withLockedValue { $0.toServer } }
-    /// How many client connections the relay has accepted.
-    public var connections: Int { counts.withLockedValue { $0.connections } }
+    public var bytesFromServer: Int { fromServer.withLockedValue { $0 } }
 
-    private init(port: Int, channel: any Channel, counts: NIOLockedValueBox<(fromServer: Int, toServer: Int, connections: Int)>, target: NIOLockedValueBox<Int>) {
+    private init(port: Int, channel: any Channel, fromServer: NIOLockedValueBox<Int>, target: NIOLockedValueBox<Int>) {
         self.port = port
         self.channel = channel
-        self.counts = counts
+        self.fromServer = fromServer
         self.target = target
     }
 
     /// Starts relaying from an ephemeral loopback port to `127.0.0.1:serverPort`.
     public static func start(to serverPort: Int) async throws -> CountingRelay {
-        let counts = NIOLockedValueBox((fromServer: 0, toServer: 0, connections: 0))
+        let fromServer = NIOLockedValueBox(0)
         let target = NIOLockedValueBox(serverPort)
         let group = MultiThreadedEventLoopGroup.singleton
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
-                counts.withLockedValue { $0.connections += 1 }
                 return ClientBootstrap(group: inbound.eventLoop)
                     .channelInitializer { outbound in
                         outbound.eventLoop.makeCompletedFuture {
-                            try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound, count: { bytes in counts.withLockedValue { $0.fromServer += bytes } }))
+                            try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound, count: { bytes in fromServer.withLockedValue { $0 += bytes } }))
                         }
                     }
                     .connect(host: "127.0.0.1", port: target.withLockedValue { $0 })
                     .flatMap { outbound in
-                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, count: { bytes in counts.withLockedValue { $0.toServer += bytes } }))
+                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, count: { _ in }))
                     }
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
-        return CountingRelay(port: channel.localAddress?.port ?? 0, channel: channel, counts: counts, target: target)
+        return CountingRelay(port: channel.localAddress?.port ?? 0, channel: channel, fromServer: fromServer, target: target)
     }
 
     public func stop() async {

@@ -4,10 +4,4 @@ public enum ConditionalResponse: Sendable {
     case modified(APIResponse)
     /// `304 Not Modified`: the representation whose tag was sent is current.
     case notModified(APIResponse)
-
-    public var response: APIResponse {
-        switch self {
-        case let .modified(response), let .notModified(response): response
-        }
-    }
 }
