@@ -10,8 +10,8 @@ public struct AuthConfiguration: Sendable {
     public var accessTokenLifetime: Duration
     /// How long an unused refresh token is valid.
     public var refreshTokenLifetime: Duration
-    /// The HMAC key that signs access tokens. Tokens signed with another key are rejected.
-    public var signingKey: SymmetricKey
+    /// The HMAC keys access tokens are signed with (the newest) and accepted from (any).
+    public var signingKeys: SigningKeyRing
     /// The server's clock; tests move it to expire tokens without waiting.
     public var now: @Sendable () -> Date
     /// Who issues the tokens (`iss`) and the API they are for (`aud`): a token of another issuer
@@ -24,7 +24,8 @@ public struct AuthConfiguration: Sendable {
         client: ClientCredentials = .development,
         accessTokenLifetime: Duration = .seconds(3600),
         refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
-        signingKey: SymmetricKey = SymmetricKey(size: .bits256),
+        signingKey: SymmetricKey? = nil,
+        signingKeys: SigningKeyRing? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         issuer: String = "marquee-movie-api",
         audience: String = "marquee-movie-api"
@@ -35,7 +36,9 @@ public struct AuthConfiguration: Sendable {
         self.client = client
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
-        self.signingKey = signingKey
+        self.signingKeys = signingKeys
+            ?? signingKey.map { key in try! SigningKeyRing([SigningKey(id: "key", key: key)]) }
+            ?? .random()
         self.now = now
     }
 

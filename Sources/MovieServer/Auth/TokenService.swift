@@ -4,18 +4,27 @@ import JWTKit
 import Logging
 
 /// Issues and checks tokens: signed access tokens that need no server state, and single-use
-/// refresh tokens that are replaced on every use.
+/// refresh tokens, kept in the server's storage, that are replaced on every use.
 public final class TokenService: Sendable {
     public let configuration: AuthConfiguration
     /// How many tokens were granted, by grant type.
-    public let ledger = GrantLedger()
-    private let keys: JWTKeyCollection
-    private let refreshTokens = RefreshTokenStore()
+    public let ledger: GrantLedger
+    /// One collection per key id, each holding only its key: JWTKit falls back to a default key
+    /// for an unknown `kid`, and a token naming no listed key must be refused.
+    private let keysByID: [String: JWTKeyCollection]
+    private let refreshTokens: RefreshTokens
+    private let metrics: ServerMetrics?
 
-    public init(configuration: AuthConfiguration) async {
+    public init(configuration: AuthConfiguration, storage: any ServerStorage = MemoryStorage(catalog: .empty), metrics: ServerMetrics? = nil) async {
         self.configuration = configuration
-        self.keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(key: configuration.signingKey), digestAlgorithm: .sha256)
+        self.ledger = GrantLedger()
+        self.metrics = metrics
+        self.refreshTokens = RefreshTokens(storage: storage)
+        var keysByID: [String: JWTKeyCollection] = [:]
+        for key in configuration.signingKeys.keys {
+            keysByID[key.id] = await JWTKeyCollection().add(hmac: HMACKey(key: key.key), digestAlgorithm: .sha256)
+        }
+        self.keysByID = keysByID
     }
 
     /// Answers a token request, or throws the RFC 6749 error to send back.
@@ -24,10 +33,12 @@ public final class TokenService: Sendable {
             let (type, clientID) = try await authorize(request, basicCredentials: basicCredentials)
             let response = try await issueTokens(for: clientID)
             let counts = ledger.recordGrant(type)
+            metrics?.recordGrant(type)
             logger.notice("granted tokens to \(clientID) by \(type.rawValue) (grants: \(counts))")
             return response
         } catch {
             let counts = ledger.recordRefusal()
+            metrics?.recordRefusedGrant()
             logger.notice("refused token request: \(error.code) (grants: \(counts))")
             throw error
         }
@@ -35,6 +46,12 @@ public final class TokenService: Sendable {
 
     /// The client an access token was issued to, or the 401 to send back.
     func verifyAccessToken(_ token: String) async throws(ErrorAnswer) -> String {
+        guard let keyID = TokenHeader.keyID(of: token) else {
+            throw .invalidToken("The access token is malformed or names no signing key.")
+        }
+        guard let keys = keysByID[keyID] else {
+            throw .invalidToken("The access token was signed with a key this server does not accept.")
+        }
         let payload: AccessTokenPayload
         do {
             payload = try await keys.verify(token, as: AccessTokenPayload.self)
@@ -73,7 +90,7 @@ public final class TokenService: Sendable {
             guard let token = request.refresh_token, !token.isEmpty else {
                 throw .tokenRequest(.badRequest, "invalid_request", "The refresh_token parameter is missing.")
             }
-            guard let clientID = await refreshTokens.consume(token, now: configuration.now()) else {
+            guard let clientID = try await refreshTokens.consume(token, now: configuration.now()) else {
                 throw .tokenRequest(.badRequest, "invalid_grant", "The refresh token is unknown, expired or already used.")
             }
             return (grant, clientID)
@@ -92,12 +109,14 @@ public final class TokenService: Sendable {
             jti: IDClaim(value: UUID().uuidString)
         )
         let accessToken: String
+        let newest = configuration.signingKeys.newest
         do {
-            accessToken = try await keys.sign(payload)
+            guard let keys = keysByID[newest.id] else { throw JWTError.noKeyProvided }
+            accessToken = try await keys.sign(payload, kid: JWKIdentifier(string: newest.id))
         } catch {
             throw ErrorAnswer(.internalServerError, code: "server_error", message: "The server could not sign a token.")
         }
-        let refreshToken = await refreshTokens.issue(
+        let refreshToken = try await refreshTokens.issue(
             for: clientID,
             expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime / .seconds(1)),
             now: now

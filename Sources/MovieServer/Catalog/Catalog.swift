@@ -55,3 +55,10 @@ public struct Catalog: Sendable {
         return nil
     }
 }
+
+extension Catalog {
+    /// A catalog of no movies.
+    public static let empty: Catalog = {
+        do { return try Catalog(movies: []) } catch { preconditionFailure("an empty catalog is always valid") }
+    }()
+}

@@ -4,30 +4,25 @@ import Hummingbird
 ///
 /// Bodies are compact JSON with the contract's key order, each with a strong `ETag` and a
 /// `Cache-Control`; a request whose `If-None-Match` names the tag gets a `304` without the body.
-/// The top lists (and their tags) are made once, when the routes are built.
+/// The top lists (and their tags) are made once per catalog version (``TopListBodies``); a
+/// storage failure is a 503, never a 500.
 struct MovieRoutes: Sendable {
-    private let catalog: Catalog
+    private let storage: any ServerStorage
     private let caching: CachingDirectives
-    private let topGrossingBodies: [Int: CacheableBody]
-    private let topRatedBodies: [Int: CacheableBody]
+    private let topLists: TopListBodies
 
-    init(catalog: Catalog, caching: CachingDirectives) {
-        self.catalog = catalog
+    init(storage: any ServerStorage, topLists: TopListBodies, caching: CachingDirectives) {
+        self.storage = storage
         self.caching = caching
-        let years = Set(catalog.movies.map(\.year))
-        var grossing: [Int: CacheableBody] = [:], rated: [Int: CacheableBody] = [:]
-        for year in years {
-            grossing[year] = CacheableBody(json: ContractJSON.list(catalog.topGrossing(year: year)))
-            rated[year] = CacheableBody(json: ContractJSON.list(catalog.topRated(year: year)))
-        }
-        topGrossingBodies = grossing
-        topRatedBodies = rated
+        self.topLists = topLists
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
         router.get(":id") { request, context in
             let id = try ParameterParsing.movieID(context.parameters.get("id"))
-            guard let movie = catalog.movie(id: id) else {
+            let found: CatalogMovie?
+            do throws(StorageError) { found = try await storage.movie(id: id) } catch { throw ErrorAnswer.storageUnavailable(error) }
+            guard let movie = found else {
                 throw ErrorAnswer.notFound("There is no movie with id \(id).")
             }
             return caching.response(for: CacheableBody(json: ContractJSON.movie(movie)), to: request)
@@ -40,15 +35,17 @@ struct MovieRoutes: Sendable {
                 throw ErrorAnswer.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
             }
         }
-        router.get("topGrossing/:year") { request, context in
-            let year = try ParameterParsing.year(context.parameters.get("year"))
-            return caching.response(for: topGrossingBodies[year] ?? Self.emptyList, to: request)
-        }
-        router.get("topRated/:year") { request, context in
-            let year = try ParameterParsing.year(context.parameters.get("year"))
-            return caching.response(for: topRatedBodies[year] ?? Self.emptyList, to: request)
+        for (path, order) in [("topGrossing", TopListOrder.grossing), ("topRated", .rating)] {
+            router.get("\(path)/:year") { request, context in
+                let year = try ParameterParsing.year(context.parameters.get("year"))
+                let body: CacheableBody
+                do throws(StorageError) {
+                    body = try await topLists.body(order, year: year)
+                } catch {
+                    throw ErrorAnswer.storageUnavailable(error)
+                }
+                return caching.response(for: body, to: request)
+            }
         }
     }
-
-    private static let emptyList = CacheableBody(json: "[]")
 }

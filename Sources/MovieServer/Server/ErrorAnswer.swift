@@ -66,3 +66,14 @@ extension ErrorAnswer {
         headerFields: [.wwwAuthenticate: #"Bearer realm="marquee""#]
     )
 }
+
+extension ErrorAnswer {
+    /// 503: the server's database did not answer; the request may be tried again.
+    static func storageUnavailable(_ error: StorageError) -> ErrorAnswer {
+        ErrorAnswer(
+            .serviceUnavailable, code: "temporarily_unavailable",
+            message: "The movie database is not answering; try again shortly.",
+            headerFields: [.retryAfter: "1"]
+        )
+    }
+}

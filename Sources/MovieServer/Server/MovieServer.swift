@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The movie API: the paths and bodies of the original static site, served by Hummingbird,
 /// plus OAuth 2.0 tokens that the movie paths require unless the server is public.
@@ -13,11 +14,17 @@ public struct MovieServer: Sendable {
         public var host: String
         /// The port to bind; 0 lets the system choose a free one.
         public var port: Int
-        public var catalog: Catalog
+        /// Where the catalog and the refresh tokens are kept.
+        public var storage: any ServerStorage
         public var auth: AuthConfiguration
         public var limits: ConnectionLimits
         /// How long a client may use a movie answer without asking again (`Cache-Control: max-age`).
         public var maxAge: Duration
+        /// After SIGTERM, how long the server goes on accepting requests while it reports itself
+        /// not ready, so that a load balancer stops sending it traffic first.
+        public var drainDelay: Duration
+        /// After SIGTERM, how long requests in flight may take to finish before they are cut off.
+        public var shutdownTimeout: Duration
         public var logger: Logger
 
         public init(
@@ -29,9 +36,25 @@ public struct MovieServer: Sendable {
             maxAge: Duration = .seconds(60),
             logger: Logger = Logger(label: "marquee.server")
         ) {
+            self.init(host: host, port: port, storage: MemoryStorage(catalog: catalog), auth: auth, limits: limits, maxAge: maxAge, logger: logger)
+        }
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            storage: any ServerStorage,
+            auth: AuthConfiguration = AuthConfiguration(),
+            limits: ConnectionLimits = ConnectionLimits(),
+            maxAge: Duration = .seconds(60),
+            drainDelay: Duration = .zero,
+            shutdownTimeout: Duration = .seconds(10),
+            logger: Logger = Logger(label: "marquee.server")
+        ) {
             self.host = host
             self.port = port
-            self.catalog = catalog
+            self.storage = storage
+            self.drainDelay = drainDelay
+            self.shutdownTimeout = shutdownTimeout
             self.auth = auth
             self.limits = limits
             self.maxAge = maxAge
@@ -42,24 +65,48 @@ public struct MovieServer: Sendable {
     public let configuration: Configuration
     /// Issues and checks the tokens; its ledger counts the grants.
     public let tokens: TokenService
+    /// What `GET /metrics` reports.
+    public let metrics: ServerMetrics
+    /// What `GET /health/ready` reports, besides the database.
+    public let readiness = Readiness()
+    private let storage: any ServerStorage
+    private let topLists: TopListBodies
 
     public init(configuration: Configuration) async {
         self.configuration = configuration
-        self.tokens = await TokenService(configuration: configuration.auth)
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        storage = MeteredStorage(base: configuration.storage, metrics: metrics, logger: configuration.logger)
+        tokens = await TokenService(configuration: configuration.auth, storage: storage, metrics: metrics)
+        topLists = TopListBodies(storage: storage)
+        if let memory = configuration.storage as? MemoryStorage {
+            try? await topLists.prepare(years: Set(memory.catalog.movies.map(\.year)))
+        }
     }
 
-    /// Serves until the process receives SIGINT or SIGTERM.
+    /// Serves until the process receives SIGINT or SIGTERM, then drains: reports itself not
+    /// ready for ``Configuration/drainDelay``, stops accepting, lets the requests in flight finish
+    /// (for at most ``Configuration/shutdownTimeout``), and returns.
     public func run() async throws {
         let logger = configuration.logger
         let auth = configuration.auth
         let access = auth.requiresToken
-            ? "movie paths require a bearer token from POST /api/auth/token (client id \(auth.client.id), tokens valid \(auth.accessTokenLifetime))"
+            ? "movie paths require a bearer token from POST /api/auth/token (client id \(auth.client.id), tokens valid \(auth.accessTokenLifetime), signed with key '\(auth.signingKeys.newest.id)' of \(auth.signingKeys.keys.count))"
             : "movie paths are public"
         let app = try makeApplication { port in
             logger.notice("\(access)")
+            logger.notice("serving from \(configuration.storage.summary)")
             logger.notice("Marquee movie API listening on \(Self.baseURL(host: configuration.host, port: port))")
         }
-        try await app.runService()
+        let drain = DrainAnnouncer(readiness: readiness, delay: configuration.drainDelay, logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: app), .init(service: drain)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        try await ServiceGroup(configuration: groupConfiguration).run()
+        logger.notice("stopped")
     }
 
     /// Starts serving in this process and returns once the socket is bound.
@@ -73,6 +120,7 @@ public struct MovieServer: Sendable {
         let listing = Router(context: BasicRequestContext.self)
         try registerRoutes(on: listing)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(RequestMetricsMiddleware(metrics: metrics))
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
         try registerRoutes(on: router)
@@ -98,10 +146,11 @@ public struct MovieServer: Sendable {
             movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
         }
         let caching = CachingDirectives(maxAge: Int(configuration.maxAge / .seconds(1)), isPrivate: configuration.auth.requiresToken)
-        MovieRoutes(catalog: configuration.catalog, caching: caching).register(on: movies)
+        MovieRoutes(storage: storage, topLists: topLists, caching: caching).register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         try OpenAPIRoute().register(on: api)
+        OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics).register(on: router)
     }
 }
 

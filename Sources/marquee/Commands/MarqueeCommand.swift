@@ -9,6 +9,6 @@ struct MarqueeCommand: AsyncParsableCommand {
             Client commands talk to the embedded API server by default, so they need nothing else \
             running. Use --env to choose another server.
             """,
-        subcommands: [TopGrossingCommand.self, BrowseCommand.self, TopRatedCommand.self, MovieCommand.self, ServeCommand.self, AuthCommand.self, CacheCommand.self, GenerateCatalogCommand.self]
+        subcommands: [TopGrossingCommand.self, BrowseCommand.self, TopRatedCommand.self, MovieCommand.self, ServeCommand.self, CatalogCommand.self, AuthCommand.self, CacheCommand.self, GenerateCatalogCommand.self]
     )
 }

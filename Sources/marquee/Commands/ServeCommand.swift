@@ -1,5 +1,4 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import Logging
 import MovieServer
@@ -13,7 +12,11 @@ struct ServeCommand: AsyncParsableCommand {
             Movie paths require a bearer token from POST /api/auth/token unless --public is given. \
             The client id and secret come from --client-id/--client-secret, else MARQUEE_CLIENT_ID/\
             MARQUEE_CLIENT_SECRET, else the development pair marquee-dev/marquee-dev-secret. \
-            Tokens are signed with MARQUEE_SIGNING_KEY when it is set, else with a key made at start.
+            Tokens are signed with the newest key of --signing-keys FILE (lines 'KEY-ID SECRET', oldest \
+            first), else of MARQUEE_SIGNING_KEYS, else with MARQUEE_SIGNING_KEY, else with a key made at \
+            start. With --database, the catalog and refresh tokens live in PostgreSQL \
+            (postgres://user:password@host:port/database) or a SQLite file; load a catalog into it \
+            with 'marquee catalog import'.
             """
     )
 
@@ -25,6 +28,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("A JSON file of movies to serve instead of the bundled catalog.", valueName: "file"))
     var catalog: String?
+
+    @Option(help: ArgumentHelp("Keep the catalog and refresh tokens in this database: postgres://… or a SQLite file.", valueName: "url"))
+    var database: String?
+
+    @Option(name: .customLong("signing-keys"), help: ArgumentHelp("A file of token signing keys, one 'KEY-ID SECRET' a line, newest last; readable by its owner only.", valueName: "file"))
+    var signingKeys: String?
+
+    @Option(name: .customLong("drain-delay"), help: ArgumentHelp("After SIGTERM, how long to keep serving while /health/ready reports not ready.", valueName: "seconds"))
+    var drainDelay = 0
+
+    @Option(name: .customLong("shutdown-timeout"), help: ArgumentHelp("After SIGTERM, how long requests in flight may take to finish.", valueName: "seconds"))
+    var shutdownTimeout = 10
 
     @Flag(help: "Serve the movie paths without authentication, like the original static site.")
     var `public` = false
@@ -63,36 +78,57 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...31_536_000).contains(maximumAge) else {
             throw ValidationError("the maximum age must be from 0 to 31536000 seconds, not \(maximumAge)")
         }
+        guard (0...3600).contains(drainDelay) else { throw ValidationError("the drain delay must be from 0 to 3600 seconds, not \(drainDelay)") }
+        guard (1...3600).contains(shutdownTimeout) else { throw ValidationError("the shutdown timeout must be from 1 to 3600 seconds, not \(shutdownTimeout)") }
+        if database != nil, catalog != nil {
+            throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
+        }
         guard (1...31_536_000).contains(tokenLifetime) else {
             throw ValidationError("the token lifetime must be from 1 to 31536000 seconds, not \(tokenLifetime)")
         }
     }
 
     func run() async throws {
-        let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
         var logger = Logger(label: "marquee.server")
         logger.logLevel = logLevel
+        let auth = try authConfiguration()
+        let storage = try await openStorage(logger: logger)
         let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
-        let configuration = MovieServer.Configuration(host: host, port: port, catalog: movies, auth: authConfiguration(), limits: limits, maxAge: .seconds(maximumAge), logger: logger)
+        let configuration = MovieServer.Configuration(
+            host: host, port: port, storage: storage, auth: auth, limits: limits, maxAge: .seconds(maximumAge),
+            drainDelay: .seconds(drainDelay), shutdownTimeout: .seconds(shutdownTimeout), logger: logger
+        )
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()
+            await storage.close()
         } catch {
+            await storage.close()
             throw CLIError.cannotServe(host: host, port: port, reason: ErrorReporter.describe(error))
         }
     }
 
-    private func authConfiguration() -> AuthConfiguration {
+    private func openStorage(logger: Logger) async throws -> any ServerStorage {
+        guard let database else {
+            let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
+            return MemoryStorage(catalog: movies)
+        }
+        let storage = try await DatabaseLocation(parsing: database).open(logger: logger)
+        if try await storage.catalogVersion() == 0 {
+            logger.warning("the database holds no catalog yet: load one with 'marquee catalog import FILE --database URL'")
+        }
+        return storage
+    }
+
+    private func authConfiguration() throws -> AuthConfiguration {
         let variables = ProcessInfo.processInfo.environment
         let fromEnvironment = ClientSecrets.fromEnvironment(variables)
         let client = ClientCredentials(id: clientID ?? fromEnvironment.id, secret: clientSecret ?? fromEnvironment.secret)
-        let signingKey = variables["MARQUEE_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-            .map { SymmetricKey(data: SHA256.hash(data: Data($0.utf8))) } ?? SymmetricKey(size: .bits256)
         return AuthConfiguration(
             requiresToken: !self.public,
             client: client,
             accessTokenLifetime: .seconds(tokenLifetime),
-            signingKey: signingKey
+            signingKeys: try SigningKeySource.ring(file: signingKeys, environment: variables)
         )
     }
 }

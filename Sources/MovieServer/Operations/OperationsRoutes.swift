@@ -1,0 +1,48 @@
+import Hummingbird
+
+/// Endpoints for operators and load balancers: `GET /health/live` (the process answers),
+/// `GET /health/ready` (it should get traffic: not draining, and its database answers within a
+/// second), and `GET /metrics` (Prometheus text format).
+struct OperationsRoutes: Sendable {
+    let storage: any ServerStorage
+    let readiness: Readiness
+    let metrics: ServerMetrics
+    var readinessTimeout: Duration = .seconds(1)
+
+    func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
+        router.get("health/live") { _, _ in Self.status("live", ok: true) }
+        router.get("health/ready") { _, _ in
+            if readiness.isDraining { return Self.status("draining", ok: false) }
+            let answered = await storageAnswers()
+            return Self.status(answered ? "ready" : "database unavailable", ok: answered)
+        }
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition()))
+            )
+        }
+    }
+
+    private func storageAnswers() async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await storage.checkHealth()) != nil }
+            group.addTask {
+                try? await Task.sleep(for: readinessTimeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private static func status(_ text: String, ok: Bool) -> Response {
+        Response(
+            status: ok ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: #"{"status":"\#(text)"}"#))
+        )
+    }
+}

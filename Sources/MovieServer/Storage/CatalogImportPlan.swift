@@ -1,0 +1,59 @@
+/// What importing a batch of movies must write, given what the database already holds: new
+/// movies, and movies whose fields or cast differ. Identical movies are not written, so
+/// importing the same file twice changes nothing.
+struct CatalogImportPlan {
+    var moviesToWrite: [CatalogMovie] = []
+    var added = 0
+    var changed = 0
+    var unchanged = 0
+
+    init(batch: [CatalogMovie], existing: [Int: CatalogMovie]) {
+        for movie in batch {
+            switch existing[movie.id] {
+            case nil:
+                added += 1
+                moviesToWrite.append(movie)
+            case movie?:
+                unchanged += 1
+            case _?:
+                changed += 1
+                moviesToWrite.append(movie)
+            }
+        }
+    }
+}
+
+/// What a catalog import did.
+public struct CatalogImportSummary: Sendable, Hashable, CustomStringConvertible {
+    public var added = 0
+    public var changed = 0
+    public var unchanged = 0
+
+    public init(added: Int = 0, changed: Int = 0, unchanged: Int = 0) {
+        self.added = added
+        self.changed = changed
+        self.unchanged = unchanged
+    }
+
+    public var total: Int { added + changed + unchanged }
+
+    public var description: String { "\(added) added, \(changed) changed, \(unchanged) unchanged" }
+
+    mutating func add(_ plan: CatalogImportPlan) {
+        added += plan.added
+        changed += plan.changed
+        unchanged += plan.unchanged
+    }
+}
+
+/// Storage that a catalog can be imported into: a database, not the in-memory catalog.
+public protocol CatalogImporting: ServerStorage {
+    /// Writes `movies` (already checked) in batches of `batchSize`, all in one transaction: a
+    /// failure keeps nothing. `progress` is called after each batch with the movies done so far.
+    /// The catalog version changes only when a movie was added or changed.
+    func importMovies(
+        _ movies: [CatalogMovie],
+        batchSize: Int,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws(StorageError) -> CatalogImportSummary
+}

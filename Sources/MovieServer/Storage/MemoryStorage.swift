@@ -1,0 +1,40 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Storage that lives and dies with the process: a ``Catalog`` loaded at start and refresh
+/// tokens in a dictionary. The default, for the app's embedded server and the tests.
+public final class MemoryStorage: ServerStorage {
+    public let catalog: Catalog
+    private let refreshTokens = NIOLockedValueBox<[[UInt8]: StoredRefreshToken]>([:])
+
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    public var summary: String { "memory (\(catalog.movies.count) movies)" }
+
+    public func movie(id: Int) -> CatalogMovie? { catalog.movie(id: id) }
+
+    public func topMovies(_ order: TopListOrder, year: Int, limit: Int) -> [CatalogMovie] {
+        let movies = order == .grossing ? catalog.topGrossing(year: year) : catalog.topRated(year: year)
+        return Array(movies.prefix(limit))
+    }
+
+    public func catalogVersion() -> Int64 { 0 }
+
+    public func saveRefreshToken(_ token: StoredRefreshToken) {
+        refreshTokens.withLockedValue { $0[token.hash] = token }
+    }
+
+    public func redeemRefreshToken(hash: [UInt8]) -> StoredRefreshToken? {
+        refreshTokens.withLockedValue { $0.removeValue(forKey: hash) }
+    }
+
+    public func removeRefreshTokens(expiredBefore date: Date) {
+        refreshTokens.withLockedValue { tokens in tokens = tokens.filter { $0.value.expiresAt >= date } }
+    }
+
+    public func checkHealth() {}
+
+    public func close() async {}
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+
+/// Decorates storage so that every failure is logged (with its reason, which clients never see)
+/// and counted in ``ServerMetrics`` by operation, then passed on.
+struct MeteredStorage: ServerStorage {
+    let base: any ServerStorage
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    var summary: String { base.summary }
+
+    func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
+        try await observe("movie") { () async throws(StorageError) in try await base.movie(id: id) }
+    }
+
+    func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
+        try await observe("top_list") { () async throws(StorageError) in try await base.topMovies(order, year: year, limit: limit) }
+    }
+
+    func catalogVersion() async throws(StorageError) -> Int64 {
+        try await observe("catalog_version") { () async throws(StorageError) in try await base.catalogVersion() }
+    }
+
+    func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) {
+        try await observe("save_refresh_token") { () async throws(StorageError) in try await base.saveRefreshToken(token) }
+    }
+
+    func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
+        try await observe("redeem_refresh_token") { () async throws(StorageError) in try await base.redeemRefreshToken(hash: hash) }
+    }
+
+    func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) {
+        try await observe("purge_refresh_tokens") { () async throws(StorageError) in try await base.removeRefreshTokens(expiredBefore: date) }
+    }
+
+    func checkHealth() async throws(StorageError) {
+        try await observe("health_check") { () async throws(StorageError) in try await base.checkHealth() }
+    }
+
+    func close() async {
+        await base.close()
+    }
+
+    private func observe<T>(_ operation: String, _ body: () async throws(StorageError) -> T) async throws(StorageError) -> T {
+        do {
+            return try await body()
+        } catch {
+            metrics.recordDatabaseError(operation: operation)
+            logger.error("database \(operation) failed: \(error)")
+            throw error
+        }
+    }
+}

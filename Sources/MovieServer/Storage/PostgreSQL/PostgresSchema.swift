@@ -1,0 +1,74 @@
+import Logging
+import PostgresNIO
+
+/// The server's tables in PostgreSQL, created and changed by named, versioned steps recorded in
+/// `marquee_schema_migration`. Steps run in one transaction under an advisory lock, so instances
+/// starting together migrate once.
+enum PostgresSchema {
+    static let steps: [(name: String, statements: [PostgresQuery])] = [
+        ("server-v1-catalog", [
+            """
+            CREATE TABLE movie (
+                id BIGINT PRIMARY KEY, name TEXT NOT NULL, year INTEGER NOT NULL, release_date TEXT NOT NULL,
+                grossing BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX movie_top_grossing ON movie (year, grossing DESC, id DESC)",
+            "CREATE INDEX movie_top_rated ON movie (year, rating DESC, id DESC)",
+            "CREATE TABLE actor (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
+            """
+            CREATE TABLE movie_cast (
+                movie_id BIGINT NOT NULL REFERENCES movie (id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                actor_id BIGINT NOT NULL REFERENCES actor (id),
+                PRIMARY KEY (movie_id, position))
+            """,
+            "CREATE TABLE catalog_state (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)",
+            "INSERT INTO catalog_state (id, version) VALUES (1, 0)",
+        ]),
+        ("server-v1-refresh-tokens", [
+            "CREATE TABLE refresh_token (token_hash BYTEA PRIMARY KEY, client_id TEXT NOT NULL, expires_at TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX refresh_token_expiry ON refresh_token (expires_at)",
+        ]),
+    ]
+
+    /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.
+    private static let migrationLock = 0x4D41_5251_5545_45
+
+    static func migrate(_ client: PostgresClient, location: String, logger: Logger) async throws(StorageError) {
+        var step = "checking the schema"
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+                let tables = try await connection.query(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()", logger: logger
+                ).collect().map { try $0.decode(String.self) }
+                if !tables.isEmpty, !tables.contains("marquee_schema_migration") {
+                    throw StorageError.foreign(location, reason: "it holds other tables (\(tables.prefix(3).joined(separator: ", "))) and no Marquee schema")
+                }
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS marquee_schema_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                    logger: logger
+                )
+                let applied = Set(try await connection.query("SELECT name FROM marquee_schema_migration", logger: logger)
+                    .collect().map { try $0.decode(String.self) })
+                let known = Set(steps.map(\.name))
+                if let unknown = applied.subtracting(known).first {
+                    throw StorageError.foreign(location, reason: "its schema has the step '\(unknown)', from a newer Marquee")
+                }
+                for (name, statements) in steps where !applied.contains(name) {
+                    step = name
+                    for statement in statements { try await connection.query(statement, logger: logger) }
+                    try await connection.query("INSERT INTO marquee_schema_migration (name) VALUES (\(name))", logger: logger)
+                    logger.notice("applied the database migration \(name)")
+                }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            if PostgresErrorText.isConnectionFailure(error) {
+                throw .unreachable(location, reason: PostgresErrorText.describe(error))
+            }
+            throw .migrationFailed(step: step, reason: PostgresErrorText.describe(error))
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOSSL
+import PostgresNIO
+
+/// Server storage in PostgreSQL (through postgres-nio's connection pool): one catalog and one
+/// set of refresh tokens shared by every instance of the server that names the same database.
+public final class PostgresStorage: CatalogImporting {
+    public let location: DatabaseLocation.PostgresLocation
+    private let client: PostgresClient
+    private let runTask: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
+    public init(
+        location: DatabaseLocation.PostgresLocation,
+        maximumConnections: Int = 20,
+        connectTimeout: Duration = .seconds(10),
+        logger: Logger = Logger(label: "marquee.database")
+    ) async throws(StorageError) {
+        self.location = location
+        self.logger = logger
+        var configuration: PostgresClient.Configuration
+        let tls: PostgresClient.Configuration.TLS =
+            switch location.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        if let folder = location.socketFolder {
+            configuration = .init(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username,
+                password: location.password, database: location.database
+            )
+        } else {
+            configuration = .init(
+                host: location.host, port: location.port, username: location.username,
+                password: location.password, database: location.database, tls: tls
+            )
+        }
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = connectTimeout
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runTask = Task { await client.run() }
+        let description = DatabaseLocation.postgres(location).description
+        do {
+            try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
+            try await PostgresSchema.migrate(client, location: description, logger: logger)
+        } catch {
+            runTask.cancel()
+            throw error
+        }
+    }
+
+    public var summary: String { DatabaseLocation.postgres(location).description }
+
+    public func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
+        try await run { client in
+            try await PostgresCatalogQueries.movies(
+                client, "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE id = \(id)", logger: self.logger
+            ).first
+        }
+    }
+
+    public func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
+        let column = order == .grossing ? "grossing" : "rating"
+        return try await run { client in
+            try await PostgresCatalogQueries.movies(
+                client,
+                "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE year = \(year) ORDER BY \(unescaped: column) DESC, id DESC LIMIT \(limit)",
+                logger: self.logger
+            )
+        }
+    }
+
+    public func catalogVersion() async throws(StorageError) -> Int64 {
+        try await run { client in
+            try await client.query("SELECT version FROM catalog_state", logger: self.logger).collect().first?.decode(Int64.self) ?? 0
+        }
+    }
+
+    public func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) {
+        try await run { client in
+            try await client.query(
+                "INSERT INTO refresh_token (token_hash, client_id, expires_at) VALUES (\(ByteBuffer(bytes: token.hash)), \(token.clientID), \(token.expiresAt))",
+                logger: self.logger
+            )
+        }
+    }
+
+    public func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
+        try await run { client in
+            let rows = try await client.query(
+                "DELETE FROM refresh_token WHERE token_hash = \(ByteBuffer(bytes: hash)) RETURNING client_id, expires_at",
+                logger: self.logger
+            ).collect()
+            return try rows.first.map { row in
+                let (clientID, expiresAt) = try row.decode((String, Date).self)
+                return StoredRefreshToken(hash: hash, clientID: clientID, expiresAt: expiresAt)
+            }
+        }
+    }
+
+    public func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) {
+        try await run { client in
+            try await client.query("DELETE FROM refresh_token WHERE expires_at < \(date)", logger: self.logger)
+        }
+    }
+
+    public func checkHealth() async throws(StorageError) {
+        try await run { client in try await client.query("SELECT 1", logger: self.logger) }
+    }
+
+    public func close() async {
+        runTask.cancel()
+        await runTask.value
+    }
+
+    public func importMovies(
+        _ movies: [CatalogMovie],
+        batchSize: Int,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws(StorageError) -> CatalogImportSummary {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                var summary = CatalogImportSummary()
+                let writer = PostgresCatalogWriter(connection: connection, logger: self.logger)
+                var done = 0
+                let size = max(1, batchSize)
+                for start in stride(from: 0, to: movies.count, by: size) {
+                    let batch = Array(movies[start..<min(movies.count, start + size)])
+                    let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: self.logger)
+                    let plan = CatalogImportPlan(batch: batch, existing: existing)
+                    try await writer.write(plan.moviesToWrite)
+                    summary.add(plan)
+                    done += batch.count
+                    progress(done)
+                }
+                if summary.added + summary.changed > 0 {
+                    try await connection.query("UPDATE catalog_state SET version = version + 1", logger: self.logger)
+                }
+                return summary
+            }
+        }
+    }
+
+    @discardableResult
+    private func run<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await body(client)
+        } catch {
+            if PostgresErrorText.isConnectionFailure(error) { throw .unreachable(summary, reason: PostgresErrorText.describe(error)) }
+            throw .queryFailed(PostgresErrorText.describe(error))
+        }
+    }
+
+    /// Opens one connection outside the pool and closes it: the pool retries a failed connection
+    /// quietly, and a wrong database name or password must be said at once.
+    private static func checkConnection(
+        to location: DatabaseLocation.PostgresLocation, within timeout: Duration, description: String, logger: Logger
+    ) async throws(StorageError) {
+        var configuration: PostgresConnection.Configuration =
+            if let folder = location.socketFolder {
+                .init(unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username, password: location.password, database: location.database)
+            } else {
+                .init(host: location.host, port: location.port, username: location.username, password: location.password, database: location.database, tls: .disable)
+            }
+        configuration.options.connectTimeout = .nanoseconds(Int64(timeout / .nanoseconds(1)))
+        if location.socketFolder == nil, location.tls != .disable {
+            do {
+                configuration.tls = location.tls == .require ? .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                    : .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            } catch {
+                throw .unreachable(description, reason: "TLS cannot be set up: \(error)")
+            }
+        }
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw .unreachable(description, reason: PostgresErrorText.describe(error))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import GRDB
+
+/// The server's tables in SQLite, created and changed by named, versioned migration steps.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("server-v1-catalog") { db in
+            try db.execute(sql: """
+                CREATE TABLE movie (
+                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, year INTEGER NOT NULL, release_date TEXT NOT NULL,
+                    grossing INTEGER NOT NULL, rating REAL NOT NULL);
+                CREATE INDEX movie_top_grossing ON movie (year, grossing DESC, id DESC);
+                CREATE INDEX movie_top_rated ON movie (year, rating DESC, id DESC);
+                CREATE TABLE actor (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE);
+                CREATE TABLE movie_cast (
+                    movie_id INTEGER NOT NULL REFERENCES movie (id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    actor_id INTEGER NOT NULL REFERENCES actor (id),
+                    PRIMARY KEY (movie_id, position)) WITHOUT ROWID;
+                CREATE TABLE catalog_state (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+                INSERT INTO catalog_state (id, version) VALUES (1, 0);
+                """)
+        }
+        migrator.registerMigration("server-v1-refresh-tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE refresh_token (token_hash BLOB PRIMARY KEY, client_id TEXT NOT NULL, expires_at REAL NOT NULL);
+                CREATE INDEX refresh_token_expiry ON refresh_token (expires_at);
+                """)
+        }
+        return migrator
+    }
+
+    /// Applies the steps the file lacks, each in a transaction, after checking that the file is ours.
+    static func migrate(_ pool: DatabasePool, location: String) async throws(StorageError) {
+        let migrator = migrator
+        do {
+            try await pool.write { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                if !tables.isEmpty, !tables.contains("grdb_migrations") {
+                    throw StorageError.foreign(location, reason: "it holds other tables (\(tables.prefix(3).joined(separator: ", "))) and no Marquee schema")
+                }
+                if !tables.isEmpty, try !migrator.appliedIdentifiers(db).isSubset(of: Set(migrator.migrations)) {
+                    throw StorageError.foreign(location, reason: "its schema was written by another program or a newer Marquee")
+                }
+                if !tables.isEmpty, !tables.contains("movie") {
+                    throw StorageError.foreign(location, reason: "it is another Marquee database (the client's store?)")
+                }
+            }
+            try migrator.migrate(pool)
+        } catch let error as StorageError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .foreign(location, reason: "it is not a SQLite database")
+        } catch {
+            throw .migrationFailed(step: "sqlite", reason: SQLiteStorage.reason(error))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// Server storage in one SQLite file (through GRDB, in WAL mode): the catalog and refresh
+/// tokens survive a restart of the one instance that uses it.
+public final class SQLiteStorage: CatalogImporting {
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
+    /// or one written by a newer Marquee, is refused untouched.
+    public init(path: String) async throws(StorageError) {
+        self.path = path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .invalidLocation(path, reason: "it is a folder; name a file, such as \(path)/marquee-server.sqlite")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .unreachable(path, reason: Self.reason(error))
+        }
+        try await SQLiteSchema.migrate(pool, location: path)
+    }
+
+    public var summary: String { "SQLite file \(path)" }
+
+    public func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
+        try await read { db in try SQLiteCatalogQueries.movies(db, sql: "SELECT * FROM movie WHERE id = ?", arguments: [id]).first }
+    }
+
+    public func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
+        let column = order == .grossing ? "grossing" : "rating"
+        return try await read { db in
+            try SQLiteCatalogQueries.movies(
+                db, sql: "SELECT * FROM movie WHERE year = ? ORDER BY \(column) DESC, id DESC LIMIT ?", arguments: [year, limit]
+            )
+        }
+    }
+
+    public func catalogVersion() async throws(StorageError) -> Int64 {
+        try await read { db in try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0 }
+    }
+
+    public func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO refresh_token (token_hash, client_id, expires_at) VALUES (?, ?, ?)",
+                arguments: [Data(token.hash), token.clientID, token.expiresAt.timeIntervalSince1970]
+            )
+        }
+    }
+
+    public func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
+        try await write { db in
+            let row = try Row.fetchOne(
+                db, sql: "DELETE FROM refresh_token WHERE token_hash = ? RETURNING client_id, expires_at", arguments: [Data(hash)]
+            )
+            return row.map { row in
+                StoredRefreshToken(hash: hash, clientID: row["client_id"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+            }
+        }
+    }
+
+    public func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM refresh_token WHERE expires_at < ?", arguments: [date.timeIntervalSince1970])
+        }
+    }
+
+    public func checkHealth() async throws(StorageError) {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func close() async {
+        try? pool.close()
+    }
+
+    public func importMovies(
+        _ movies: [CatalogMovie],
+        batchSize: Int,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws(StorageError) -> CatalogImportSummary {
+        try await write { db in
+            var summary = CatalogImportSummary()
+            var writer = SQLiteCatalogWriter(db: db)
+            var done = 0
+            for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
+                let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
+                let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
+                let plan = CatalogImportPlan(batch: batch, existing: existing)
+                for movie in plan.moviesToWrite { try writer.write(movie) }
+                summary.add(plan)
+                done += batch.count
+                progress(done)
+            }
+            if summary.added + summary.changed > 0 {
+                try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
+            }
+            return summary
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw .queryFailed(Self.reason(error))
+        }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw .queryFailed(Self.reason(error))
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where a ``MovieServer`` keeps what outlives a request: the catalog it serves and the refresh
+/// tokens it issued. In memory (the default), in a SQLite file for one instance that survives
+/// restarts, or in PostgreSQL for any number of instances.
+public protocol ServerStorage: Sendable {
+    /// Names the storage in logs and errors, without any password.
+    var summary: String { get }
+
+    func movie(id: Int) async throws(StorageError) -> CatalogMovie?
+
+    /// The best `limit` movies of `year` in `order`, ties to the higher id.
+    func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie]
+
+    /// A number that changes whenever the catalog does, so that encoded lists can be kept until then.
+    func catalogVersion() async throws(StorageError) -> Int64
+
+    func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError)
+
+    /// Removes the token with this hash and returns what it was, in one atomic step: of any number
+    /// of concurrent redemptions, on any instance, exactly one gets it.
+    func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken?
+
+    /// Forgets refresh tokens that expired before `date`.
+    func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError)
+
+    /// Throws unless the storage answers a query now.
+    func checkHealth() async throws(StorageError)
+
+    /// Releases connections and files; the storage is not used afterwards.
+    func close() async
+}
+
+/// The two orderings of the API's top lists.
+public enum TopListOrder: String, Sendable, CaseIterable {
+    case grossing
+    case rating
+}
+
+/// A refresh token as storage keeps it: only the SHA-256 of the token, never the token.
+public struct StoredRefreshToken: Sendable, Hashable {
+    public var hash: [UInt8]
+    public var clientID: String
+    public var expiresAt: Date
+
+    public init(hash: [UInt8], clientID: String, expiresAt: Date) {
+        self.hash = hash
+        self.clientID = clientID
+        self.expiresAt = expiresAt
+    }
+}

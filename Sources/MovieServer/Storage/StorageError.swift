@@ -1,0 +1,23 @@
+/// Why server storage could not be opened, migrated, read or written.
+public enum StorageError: Error, Sendable, CustomStringConvertible {
+    /// The database URL or path cannot be used; `reason` says how to write one.
+    case invalidLocation(String, reason: String)
+    /// The database could not be reached or opened.
+    case unreachable(String, reason: String)
+    /// The file or database holds something that is not a Marquee server database.
+    case foreign(String, reason: String)
+    /// A migration step failed; nothing of that step was kept.
+    case migrationFailed(step: String, reason: String)
+    /// A query failed while serving or importing.
+    case queryFailed(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidLocation(location, reason): "cannot use the database '\(location)': \(reason)"
+        case let .unreachable(location, reason): "cannot reach the database \(location): \(reason)"
+        case let .foreign(location, reason): "\(location) is not a Marquee server database: \(reason)"
+        case let .migrationFailed(step, reason): "the database migration '\(step)' failed: \(reason)"
+        case let .queryFailed(reason): "a database query failed: \(reason)"
+        }
+    }
+}

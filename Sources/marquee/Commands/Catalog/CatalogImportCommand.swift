@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import MovieServer
+
+/// `marquee catalog import FILE --database URL`: checks a whole catalog file, then writes it in
+/// batches inside one transaction. Importing the same file again changes nothing; a file with a
+/// bad entry changes nothing and names the entry.
+struct CatalogImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a catalog file (the JSON of --catalog or generate-catalog) into a server database.",
+        discussion: "Movies are added or updated by id; movies the file does not list are kept."
+    )
+
+    @Argument(help: ArgumentHelp("The JSON catalog file.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The database: postgres://user:password@host:port/database, or a SQLite file.", valueName: "url"))
+    var database: String
+
+    @Option(name: .customLong("batch-size"), help: "How many movies to write a statement batch.")
+    var batchSize = 1000
+
+    func validate() throws {
+        guard (1...100_000).contains(batchSize) else { throw ValidationError("the batch size must be from 1 to 100000, not \(batchSize)") }
+    }
+
+    func run() async throws {
+        let location = try DatabaseLocation(parsing: database)
+        let catalog = try Catalog.load(from: URL(fileURLWithPath: file))
+        let storage = try await location.open()
+        let progress = ImportProgress(total: catalog.movies.count)
+        let started = ContinuousClock.now
+        let summary: CatalogImportSummary
+        do {
+            summary = try await storage.importMovies(catalog.movies, batchSize: batchSize) { done in progress.show(done) }
+        } catch {
+            progress.finish()
+            await storage.close()
+            throw error
+        }
+        progress.finish()
+        await storage.close()
+        let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)
+        let rate = Int((Double(summary.total) / seconds).rounded())
+        print("Imported \(summary.total) movies from \(file) into the \(location): \(summary) (\(String(format: "%.1f", seconds)) s, \(rate) movies/s).")
+    }
+}
