@@ -43,6 +43,7 @@ struct ServeCommandTests {
             #expect(outcome.status != 0)
             #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
             #expect(outcome.standardError.hasPrefix("marquee: cannot serve on 127.0.0.1:\(running.port)"))
+            #expect(outcome.standardError.contains("is already in use; stop the other server or choose another --port"))
         }
     }
 }

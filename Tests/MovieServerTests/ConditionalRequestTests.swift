@@ -24,7 +24,8 @@ struct ConditionalRequestTests {
             for path in Self.paths {
                 let answer = try await client.get(path)
                 #expect(answer.status == 200)
-                tags[path] = try #require(answer.headers.first(name: "etag"))
+                let tag = try #require(answer.headers.first(name: "etag"))
+                tags[path] = tag
             }
             return tags
         }

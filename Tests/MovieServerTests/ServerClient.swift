@@ -38,7 +38,8 @@ func withServerClient<Result>(
     catalog: Catalog? = nil,
     auth: AuthConfiguration = .publicAccess,
     maxAge: Duration = .seconds(60),
+    storage: (any ServerStorage)? = nil,
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
-    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge) { try await body(ServerClient(server: $0)) }
+    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage) { try await body(ServerClient(server: $0)) }
 }

@@ -43,6 +43,13 @@ public final class ChildProcess: @unchecked Sendable {
         return await waitForExit()
     }
 
+    /// Sends `signal` and returns at once, while the process handles it.
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    public var isRunning: Bool { process.isRunning }
+
     public func waitForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { [process] in

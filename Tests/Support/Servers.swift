@@ -27,10 +27,12 @@ public func withMovieServer<Result>(
     auth: AuthConfiguration = .publicAccess,
     limits: ConnectionLimits = ConnectionLimits(),
     maxAge: Duration = .seconds(60),
+    storage: (any ServerStorage)? = nil,
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
     let configuration = MovieServer.Configuration(
-        host: "127.0.0.1", port: 0, catalog: try catalog ?? Catalog.reference(), auth: auth, limits: limits, maxAge: maxAge, logger: quietLogger
+        host: "127.0.0.1", port: 0, storage: try storage ?? MemoryStorage(catalog: catalog ?? Catalog.reference()),
+        auth: auth, limits: limits, maxAge: maxAge, logger: quietLogger
     )
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()

@@ -43,9 +43,18 @@ public struct Catalog: Sendable {
         return Array(ordered.prefix(topListLimit))
     }
 
+    /// C0 controls (NUL among them, which PostgreSQL cannot store) and DEL.
+    private static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
     private static func problem(with movie: CatalogMovie) -> String? {
         if movie.id < 0 { return "id \(movie.id) is negative" }
         if movie.name.isEmpty { return "movie \(movie.id) has no name" }
+        if hasControlCharacter(movie.name) { return "movie \(movie.id) has a control character in its name" }
+        if let actor = movie.cast.firstIndex(where: { $0.name.isEmpty || hasControlCharacter($0.name) }) {
+            return "movie \(movie.id) has an empty name or a control character in the name of cast member \(actor + 1)"
+        }
         if !(ParameterParsing.yearRange).contains(movie.year) { return "movie \(movie.id) has year \(movie.year) outside 1...9999" }
         if !ReleaseDateFormat.isValid(movie.releaseDate) {
             return "movie \(movie.id) has releaseDate '\(movie.releaseDate)', expected yyyy-MM-dd"

@@ -25,17 +25,11 @@ struct OperationsRoutes: Sendable {
         }
     }
 
+    /// Whether storage answers within ``readinessTimeout``; a check still waiting then is
+    /// abandoned, not awaited, so the probe always answers in time.
     private func storageAnswers() async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await storage.checkHealth()) != nil }
-            group.addTask {
-                try? await Task.sleep(for: readinessTimeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        let storage = storage
+        return (try? await Deadline.run(within: readinessTimeout) { try await storage.checkHealth() }) != nil
     }
 
     private static func status(_ text: String, ok: Bool) -> Response {

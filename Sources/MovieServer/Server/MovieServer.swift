@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Logging
 import ServiceLifecycle
 
@@ -105,7 +106,11 @@ public struct MovieServer: Sendable {
             logger: logger
         )
         groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownTimeout
-        try await ServiceGroup(configuration: groupConfiguration).run()
+        do {
+            try await ServiceGroup(configuration: groupConfiguration).run()
+        } catch let error as IOError {
+            throw MovieServerError.cannotListen(host: configuration.host, port: configuration.port, errorCode: error.errnoCode)
+        }
         logger.notice("stopped")
     }
 
@@ -165,11 +170,20 @@ extension MovieServer {
 /// Why a ``MovieServer`` could not serve.
 public enum MovieServerError: Error, Sendable, CustomStringConvertible {
     case stoppedBeforeListening(host: String)
+    /// The socket could not be bound; `errorCode` is the system's `errno`.
+    case cannotListen(host: String, port: Int, errorCode: Int32)
 
     public var description: String {
         switch self {
         case let .stoppedBeforeListening(host):
             "the server stopped before it could listen on \(host)"
+        case let .cannotListen(_, port, errorCode):
+            switch errorCode {
+            case EADDRINUSE: "the port \(port) is already in use; stop the other server or choose another --port (0 picks a free one)"
+            case EACCES: "permission denied; ports below 1024 need privileges, choose another --port"
+            case EADDRNOTAVAIL: "the address is not one of this machine's; use --host 127.0.0.1 or 0.0.0.0"
+            default: "the socket could not be bound (\(String(cString: strerror(errorCode))))"
+            }
         }
     }
 }

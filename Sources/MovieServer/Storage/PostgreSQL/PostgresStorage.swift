@@ -11,16 +11,20 @@ public final class PostgresStorage: CatalogImporting {
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
     private let logger: Logger
+    /// How long a query made while serving may wait for the database (imports have no limit).
+    private let queryTimeout: Duration
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
     public init(
         location: DatabaseLocation.PostgresLocation,
         maximumConnections: Int = 20,
         connectTimeout: Duration = .seconds(10),
+        queryTimeout: Duration = .seconds(5),
         logger: Logger = Logger(label: "marquee.database")
     ) async throws(StorageError) {
         self.location = location
         self.logger = logger
+        self.queryTimeout = queryTimeout
         var configuration: PostgresClient.Configuration
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -123,8 +127,9 @@ public final class PostgresStorage: CatalogImporting {
         batchSize: Int,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
-        try await run { client in
-            try await client.withTransaction(logger: self.logger) { connection in
+        let client = client
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
                 var summary = CatalogImportSummary()
                 let writer = PostgresCatalogWriter(connection: connection, logger: self.logger)
                 var done = 0
@@ -143,17 +148,29 @@ public final class PostgresStorage: CatalogImporting {
                 }
                 return summary
             }
+        } catch {
+            throw Self.storageError(error, location: summary)
         }
     }
 
+    /// Runs `body` with the pool, giving up after ``queryTimeout``: while the database is gone,
+    /// the pool waits for a connection, and a request must get its 503 long before the client gives up.
     @discardableResult
-    private func run<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws(StorageError) -> T {
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
+        let client = client
         do {
-            return try await body(client)
+            return try await Deadline.run(within: queryTimeout) { try await body(client) }
+        } catch is Deadline.Exceeded {
+            throw .unreachable(summary, reason: "no answer within \(queryTimeout)")
         } catch {
-            if PostgresErrorText.isConnectionFailure(error) { throw .unreachable(summary, reason: PostgresErrorText.describe(error)) }
-            throw .queryFailed(PostgresErrorText.describe(error))
+            throw Self.storageError(error, location: summary)
         }
+    }
+
+    private static func storageError(_ error: any Error, location: String) -> StorageError {
+        if let error = error as? StorageError { return error }
+        if PostgresErrorText.isConnectionFailure(error) { return .unreachable(location, reason: PostgresErrorText.describe(error)) }
+        return .queryFailed(PostgresErrorText.describe(error))
     }
 
     /// Opens one connection outside the pool and closes it: the pool retries a failed connection

@@ -1,0 +1,203 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import PostgresNIO
+import Testing
+
+/// `marquee serve --database` and `marquee catalog import` as separate processes, on a SQLite
+/// file and on a throwaway PostgreSQL cluster.
+@Suite("Serving from a database", .postgresCluster)
+struct ServerDatabaseCommandTests {
+    let marquee = MarqueeProcess()
+
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case sqlite
+        case postgres
+
+        var testDescription: String { rawValue }
+
+        func makeDatabase() async throws -> String {
+            switch self {
+            case .sqlite: FileManager.default.temporaryDirectory.appendingPathComponent("marquee-serve-\(UUID().uuidString).sqlite").path
+            case .postgres: try await PostgresCluster.required().makeDatabase()
+            }
+        }
+    }
+
+    @Test("a client signed in before a restart renews with its refresh token after it: a refresh grant, no new sign-in", arguments: Kind.allCases)
+    func restartKeepsClientsSignedIn(kind: Kind) async throws {
+        let database = try await kind.makeDatabase()
+        try await importReferenceCatalog(into: database)
+        let (first, port) = try await serve(database)
+        let env = "http://127.0.0.1:\(port)/api/"
+        let signedIn = try await marquee.run(["top-grossing", "--year", "2016", "--env", env])
+        #expect(signedIn.status == 0, "\(signedIn.standardError)")
+        #expect(signedIn.standardOutput.contains("Finding Dory (2016)"))
+        let before = PrometheusText(try await LoopbackHTTP.send(port: port, "/metrics").body)
+        #expect(before.value("marquee_token_grants_total", ["grant_type": "client_credentials"]) == 1)
+        #expect(await first.signal(SIGTERM) == 0)
+
+        let (second, samePort) = try await serve(database, port: port)
+        try await finally(try await {
+            #expect(samePort == port)
+            let renewed = try await marquee.run(["top-rated", "--year", "2016", "--env", env])
+            #expect(renewed.status == 0, "\(renewed.standardError)")
+            #expect(renewed.standardOutput.contains("Zootopia (2016)"))
+            let after = PrometheusText(try await LoopbackHTTP.send(port: port, "/metrics").body)
+            #expect(after.value("marquee_token_grants_total", ["grant_type": "refresh_token"]) == 1)
+            #expect(after.value("marquee_token_grants_total", ["grant_type": "client_credentials"]) == nil)
+        }()) { _ = await second.signal(SIGTERM) }
+    }
+
+    @Test("SIGTERM: ready turns 503 while the server still answers, the listener closes, the slow request in flight completes, exit 0")
+    func drainsOnSIGTERM() async throws {
+        let cluster = try PostgresCluster.required()
+        let database = try await cluster.makeDatabase()
+        try await importReferenceCatalog(into: database)
+        let (server, port) = try await serve(database, extra: ["--public", "--drain-delay", "2", "--shutdown-timeout", "60"])
+        try await cluster.withSession(on: database) { session in
+            try await session.query("BEGIN", logger: quietLogger)
+            try await session.query("LOCK TABLE movie IN ACCESS EXCLUSIVE MODE", logger: quietLogger)
+            let inFlight = Task { try await LoopbackHTTP.send(port: port, "/api/movies/7", timeout: .seconds(90)) }
+            #expect(try await eventually { try await Self.queriesWaitingForLocks(session) == 1 })
+
+            server.send(SIGTERM)
+            #expect(try await eventually { try await LoopbackHTTP.send(port: port, "/health/ready").status == 503 })
+            #expect(try await eventually { await !Self.accepts(port: port) }, "the listener closes after the drain delay")
+            #expect(server.isRunning, "the server waits for the request in flight")
+
+            try await session.query("COMMIT", logger: quietLogger)
+            let answer = try await inFlight.value
+            #expect(answer.status == 200)
+            #expect(answer.text.contains(#""id":7"#))
+        }
+        #expect(await server.waitForExit() == 0)
+    }
+
+    @Test("100,000 movies import; importing them again changes nothing; a file with one bad entry changes nothing and names it", arguments: Kind.allCases)
+    func importsLargeCatalogs(kind: Kind) async throws {
+        let database = try await kind.makeDatabase()
+        let file = temporaryFile("catalog-100k.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let generated = try await marquee.run(["generate-catalog", "--movies", "100000", "--seed", "7", "--output", file.path])
+        #expect(generated.status == 0, "\(generated.standardError)")
+
+        let first = try await marquee.run(["catalog", "import", file.path, "--database", database], timeLimit: .seconds(600))
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("100000 added, 0 changed, 0 unchanged"))
+        let storage = try await DatabaseLocation(parsing: database).open(logger: quietLogger)
+        let (version, sample) = try await finally(try await (storage.catalogVersion(), storage.movie(id: 54_321))) { await storage.close() }
+        #expect(version == 1)
+        #expect(sample != nil)
+
+        let again = try await marquee.run(["catalog", "import", file.path, "--database", database], timeLimit: .seconds(600))
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("0 added, 0 changed, 100000 unchanged"))
+
+        var movies = SyntheticCatalog.movies(count: 1000, seed: 8).map { movie in
+            var movie = movie
+            movie.id += 200_000
+            return movie
+        }
+        movies[617].releaseDate = "2016-13-45"
+        let bad = temporaryFile("catalog-bad.json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        try JSONEncoder().encode(movies).write(to: bad)
+        let refused = try await marquee.run(["catalog", "import", bad.path, "--database", database])
+        #expect(refused.status == 1)
+        #expect(refused.errorLines.count == 1, "\(refused.standardError)")
+        #expect(refused.standardError.contains("has an invalid movie at index 617"))
+
+        let reopened = try await DatabaseLocation(parsing: database).open(logger: quietLogger)
+        let (after, added) = try await finally(try await (reopened.catalogVersion(), reopened.movie(id: 200_001))) { await reopened.close() }
+        #expect(after == 1, "neither the re-import nor the refused file changed the catalog")
+        #expect(added == nil)
+    }
+
+    @Test("bad database arguments and key files fail with one line that never shows a password or a secret")
+    func refusesBadConfiguration() async throws {
+        let cases: [([String], String)] = [
+            (["serve", "--database", "mysql://root@127.0.0.1/movies"], "'mysql' databases are not supported"),
+            (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:1/movies"], "cannot reach the database PostgreSQL database 'movies' at 127.0.0.1:1"),
+            (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:99999/movies"], "the port must be from 1 to 65535"),
+            (["serve", "--database", FileManager.default.temporaryDirectory.path], "it is a folder"),
+            (["serve", "--database", "x.sqlite", "--catalog", "movies.json"], "--catalog and --database cannot be used together"),
+            (["catalog", "import", "/nonexistent/catalog.json", "--database", "postgres://marquee:hunter2@127.0.0.1:1/movies"], "cannot read the catalog /nonexistent/catalog.json"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try await marquee.run(arguments + (arguments.first == "serve" ? ["--port", "0"] : []))
+            #expect(outcome.status != 0, "\(arguments)")
+            #expect(outcome.errorLines.count == 1, "\(arguments): \(outcome.standardError)")
+            #expect(outcome.standardError.contains(message), "\(arguments): \(outcome.standardError)")
+            #expect(!outcome.standardError.contains("hunter2"))
+        }
+
+        let secret = String(repeating: "z", count: 40)
+        let keys = temporaryFile("keys")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try Data("2026-01 \(secret)\n".utf8).write(to: keys)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keys.path)
+        let readable = try await marquee.run(["serve", "--port", "0", "--signing-keys", keys.path])
+        #expect(readable.status != 0)
+        #expect(readable.errorLines.count == 1)
+        #expect(readable.standardError.contains("other users may read it (mode 644); run 'chmod 600"))
+        try Data("2026-01 short\n".utf8).write(to: keys)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)
+        let short = try await marquee.run(["serve", "--port", "0", "--signing-keys", keys.path])
+        #expect(short.errorLines.count == 1)
+        #expect(short.standardError.contains("entry 1: the secret of key '2026-01' is shorter than 32 characters"))
+        #expect(!readable.standardError.contains(secret))
+    }
+
+    // MARK: - Helpers
+
+    private func importReferenceCatalog(into database: String) async throws {
+        let file = temporaryFile("reference.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONEncoder().encode(try Catalog.reference().movies).write(to: file)
+        let outcome = try await marquee.run(["catalog", "import", file.path, "--database", database])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+    }
+
+    /// Starts `marquee serve --database` and returns it with the port it listens on.
+    private func serve(_ database: String, port: Int = 0, extra: [String] = []) async throws -> (ChildProcess, Int) {
+        let server = try marquee.launch(["serve", "--port", "\(port)", "--database", database] + extra)
+        guard let line = await server.nextErrorLine(containing: "Marquee movie API listening on"),
+              let url = line.split(separator: " ").last, let listening = URL(string: String(url))?.port
+        else {
+            _ = await server.signal(SIGKILL)
+            throw ServerDidNotStart()
+        }
+        return (server, listening)
+    }
+
+    private struct ServerDidNotStart: Error {}
+
+    private func temporaryFile(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+    }
+
+    private static func queriesWaitingForLocks(_ session: PostgresConnection) async throws -> Int {
+        let rows = try await session.query(
+            "SELECT count(*)::bigint FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+            logger: quietLogger
+        ).collect()
+        return try rows.first?.decode(Int.self) ?? 0
+    }
+
+    private static func accepts(port: Int) async -> Bool {
+        guard let connection = try? await RawConnection.open(port: port) else { return false }
+        await connection.close()
+        return true
+    }
+}
+
+/// Polls `condition` every 50 ms until it holds or `limit` passes; whether it held.
+func eventually(limit: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}
