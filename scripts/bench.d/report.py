@@ -194,6 +194,9 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
     http = os.path.join(results_dir, "http.md")
     if os.path.exists(http):
         out.write("\n" + open(http).read())
+    database = os.path.join(results_dir, "database.md")
+    if os.path.exists(database):
+        out.write("\n" + open(database).read())
     browse = os.path.join(results_dir, "browse.md")
     if os.path.exists(browse):
         out.write("\n" + open(browse).read())
