@@ -42,7 +42,7 @@ struct MethodAndDocumentTests {
             #expect(answer.contentType == "application/yaml")
             let text = String(decoding: answer.body, as: UTF8.self)
             #expect(text.hasPrefix("openapi: 3.1.0"))
-            for path in ["/api/movies/{id}:", "/api/movies/topGrossing/{year}:", "/api/movies/topRated/{year}:", "/api/auth:", "/api/auth/token:", "/api/openapi.yaml:"] {
+            for path in ["/api/movies/{id}:", "/api/movies/topGrossing/{year}:", "/api/movies/topRated/{year}:", "/api/auth:", "/api/auth/token:", "/api/openapi.yaml:", "/health/live:", "/health/ready:", "/metrics:"] {
                 #expect(text.contains("  \(path)\n"), "\(path) is not documented")
             }
         }
