@@ -3,6 +3,8 @@
 /// importing the same file twice changes nothing.
 struct CatalogImportPlan {
     var moviesToWrite: [CatalogMovie] = []
+    /// The movies already stored whose fields or cast differ: their old casts must go.
+    var changedIDs: [Int] = []
     var added = 0
     var changed = 0
     var unchanged = 0
@@ -17,6 +19,7 @@ struct CatalogImportPlan {
                 unchanged += 1
             case _?:
                 changed += 1
+                changedIDs.append(movie.id)
                 moviesToWrite.append(movie)
             }
         }

@@ -45,7 +45,9 @@ struct PostgresCatalogWriter {
     let connection: PostgresConnection
     let logger: Logger
 
-    func write(_ movies: [CatalogMovie]) async throws {
+    /// Writes `movies`, replacing the casts of `changedIDs` (the movies already stored); a new
+    /// movie has no cast to remove, and asking would cost a scan of the casts per batch.
+    func write(_ movies: [CatalogMovie], replacingCastsOf changedIDs: [Int]) async throws {
         guard !movies.isEmpty else { return }
         let ids = movies.map(\.id)
         try await connection.query("""
@@ -55,7 +57,9 @@ struct PostgresCatalogWriter {
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, year = excluded.year, release_date = excluded.release_date,
                 grossing = excluded.grossing, rating = excluded.rating
             """, logger: logger)
-        try await connection.query("DELETE FROM movie_cast WHERE movie_id = ANY(\(ids))", logger: logger)
+        if !changedIDs.isEmpty {
+            try await connection.query("DELETE FROM movie_cast WHERE movie_id = ANY(\(changedIDs))", logger: logger)
+        }
         let names = Array(Set(movies.flatMap { $0.cast.map(\.name) }))
         guard !names.isEmpty else { return }
         try await connection.query(

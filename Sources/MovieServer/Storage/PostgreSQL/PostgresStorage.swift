@@ -138,7 +138,7 @@ public final class PostgresStorage: CatalogImporting {
                     let batch = Array(movies[start..<min(movies.count, start + size)])
                     let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: self.logger)
                     let plan = CatalogImportPlan(batch: batch, existing: existing)
-                    try await writer.write(plan.moviesToWrite)
+                    try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)
                     summary.add(plan)
                     done += batch.count
                     progress(done)
