@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 
 /// Runs an operation that may not answer cancellation promptly (a query waiting for a database
 /// that went away) and stops waiting for it after a time limit: the caller gets
-/// ``DeadlineExceeded`` at the limit, and the operation is cancelled and left to finish alone.
+/// ``Exceeded`` at the limit, and the operation is cancelled and left to finish alone.
 enum Deadline {
     struct Exceeded: Error {}
 
