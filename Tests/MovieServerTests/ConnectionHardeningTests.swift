@@ -44,6 +44,22 @@ struct ConnectionHardeningTests {
         }
     }
 
+    @Test("a request whose body stops coming is cut off after the idle timeout, not the longer head timeout")
+    func idleWhileReadingTheBody() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(60), idleTimeout: .milliseconds(500), maximumConnections: 1024)
+        try await withMovieServer(limits: limits) { server in
+            let started = ContinuousClock.now
+            let stalled = try await RawConnection.open(port: server.port)
+            try await stalled.send("POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=")
+            let reply = try await stalled.readUntilClosed(limit: .seconds(20))
+            #expect(reply.closedByServer, "closed by the server's idle timeout, not the head timeout of a minute")
+            #expect(ContinuousClock.now - started < .seconds(30))
+
+            let answered = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(answered.status == 200)
+        }
+    }
+
     @Test("100 slowloris connections are closed by the header timeout, while another client is served")
     func slowlorisIsCutOff() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(2), idleTimeout: .seconds(60), maximumConnections: 1024)

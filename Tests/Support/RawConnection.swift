@@ -1,3 +1,5 @@
+import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -18,6 +20,7 @@ public final class RawConnection: Sendable {
 
     private let channel: any Channel
     private let received: AsyncStream<ByteBuffer>
+    private let alreadyRead = NIOLockedValueBox("")
 
     private init(channel: any Channel, received: AsyncStream<ByteBuffer>) {
         self.channel = channel
@@ -37,18 +40,65 @@ public final class RawConnection: Sendable {
         return RawConnection(channel: channel, received: received)
     }
 
+    /// The connection's port on this side.
+    public var localPort: Int { channel.localAddress?.port ?? 0 }
+
+    /// How many bytes sent on this connection the server has not read yet, from the kernel's table
+    /// of TCP sockets (`/proc/net/tcp`): 0 means the server has taken in all of them.
+    public func unreadByServer(serverPort: Int) throws -> Int {
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp"))
+        defer { try? file.close() }
+        let table = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        let local = String(format: "0100007F:%04X", serverPort)
+        let remote = String(format: "0100007F:%04X", localPort)
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1] == local, fields[2] == remote else { continue }
+            let queues = fields[4].split(separator: ":")
+            return Int(queues[1], radix: 16) ?? 0
+        }
+        throw RawConnectionError.notInSocketTable(serverPort: serverPort, clientPort: localPort)
+    }
+
     /// Sends `text` as it is.
     public func send(_ text: String) async throws {
         try await channel.writeAndFlush(ByteBuffer(string: text))
+    }
+
+    /// What the server sent so far once it contains `expected`; `nil` if the connection closed
+    /// first or `limit` passed. What is read counts for ``readUntilClosed(limit:)`` too.
+    public func read(until expected: String, limit: Duration) async throws -> String? {
+        let received = self.received
+        let alreadyRead = self.alreadyRead
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                var text = alreadyRead.withLockedValue { $0 }
+                if text.contains(expected) { return text }
+                for await buffer in received {
+                    text += String(buffer: buffer)
+                    alreadyRead.withLockedValue { $0 = text }
+                    if text.contains(expected) { return text }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Everything the server sends until it closes the connection, or until `limit` passes (then
     /// ``Reply/closedByServer`` is `false`). The limit is a bound against hanging, not a measurement.
     public func readUntilClosed(limit: Duration) async throws -> Reply {
         let received = self.received
+        let alreadyRead = self.alreadyRead
         return try await withThrowingTaskGroup(of: Reply?.self) { group in
             group.addTask {
-                var text = ""
+                var text = alreadyRead.withLockedValue { $0 }
                 for await buffer in received { text += String(buffer: buffer) }
                 return Reply(text: text, closedByServer: true)
             }
@@ -79,6 +129,11 @@ public final class RawConnection: Sendable {
         try await connection.send(request)
         return try await connection.readUntilClosed(limit: limit)
     }
+}
+
+/// Why a look at a connection's socket failed.
+public enum RawConnectionError: Error {
+    case notInSocketTable(serverPort: Int, clientPort: Int)
 }
 
 /// Passes every byte the server sends to a stream, which ends when the server closes (or

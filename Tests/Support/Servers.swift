@@ -28,12 +28,14 @@ public func withMovieServer<Result>(
     limits: ConnectionLimits = ConnectionLimits(),
     maxAge: Duration = .seconds(60),
     storage: (any ServerStorage)? = nil,
+    answersOnEventLoop: Bool = true,
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
-    let configuration = MovieServer.Configuration(
+    var configuration = MovieServer.Configuration(
         host: "127.0.0.1", port: 0, storage: try storage ?? MemoryStorage(catalog: catalog ?? Catalog.reference()),
         auth: auth, limits: limits, maxAge: maxAge, logger: quietLogger
     )
+    configuration.answersOnEventLoop = answersOnEventLoop
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()
     return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }

@@ -6,9 +6,12 @@ import Hummingbird
 struct CacheableBody: Sendable {
     let bytes: ByteBuffer
     let entityTag: String
+    /// The `Content-Length` of the body, as sent.
+    let contentLength: String
 
     init(json: String) {
         bytes = ByteBuffer(string: json)
+        contentLength = String(bytes.readableBytes)
         let digest = SHA256.hash(data: Array(json.utf8))
         entityTag = "\"" + digest.prefix(16).map { byte in
             let hex = String(byte, radix: 16)

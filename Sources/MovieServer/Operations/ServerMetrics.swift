@@ -14,7 +14,7 @@ import Prometheus
 public final class ServerMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    private let requestCounters = NIOLockedValueBox<[RequestKey: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
+    private let requestRecorders = NIOLockedValueBox<[RequestKey: RequestRecorder]>([:])
 
     private struct RequestKey: Hashable {
         let route: String
@@ -33,23 +33,46 @@ public final class ServerMetrics: Sendable {
         self.factory = factory
     }
 
+    /// The counter and latency timer of one route, method and status.
+    struct RequestRecorder: Sendable {
+        let counter: CoreMetrics.Counter
+        let timer: CoreMetrics.Timer
+
+        func record(duration: Duration) {
+            counter.increment()
+            let (seconds, attoseconds) = duration.components
+            timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+    }
+
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        requestRecorder(route: route, method: method, status: status).record(duration: duration)
+    }
+
+    /// What records requests of `route`, `method` and `status`; keep it to record many without a look-up.
+    func requestRecorder(route: String, method: String, status: Int) -> RequestRecorder {
         let key = RequestKey(route: route, method: method, status: status)
-        let (counter, timer) = requestCounters.withLockedValue { counters in
-            if let existing = counters[key] { return existing }
-            let dimensions = [("route", route), ("method", method), ("status", String(status))]
-            let made = (
-                CoreMetrics.Counter(label: "marquee_http_requests_total", dimensions: dimensions, factory: factory),
-                CoreMetrics.Timer(
+        return requestRecorders.withLockedValue { recorders in
+            if let existing = recorders[key] { return existing }
+            let made = RequestRecorder(
+                counter: CoreMetrics.Counter(
+                    label: "marquee_http_requests_total",
+                    dimensions: [("route", route), ("method", method), ("status", String(status))],
+                    factory: factory
+                ),
+                timer: CoreMetrics.Timer(
                     label: "marquee_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
                     preferredDisplayUnit: .seconds, factory: factory
                 )
             )
-            counters[key] = made
+            recorders[key] = made
             return made
         }
-        counter.increment()
-        timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Counts the answers given on the event loop, without the router (``HotPathResponder``).
+    func eventLoopAnswerCounter() -> CoreMetrics.Counter {
+        CoreMetrics.Counter(label: "marquee_http_event_loop_answers_total", factory: factory)
     }
 
     func recordGrant(_ type: GrantType) {

@@ -2,7 +2,8 @@ import NIOConcurrencyHelpers
 
 /// The encoded top lists, kept per catalog version: a list is read from storage and encoded
 /// once, then served from memory until the catalog changes. The version is asked of storage at
-/// most once per `recheckInterval`, by one request while the others go on with what is kept.
+/// most once per `recheckInterval`, by one request while the others go on with what is kept; without
+/// an interval (a catalog in memory, which never changes), it is asked once.
 final class TopListBodies: Sendable {
     private struct Key: Hashable {
         let order: TopListOrder
@@ -17,10 +18,10 @@ final class TopListBodies: Sendable {
     }
 
     private let storage: any ServerStorage
-    private let recheckInterval: Duration
+    private let recheckInterval: Duration?
     private let state = NIOLockedValueBox(State())
 
-    init(storage: any ServerStorage, recheckInterval: Duration = .seconds(1)) {
+    init(storage: any ServerStorage, recheckInterval: Duration? = .seconds(1)) {
         self.storage = storage
         self.recheckInterval = recheckInterval
     }
@@ -38,6 +39,16 @@ final class TopListBodies: Sendable {
         return body
     }
 
+    /// The list as kept, without waiting: `nil` when it is not kept or when the catalog version
+    /// is due to be asked again, which only ``body(_:year:)`` does.
+    func keptBody(_ order: TopListOrder, year: Int, now: ContinuousClock.Instant) -> CacheableBody? {
+        state.withLockedValue { state in
+            guard let checkedAt = state.checkedAt else { return nil }
+            if let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now { return nil }
+            return state.bodies[Key(order: order, year: year)]
+        }
+    }
+
     /// Encodes every list of `years` now, so that the first requests find them ready.
     func prepare(years: Set<Int>) async throws(StorageError) {
         for year in years {
@@ -49,7 +60,9 @@ final class TopListBodies: Sendable {
         let now = ContinuousClock.now
         let isDue = state.withLockedValue { state in
             guard !state.isChecking else { return false }
-            if let checkedAt = state.checkedAt, checkedAt.advanced(by: recheckInterval) > now { return false }
+            if let checkedAt = state.checkedAt {
+                guard let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now else { return false }
+            }
             state.isChecking = true
             return true
         }

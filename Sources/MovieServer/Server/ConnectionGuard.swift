@@ -1,13 +1,20 @@
 import NIOCore
 import NIOHTTP1
 
-/// Sits between NIO's HTTP/1 parser and Hummingbird, where the request's version is still known,
-/// and ends connections that HTTP says must end:
+/// Sits between NIO's HTTP/1 parser and everything that answers requests, where the request's
+/// version is still known and every request and every answer passes, and ends connections that
+/// must end:
 ///
-/// - a request head not complete within ``ConnectionLimits/headerTimeout`` (a half-sent request
-///   line, a slowloris client) closes the connection;
-/// - `CONNECT`, which this server never tunnels, is answered `405` and the connection closed;
-/// - an HTTP/1.0 request without `keep-alive` has its connection closed after the answer.
+/// - a request head not complete within ``ConnectionLimits/headerTimeout`` of the connection
+///   opening or of the previous answer (a half-sent request line, a slowloris client);
+/// - a connection with nothing read or written for ``ConnectionLimits/idleTimeout``, between
+///   requests or while a request is being read (never while the server is still answering);
+/// - `CONNECT`, which this server never tunnels: answered `405`, then closed;
+/// - a request without keep-alive (HTTP/1.0 by default, or `Connection: close`): closed once
+///   every request read on it is answered.
+///
+/// The timeouts share one timer that is moved only when a deadline comes closer, so a busy
+/// connection schedules nothing per request.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -15,71 +22,140 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let headerTimeout: TimeAmount
-    private var headTimer: Scheduled<Void>?
-    private var closesAfterAnswer = false
+    private let idleTimeout: TimeAmount
+    /// When the wait for the next request head began; `nil` while a request is read or answered.
+    private var awaitingHeadSince: NIODeadline?
+    private var lastActivity = NIODeadline.now()
+    private var isReadingRequest = false
+    private var unanswered = 0
+    private var closesAfterAnswers = false
     private var refusing = false
+    private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
 
-    init(headerTimeout: Duration) {
-        let (seconds, attoseconds) = headerTimeout.components
-        self.headerTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    init(limits: ConnectionLimits) {
+        headerTimeout = Self.timeAmount(limits.headerTimeout)
+        idleTimeout = Self.timeAmount(limits.idleTimeout)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { armHeadTimer(context) }
+        if context.channel.isActive { start(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        armHeadTimer(context)
+        start(context)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        headTimer?.cancel()
+        stopTimer()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        headTimer?.cancel()
+        stopTimer()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
-        if case let .head(head) = unwrapInboundIn(data) {
-            headTimer?.cancel()
-            headTimer = nil
+        lastActivity = .now()
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            awaitingHeadSince = nil
             if head.method == .CONNECT {
                 refuse(context, head: head)
                 return
             }
-            closesAfterAnswer = !head.isKeepAlive
+            isReadingRequest = true
+            unanswered += 1
+            if !head.isKeepAlive { closesAfterAnswers = true }
+        case .body:
+            break
+        case .end:
+            isReadingRequest = false
+            if unanswered == 0 {
+                context.fireChannelRead(data)
+                answeredBeforeReadingAll(context)
+                return
+            }
         }
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
-            context.write(data, promise: promise)
-            return
-        }
-        let written = promise ?? context.eventLoop.makePromise()
-        context.write(data, promise: written)
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        written.futureResult.whenSuccess {
-            let (handler, context) = bound.value
-            if handler.closesAfterAnswer {
-                context.close(promise: nil)
-            } else {
-                handler.armHeadTimer(context)
-            }
+    /// The end of a request whose answer was sent before all of it was read.
+    private func answeredBeforeReadingAll(_ context: ChannelHandlerContext) {
+        if closesAfterAnswers {
+            context.close(promise: nil)
+        } else {
+            awaitingHeadSince = lastActivity
+            scheduleCheck(context)
         }
     }
 
-    private func armHeadTimer(_ context: ChannelHandlerContext) {
-        headTimer?.cancel()
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        headTimer = context.eventLoop.scheduleTask(in: headerTimeout) {
-            bound.value.close(promise: nil)
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data), unanswered > 0 else {
+            context.write(data, promise: promise)
+            return
         }
+        unanswered -= 1
+        lastActivity = .now()
+        guard unanswered == 0, !isReadingRequest else {
+            context.write(data, promise: promise)
+            return
+        }
+        if closesAfterAnswers {
+            let written = promise ?? context.eventLoop.makePromise()
+            context.write(data, promise: written)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+            return
+        }
+        awaitingHeadSince = lastActivity
+        context.write(data, promise: promise)
+        scheduleCheck(context)
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        lastActivity = .now()
+        awaitingHeadSince = lastActivity
+        scheduleCheck(context)
+    }
+
+    /// The earliest moment the connection may have to be closed, if any.
+    private var dueDeadline: NIODeadline? {
+        var due: NIODeadline?
+        if let awaitingHeadSince { due = awaitingHeadSince + headerTimeout }
+        if isReadingRequest || unanswered == 0 {
+            let idle = lastActivity + idleTimeout
+            due = due.map { min($0, idle) } ?? idle
+        }
+        return due
+    }
+
+    private func scheduleCheck(_ context: ChannelHandlerContext) {
+        guard let due = dueDeadline else { return }
+        if let timer, timer.deadline <= due { return }
+        timer?.task.cancel()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let task = context.eventLoop.scheduleTask(deadline: due) {
+            let (handler, context) = bound.value
+            handler.timer = nil
+            handler.check(context)
+        }
+        timer = (task, due)
+    }
+
+    private func check(_ context: ChannelHandlerContext) {
+        guard let due = dueDeadline else { return }
+        if due <= .now() {
+            context.close(promise: nil)
+        } else {
+            scheduleCheck(context)
+        }
+    }
+
+    private func stopTimer() {
+        timer?.task.cancel()
+        timer = nil
     }
 
     private func refuse(_ context: ChannelHandlerContext, head: HTTPRequestHead) {
@@ -94,5 +170,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

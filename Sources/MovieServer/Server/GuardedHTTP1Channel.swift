@@ -3,18 +3,25 @@ import Logging
 import NIOCore
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 channel with a ``ConnectionGuard`` placed before its HTTP codec, where
-/// the request head still carries the HTTP version.
+/// Hummingbird's HTTP/1 channel with our handlers placed before its HTTP codec, where the
+/// request head still carries the HTTP version and no HTTP types conversion has been paid for:
+/// a ``ConnectionGuard``, which sees every request and answer and so also keeps the idle timeout
+/// (Hummingbird's own is off), then, when given, a ``HotPathResponder``.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let inner: HTTP1Channel
     let limits: ConnectionLimits
+    let hotPath: HotPathAnswers?
 
     var responder: Responder { inner.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(headerTimeout: limits.headerTimeout), position: .before(codec))
+            let pipeline = channel.pipeline.syncOperations
+            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+            try pipeline.addHandler(ConnectionGuard(limits: limits), position: .before(codec))
+            if let hotPath {
+                try pipeline.addHandler(HotPathResponder(answers: hotPath, logger: logger), position: .before(codec))
+            }
             return value
         }
     }
@@ -26,12 +33,11 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with the server's ``ConnectionLimits``: a head timeout, an idle timeout, and
-    /// `CONNECT` and HTTP/1.0 connections ended as HTTP says.
-    static func guardedHTTP1(_ limits: ConnectionLimits) -> HTTPServerBuilder {
+    /// `CONNECT` and HTTP/1.0 connections ended as HTTP says; with `hotPath`, the answers it can
+    /// give are given on the event loop.
+    static func guardedHTTP1(_ limits: ConnectionLimits, hotPath: HotPathAnswers? = nil) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            let (seconds, attoseconds) = limits.idleTimeout.components
-            let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            return GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idle)), limits: limits)
+            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder), limits: limits, hotPath: hotPath)
         }
     }
 }
