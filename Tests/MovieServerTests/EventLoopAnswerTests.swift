@@ -146,4 +146,45 @@ struct EventLoopAnswerTests {
             #expect(metrics.value("marquee_http_event_loop_answers_total", [:]) == 1)
         }
     }
+
+    @Test("with tokens required, a token is verified by the router once, then accepted on the event loop until it expires")
+    func verifiedTokens() async throws {
+        let clock = ManualClock()
+        let auth = AuthConfiguration(accessTokenLifetime: .seconds(600), now: clock.now)
+        try await withMovieServer(auth: auth, answersOnEventLoop: false) { routed in
+            try await withMovieServer(auth: auth) { direct in
+                let token = try await BearerTokenTests.accessToken(from: ServerClient(server: direct))
+                let authorized = Self.request("GET", "/api/movies/topGrossing/2016", "Authorization: Bearer \(token)\r\n")
+                let first = try await RawConnection.exchange(port: direct.port, authorized)
+                #expect(first.status == 200)
+                #expect(try await Self.eventLoopAnswers(direct) == 0, "a token not seen before is verified by the router")
+
+                let otherToken = try await BearerTokenTests.accessToken(from: ServerClient(server: routed))
+                for _ in 0..<3 {
+                    let answer = try await RawConnection.exchange(port: direct.port, authorized)
+                    let expected = try await RawConnection.exchange(port: routed.port, authorized.replacingOccurrences(of: token, with: otherToken))
+                    #expect(Self.withoutDate(answer.text) == Self.withoutDate(expected.text))
+                    #expect(answer.text.contains("Cache-Control: private, max-age=60\r\n"))
+                }
+                #expect(try await Self.eventLoopAnswers(direct) == 3)
+
+                let refusals = [
+                    "",
+                    "Authorization: Bearer \(token)x\r\n",
+                    "Authorization: Basic \(token)\r\n",
+                    "Authorization: Bearer \(token)\r\nAuthorization: Bearer \(token)\r\n",
+                ]
+                for headers in refusals {
+                    let refused = try await RawConnection.exchange(port: direct.port, Self.request("GET", "/api/movies/topGrossing/2016", headers))
+                    #expect(refused.status == 401, "\(headers)")
+                }
+                #expect(direct.challenges == refusals.count)
+
+                clock.advance(by: 601)
+                let expired = try await RawConnection.exchange(port: direct.port, authorized)
+                #expect(expired.status == 401, "an accepted token is refused once it expires")
+                #expect(try await Self.eventLoopAnswers(direct) == 3)
+            }
+        }
+    }
 }

@@ -6,10 +6,10 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            guard let header = request.headers[.authorization] else { throw ErrorAnswer.missingToken }
-            let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw ErrorAnswer.missingToken }
-            _ = try await tokens.verifyAccessToken(parts[1].trimmingCharacters(in: .whitespaces))
+            guard let header = request.headers[.authorization], let token = BearerAuthorization.token(in: header) else {
+                throw ErrorAnswer.missingToken
+            }
+            _ = try await tokens.verifyAccessToken(token)
         } catch {
             tokens.ledger.recordChallenge()
             throw error

@@ -3,11 +3,13 @@ import NIOCore
 import NIOHTTP1
 
 /// The answers the server can give without leaving the event loop: the top lists it keeps
-/// encoded (``TopListBodies``), to anyone on a public server, with the validators, freshness,
-/// `HEAD` and `304` handling of the routed answers and the same headers, byte for byte.
+/// encoded (``TopListBodies``), with the validators, freshness, `HEAD` and `304` handling of the
+/// routed answers and the same headers, byte for byte. On a server that requires a token, only
+/// to a request whose bearer token the server verified before and that has not expired.
 ///
 /// Anything else — another path, a parameter the router would refuse, a list not kept or due for
-/// a catalog-version check, a server that requires a token — is left to the router (`nil`).
+/// a catalog-version check, a token not verified yet, a wrong or missing one — is left to the
+/// router (`nil`), which answers it and, for a good token, remembers it.
 struct HotPathAnswers: Sendable {
     /// A complete answer: its head, the body unless the request was `HEAD` or the answer a `304`,
     /// and what records it in the metrics.
@@ -18,14 +20,17 @@ struct HotPathAnswers: Sendable {
     }
 
     private let topLists: TopListBodies
+    /// Checks the bearer token; `nil` on a public server.
+    private let tokens: TokenService?
     private let cacheControl: String
     private let serverName: String?
     /// By list (grossing, rating), method (GET, HEAD) and status (200, 304).
     private let recorders: [ServerMetrics.RequestRecorder]
     let answeredCounter: CoreMetrics.Counter
 
-    init(topLists: TopListBodies, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
+    init(topLists: TopListBodies, tokens: TokenService?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
         self.topLists = topLists
+        self.tokens = tokens
         self.cacheControl = caching.cacheControl
         self.serverName = serverName
         var recorders: [ServerMetrics.RequestRecorder] = []
@@ -43,6 +48,7 @@ struct HotPathAnswers: Sendable {
     func answer(to request: HTTPRequestHead, now: ContinuousClock.Instant, date: String) -> Answer? {
         guard request.method == .GET || request.method == .HEAD,
               let (order, year) = Self.topList(in: request.uri),
+              isAuthorized(request),
               let body = topLists.keptBody(order, year: year, now: now)
         else { return nil }
         let recorderIndex = (order == .grossing ? 0 : 4) + (request.method == .GET ? 0 : 2)
@@ -62,6 +68,13 @@ struct HotPathAnswers: Sendable {
             body: request.method == .GET ? body.bytes : nil,
             recorder: recorders[recorderIndex]
         )
+    }
+
+    private func isAuthorized(_ request: HTTPRequestHead) -> Bool {
+        guard let tokens else { return true }
+        let headers = request.headers["Authorization"]
+        guard headers.count == 1, let token = BearerAuthorization.token(in: headers[0]) else { return false }
+        return tokens.acceptsVerifiedAccessToken(token)
     }
 
     /// The list and year of `/api/movies/topGrossing/{year}` or `/api/movies/topRated/{year}`,

@@ -133,9 +133,10 @@ public struct MovieServer: Sendable {
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
         try registerRoutes(on: router)
-        let hotPath = configuration.auth.requiresToken || !configuration.answersOnEventLoop
-            ? nil
-            : HotPathAnswers(topLists: topLists, caching: caching, serverName: Self.serverName, metrics: metrics)
+        let hotPath = configuration.answersOnEventLoop ? HotPathAnswers(
+            topLists: topLists, tokens: configuration.auth.requiresToken ? tokens : nil,
+            caching: caching, serverName: Self.serverName, metrics: metrics
+        ) : nil
         return Application(
             router: router,
             server: .guardedHTTP1(configuration.limits, hotPath: hotPath),
