@@ -51,44 +51,46 @@ public final class AsyncHTTPClientTransport: Transport {
         throw .redirectRefused("more than \(configuration.maximumRedirects) redirects in a row")
     }
 
-    /// One exchange, head and body, within the request's timeout. AsyncHTTPClient's own deadline
-    /// ends when the head arrives, so a body that trickles in is raced against the timeout here.
+    /// One exchange, head and body, within the request's timeout. The body is gathered on the
+    /// connection's event loop, and the timeout is AsyncHTTPClient's deadline for the whole task,
+    /// so a body that trickles in is cut off at the deadline too, with no task of our own racing it.
     private func sendOnce(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
-        let client = self.client, limit = configuration.maximumBodySize
+        let limit = configuration.maximumBodySize
         do {
-            return try await withThrowingTaskGroup(of: APIResponse?.self) { group in
-                group.addTask {
-                    let response = try await client.execute(Self.clientRequest(for: request), timeout: TimeAmount(request.timeout))
-                    let body = try await response.body.collect(upTo: limit)
-                    return APIResponse(
-                        status: HTTPResponse.Status(code: Int(response.status.code)),
-                        headerFields: Self.fields(of: response.headers),
-                        body: Data(body.readableBytesView)
-                    )
-                }
-                group.addTask {
-                    try await Task.sleep(for: request.timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let response = try await group.next() ?? nil else { throw NetworkError.timedOut(after: request.timeout) }
-                return response
+            let clientRequest = try Self.clientRequest(for: request)
+            let task = client.execute(
+                request: clientRequest,
+                delegate: ResponseAccumulator(request: clientRequest, maxBodySize: limit),
+                deadline: .now() + TimeAmount(request.timeout)
+            )
+            let response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
+            return APIResponse(
+                status: HTTPResponse.Status(code: Int(response.status.code)),
+                headerFields: Self.fields(of: response.headers),
+                body: response.body.map { Data($0.readableBytesView) } ?? Data()
+            )
+        } catch is ResponseAccumulator.ResponseTooBigError {
+            throw .bodyTooLarge(limit: limit)
         } catch {
             throw TransportErrorMapping.networkError(for: error, request: request, bodyLimit: limit)
         }
     }
 
-    private static func clientRequest(for request: APIRequest) -> HTTPClientRequest {
-        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
-        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+    private static func clientRequest(for request: APIRequest) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
         for field in request.headerFields {
-            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body = request.body {
-            clientRequest.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return clientRequest
+        return try HTTPClient.Request(
+            url: request.url.absoluteString,
+            method: HTTPMethod(rawValue: request.method.rawValue),
+            headers: headers,
+            body: request.body.map { .data($0) }
+        )
     }
 
     private static func fields(of headers: HTTPHeaders) -> HTTPFields {
