@@ -24,6 +24,7 @@ public struct APIClient: Sendable {
     public let deadline: Duration?
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
+    private let base: URLBase
 
     public init(
         baseURL: URL,
@@ -36,6 +37,7 @@ public struct APIClient: Sendable {
         logger: Logger = .disabled
     ) {
         self.baseURL = baseURL
+        self.base = URLBase(baseURL)
         self.transport = transport
         self.interceptors = interceptors
         self.defaultTimeout = defaultTimeout
@@ -48,7 +50,7 @@ public struct APIClient: Sendable {
     /// Sends `route` and returns the response once its status is acceptable.
     public func send(_ route: some Route) async throws(NetworkError) -> APIResponse {
         let endpoint = route.endpoint
-        let original = try APIRequest(endpoint: endpoint, baseURL: baseURL, defaultTimeout: defaultTimeout)
+        let original = try APIRequest(endpoint: endpoint, base: base, defaultTimeout: defaultTimeout)
         let ends = deadline.map { ContinuousClock.now + $0 }
         var attempt = 0
         var failures: [NetworkError] = []

@@ -34,8 +34,18 @@ extension Endpoint {
         return allowed
     }()
 
-    private static func percentEncoded(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? segment
+    /// `segment` percent-encoded as one path segment; letters, digits and `-._~` as they are.
+    static func percentEncoded(_ segment: String) -> String {
+        let unreserved = segment.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                true
+            default:
+                false
+            }
+        }
+        return unreserved ? segment : segment.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? segment
     }
 }
 

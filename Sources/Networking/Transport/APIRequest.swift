@@ -21,8 +21,12 @@ public struct APIRequest: Sendable {
     public var sensitiveHeaderNames: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie]
 
     public init(endpoint: Endpoint, baseURL: URL, defaultTimeout: Duration) throws(NetworkError) {
+        try self.init(endpoint: endpoint, base: URLBase(baseURL), defaultTimeout: defaultTimeout)
+    }
+
+    init(endpoint: Endpoint, base: URLBase, defaultTimeout: Duration) throws(NetworkError) {
         self.method = endpoint.method
-        self.url = try endpoint.url(relativeTo: baseURL)
+        self.url = try base.url(for: endpoint)
         self.headerFields = endpoint.headerFields
         self.body = endpoint.body
         self.timeout = endpoint.timeout ?? defaultTimeout

@@ -86,7 +86,7 @@ public final class AsyncHTTPClientTransport: Transport {
             headers.add(name: field.name.rawName, value: field.value)
         }
         return try HTTPClient.Request(
-            url: request.url.absoluteString,
+            url: request.url,
             method: HTTPMethod(rawValue: request.method.rawValue),
             headers: headers,
             body: request.body.map { .data($0) }
