@@ -88,6 +88,20 @@ for concurrency in (1, 64):
         f"| {ours['p50_us']:,.0f} / {ours['p99_us']:,.0f} µs | {ratio(ours['p99_us'], raw['p99_us']):.2f}× (p99) | | |"
     )
 
+for concurrency in (1, 64):
+    path = os.path.join(results_dir, f"client-interleaved-c{concurrency}.txt")
+    if not os.path.exists(path):
+        continue
+    tokens = open(path).read().split()
+    pair = dict(zip(tokens[2::2], tokens[3::2]))
+    unit = "request" if concurrency == 1 else "batch of 64"
+    speed = float(pair["throughput-ratio"])
+    row(f"client, raw and Marquee interleaved in one process, concurrency {concurrency}: p50 per {unit}",
+        f"{float(pair['raw-p50-us']):,.0f} µs", f"{float(pair['marquee-p50-us']):,.0f} µs", f"{speed:.2f}× (speed)", "≥ 0.95×", speed >= 0.95)
+    tail = float(pair["p99-ratio"])
+    row(f"client, interleaved, concurrency {concurrency}: p99 per {unit}",
+        f"{float(pair['raw-p99-us']):,.0f} µs", f"{float(pair['marquee-p99-us']):,.0f} µs", f"{tail:.2f}×", "≤ 1.2×", tail <= 1.2)
+
 shared_text = "".join(open(path).read() for path in glob.glob(os.path.join(results_dir, "shared-figures.txt")))
 shared_match = re.findall(r"shared-requests-per-100-calls ([\d.]+)", shared_text)
 if shared_match:

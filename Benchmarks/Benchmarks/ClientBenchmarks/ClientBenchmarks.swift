@@ -33,6 +33,22 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: { try await LoopbackFixture.shared.start() })
     }
 
+    // Raw and Marquee batches alternate within one process (the order flipped every round), so
+    // that the machine's noise hits both alike; each side's latencies are kept apart, and their
+    // percentiles and ratios are written for the report in teardown.
+    for concurrency in [1, 64] {
+        Benchmark("client/interleaved pair c\(concurrency)", closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                try await InterleavedPair.shared.round(concurrency: concurrency)
+            }
+        }, setup: { try await LoopbackFixture.shared.start() }, teardown: {
+            let summary = InterleavedPair.shared.summary(concurrency: concurrency)
+            FileHandle.standardError.write(Data((summary + "\n").utf8))
+            guard let folder = ProcessInfo.processInfo.environment["MARQUEE_BENCH_RESULTS"] else { return }
+            try Data((summary + "\n").utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("client-interleaved-c\(concurrency).txt"))
+        })
+    }
+
     // 100 identical calls at once through the stack that shares exchanges: the requests that reach
     // the transport are counted, and their number per 100 calls written for the report.
     Benchmark("client/Marquee 100 identical concurrent calls, shared", closure: { benchmark in
@@ -129,6 +145,50 @@ final class LoopbackFixture: @unchecked Sendable {
                 for try await count in group { precondition(count == 10) }
             }
         }
+    }
+}
+
+/// Batches of raw and Marquee requests in alternation, timed apart.
+final class InterleavedPair: @unchecked Sendable {
+    static let shared = InterleavedPair()
+
+    private let lock = NSLock()
+    private var rounds = 0
+    private var raw: [Int: [Duration]] = [:]
+    private var marquee: [Int: [Duration]] = [:]
+
+    func round(concurrency: Int) async throws {
+        let marqueeFirst = lock.withLock { () -> Bool in
+            rounds += 1
+            return rounds.isMultiple(of: 2)
+        }
+        let fixture = LoopbackFixture.shared
+        for side in marqueeFirst ? [true, false] : [false, true] {
+            let started = ContinuousClock.now
+            try await fixture.run(concurrency: concurrency, iterations: 1) {
+                side ? try await fixture.marqueeTopGrossing() : try await fixture.rawTopGrossing()
+            }
+            let took = ContinuousClock.now - started
+            lock.withLock {
+                if side { marquee[concurrency, default: []].append(took) } else { raw[concurrency, default: []].append(took) }
+            }
+        }
+    }
+
+    /// One line: each side's p50 and p99 per batch, and Marquee's throughput and p99 against raw's.
+    func summary(concurrency: Int) -> String {
+        let (rawTimes, marqueeTimes) = lock.withLock { (raw[concurrency, default: []].sorted(), marquee[concurrency, default: []].sorted()) }
+        guard !rawTimes.isEmpty, !marqueeTimes.isEmpty else { return "client-interleaved c\(concurrency): no samples" }
+        func percentile(_ times: [Duration], _ fraction: Double) -> Double {
+            let duration = times[min(times.count - 1, Int(Double(times.count) * fraction))]
+            return Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+        }
+        let rawP50 = percentile(rawTimes, 0.5), marqueeP50 = percentile(marqueeTimes, 0.5)
+        let rawP99 = percentile(rawTimes, 0.99), marqueeP99 = percentile(marqueeTimes, 0.99)
+        return String(
+            format: "client-interleaved c%d batches %d raw-p50-us %.0f marquee-p50-us %.0f throughput-ratio %.3f raw-p99-us %.0f marquee-p99-us %.0f p99-ratio %.3f",
+            concurrency, rawTimes.count, rawP50, marqueeP50, rawP50 / marqueeP50, rawP99, marqueeP99, marqueeP99 / rawP99
+        )
     }
 }
 
