@@ -14,8 +14,14 @@ extension ServerDatabaseTests {
                     let live = try await client.get("/health/live")
                     #expect(live.status == 200)
                     #expect(live.json?["status"] as? String == "live")
-                    let ready = try await client.get("/health/ready")
-                    #expect(ready.status == 200)
+                    // A check that misses its one-second limit on a loaded machine is a 503 by design;
+                    // the server must be ready, not every single probe.
+                    var ready = try await client.get("/health/ready")
+                    let becameReady = try await eventually {
+                        ready = try await client.get("/health/ready")
+                        return ready.status == 200
+                    }
+                    #expect(becameReady, "\(ready.status) \(String(decoding: ready.body, as: UTF8.self))")
                     #expect(ready.json?["status"] as? String == "ready")
                     #expect(ready.headers.first(name: "cache-control") == "no-store")
                 }
@@ -28,7 +34,7 @@ extension ServerDatabaseTests {
             let url = try await cluster.makeDatabase()
             let storage = try await DatabaseLocation(parsing: url).open(logger: quietLogger)
             try await finally(try await withServerClient(storage: storage) { client in
-                #expect(try await client.get("/health/ready").status == 200)
+                #expect(try await eventually { try await client.get("/health/ready").status == 200 })
                 try await cluster.dropDatabase(url)
                 let ready = try await client.get("/health/ready")
                 #expect(ready.status == 503)
