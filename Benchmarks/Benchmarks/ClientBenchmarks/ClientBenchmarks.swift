@@ -105,7 +105,9 @@ final class LoopbackFixture: @unchecked Sendable {
 
     func start() async throws {
         if lock.withLock({ running != nil }) { return }
-        let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: .publicAccess)
+        var configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: .publicAccess)
+        // A line per request on standard output would be measured on both sides; the client is what is compared.
+        configuration.logger.logLevel = .warning
         let server = try await MovieServer(configuration: configuration).start()
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
@@ -117,6 +119,9 @@ final class LoopbackFixture: @unchecked Sendable {
         )
         var rawConfiguration = HTTPClient.Configuration()
         rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
+        // Marquee's transport opens no tracing span per request; neither does the baseline, so the
+        // pair compares what differs in the stacks and not a setting.
+        rawConfiguration.tracing.tracer = nil
         lock.withLock {
             running = server
             url = server.baseURL.absoluteString + "movies/topGrossing/2016"
@@ -137,6 +142,7 @@ final class LoopbackFixture: @unchecked Sendable {
         return try await service.topGrossingMovies(year: 2016).count
     }
 
+
     /// `iterations` requests, `concurrency` at a time.
     func run(concurrency: Int, iterations: Int, _ request: @escaping @Sendable () async throws -> Int) async throws {
         for _ in 0..<iterations {
@@ -156,6 +162,15 @@ final class InterleavedPair: @unchecked Sendable {
     private var rounds = 0
     private var raw: [Int: [Duration]] = [:]
     private var marquee: [Int: [Duration]] = [:]
+    private var rawCPU: [Int: Double] = [:]
+    private var marqueeCPU: [Int: Double] = [:]
+
+    /// The process's user and system CPU time so far, in microseconds.
+    private static func processCPU() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+    }
 
     func round(concurrency: Int) async throws {
         let marqueeFirst = lock.withLock { () -> Bool in
@@ -164,13 +179,21 @@ final class InterleavedPair: @unchecked Sendable {
         }
         let fixture = LoopbackFixture.shared
         for side in marqueeFirst ? [true, false] : [false, true] {
+            let cpuBefore = Self.processCPU()
             let started = ContinuousClock.now
             try await fixture.run(concurrency: concurrency, iterations: 1) {
                 side ? try await fixture.marqueeTopGrossing() : try await fixture.rawTopGrossing()
             }
             let took = ContinuousClock.now - started
+            let cpu = Self.processCPU() - cpuBefore
             lock.withLock {
-                if side { marquee[concurrency, default: []].append(took) } else { raw[concurrency, default: []].append(took) }
+                if side {
+                    marquee[concurrency, default: []].append(took)
+                    marqueeCPU[concurrency, default: 0] += cpu
+                } else {
+                    raw[concurrency, default: []].append(took)
+                    rawCPU[concurrency, default: 0] += cpu
+                }
             }
         }
     }
@@ -178,6 +201,7 @@ final class InterleavedPair: @unchecked Sendable {
     /// One line: each side's p50 and p99 per batch, and Marquee's throughput and p99 against raw's.
     func summary(concurrency: Int) -> String {
         let (rawTimes, marqueeTimes) = lock.withLock { (raw[concurrency, default: []].sorted(), marquee[concurrency, default: []].sorted()) }
+        let (rawCPUTotal, marqueeCPUTotal) = lock.withLock { (rawCPU[concurrency, default: 0], marqueeCPU[concurrency, default: 0]) }
         guard !rawTimes.isEmpty, !marqueeTimes.isEmpty else { return "client-interleaved c\(concurrency): no samples" }
         func percentile(_ times: [Duration], _ fraction: Double) -> Double {
             let duration = times[min(times.count - 1, Int(Double(times.count) * fraction))]
@@ -186,8 +210,9 @@ final class InterleavedPair: @unchecked Sendable {
         let rawP50 = percentile(rawTimes, 0.5), marqueeP50 = percentile(marqueeTimes, 0.5)
         let rawP99 = percentile(rawTimes, 0.99), marqueeP99 = percentile(marqueeTimes, 0.99)
         return String(
-            format: "client-interleaved c%d batches %d raw-p50-us %.0f marquee-p50-us %.0f throughput-ratio %.3f raw-p99-us %.0f marquee-p99-us %.0f p99-ratio %.3f",
-            concurrency, rawTimes.count, rawP50, marqueeP50, rawP50 / marqueeP50, rawP99, marqueeP99, marqueeP99 / rawP99
+            format: "client-interleaved c%d batches %d raw-p50-us %.0f marquee-p50-us %.0f throughput-ratio %.3f raw-p99-us %.0f marquee-p99-us %.0f p99-ratio %.3f raw-cpu-us-per-request %.1f marquee-cpu-us-per-request %.1f",
+            concurrency, rawTimes.count, rawP50, marqueeP50, rawP50 / marqueeP50, rawP99, marqueeP99, marqueeP99 / rawP99,
+            rawCPUTotal / Double(rawTimes.count * concurrency), marqueeCPUTotal / Double(marqueeTimes.count * concurrency)
         )
     }
 }

@@ -10,23 +10,29 @@ public enum CalendarDate {
 
     /// The date at midnight UTC of `text`, or `nil` when `text` is not a real `yyyy-MM-dd` day.
     public static func date(from text: String) -> Date? {
-        var utf8 = text.utf8.makeIterator()
-        var digits = [Int](repeating: 0, count: 8)
-        var index = 0
+        date(utf8: text.utf8)
+    }
+
+    /// The date at midnight UTC of the `yyyy-MM-dd` day spelled by `utf8`, or `nil` when it is not a real one.
+    public static func date(utf8: some Sequence<UInt8>) -> Date? {
+        var bytes = utf8.makeIterator()
+        var fields = (year: 0, month: 0, day: 0)
         for position in 0..<10 {
-            guard let byte = utf8.next() else { return nil }
+            guard let byte = bytes.next() else { return nil }
             if position == 4 || position == 7 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            digits[index] = Int(byte - UInt8(ascii: "0"))
-            index += 1
+            let digit = Int(byte - UInt8(ascii: "0"))
+            switch position {
+            case 0..<4: fields.year = fields.year * 10 + digit
+            case 5..<7: fields.month = fields.month * 10 + digit
+            default: fields.day = fields.day * 10 + digit
+            }
         }
-        guard utf8.next() == nil else { return nil }
-        let year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]
-        let month = digits[4] * 10 + digits[5]
-        let day = digits[6] * 10 + digits[7]
+        guard bytes.next() == nil else { return nil }
+        let (year, month, day) = fields
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         return Date(timeIntervalSince1970: Double(daysSince1970(year: year, month: month, day: day)) * secondsPerDay)
     }

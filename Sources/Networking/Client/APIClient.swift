@@ -128,6 +128,12 @@ public struct APIClient: Sendable {
         return try ResponseDecoding.decode(type, from: response.body)
     }
 
+    /// Sends `route` and reads its JSON body as `type`, with a ``JSONReader`` first (``JSONReadable``).
+    public func decode<Value: JSONReadable>(_ type: Value.Type, from route: some Route) async throws(NetworkError) -> Value {
+        let response = try await send(route)
+        return try ResponseDecoding.decode(type, from: response.body)
+    }
+
     /// Sends `route` and returns its body as text, without surrounding whitespace.
     public func text(from route: some Route) async throws(NetworkError) -> String {
         try await send(route).text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -2,9 +2,21 @@ import Foundation
 
 /// Decodes JSON bodies and reports failures with the JSON path of the value that did not fit.
 ///
-/// Bodies are decoded whatever their `Content-Type`, and whitespace around them is ignored.
+/// Bodies are decoded whatever their `Content-Type`, and whitespace around them is ignored. A
+/// ``JSONReadable`` value is read with a ``JSONReader`` first, and with `JSONDecoder` only when
+/// the reader declines: same values, same errors, a fraction of the time.
 public enum ResponseDecoding {
+    public static func decode<Value: JSONReadable>(_ type: Value.Type, from body: Data) throws(NetworkError) -> Value {
+        if let value = JSONReader.read(type, from: body) { return value }
+        return try decodeWithFoundation(type, from: body)
+    }
+
     public static func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws(NetworkError) -> Value {
+        try decodeWithFoundation(type, from: body)
+    }
+
+    /// `JSONDecoder`'s value, or its error with the JSON path of the value that did not fit.
+    public static func decodeWithFoundation<Value: Decodable>(_ type: Value.Type, from body: Data) throws(NetworkError) -> Value {
         do {
             return try JSONDecoder().decode(type, from: body)
         } catch let error as DecodingError {
