@@ -101,6 +101,12 @@ for concurrency in (1, 64):
     tail = float(pair["p99-ratio"])
     row(f"client, interleaved, concurrency {concurrency}: p99 per {unit}",
         f"{float(pair['raw-p99-us']):,.0f} µs", f"{float(pair['marquee-p99-us']):,.0f} µs", f"{tail:.2f}×", "≤ 1.2×", tail <= 1.2)
+    if "raw-cpu-us-per-request" in pair:
+        raw_cpu, our_cpu = float(pair["raw-cpu-us-per-request"]), float(pair["marquee-cpu-us-per-request"])
+        rows.append(
+            f"| client, interleaved, concurrency {concurrency}: process CPU per request (server included) "
+            f"| {raw_cpu:,.0f} µs | {our_cpu:,.0f} µs | {ratio(our_cpu, raw_cpu):.2f}× | | |"
+        )
 
 shared_text = "".join(open(path).read() for path in glob.glob(os.path.join(results_dir, "shared-figures.txt")))
 shared_match = re.findall(r"shared-requests-per-100-calls ([\d.]+)", shared_text)
