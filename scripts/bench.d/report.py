@@ -119,6 +119,13 @@ chain = find(results, "interceptors/authentication and retry")
 cost = (chain["p50_us"] - bare["p50_us"]) / 1000
 row("interceptor chain (auth + retry), per request, p50", f"{bare['p50_us'] / 1000:.2f} µs (none)", f"{chain['p50_us'] / 1000:.2f} µs",
     f"+{cost:.2f} µs", "< 5 µs", cost < 5)
+shared_chain = find(results, "interceptors/authentication, retry and shared exchanges")
+if shared_chain:
+    sharing = (shared_chain["p50_us"] - chain["p50_us"]) / 1000
+    rows.append(
+        f"| shared exchanges (the lookup, a task per exchange), per request, p50 | {chain['p50_us'] / 1000:.2f} µs (chain) "
+        f"| {shared_chain['p50_us'] / 1000:.2f} µs | +{sharing:.2f} µs | | |"
+    )
 
 serialization = find(results, "JSONSerialization 10k")
 dto = find(results, "Marquee DTOs to Movie 10k")

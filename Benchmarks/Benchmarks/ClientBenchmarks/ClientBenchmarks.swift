@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("client/Marquee topGrossing c\(concurrency)", closure: { benchmark in
             try await LoopbackFixture.shared.run(concurrency: concurrency, iterations: benchmark.scaledIterations.count) {
-                try await LoopbackFixture.shared.marqueeTopGrossing()
+                try await LoopbackFixture.shared.marqueeTopGrossing(concurrency: concurrency)
             }
         }, setup: { try await LoopbackFixture.shared.start() })
     }
@@ -74,6 +74,12 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("interceptors/authentication, retry and shared exchanges, 1000 requests") { benchmark in
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<1000 { blackHole(try await StubFixture.interceptedAndShared.send(StubFixture.endpoint)) }
+        }
+    }
+
     Benchmark("decoding/JSONSerialization 10k movies", closure: { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try JSONSerialization.jsonObject(with: DecodingFixture.body))
@@ -99,6 +105,7 @@ final class LoopbackFixture: @unchecked Sendable {
     private var running: RunningServer?
     private var rawClient: HTTPClient?
     private var marquee: APIMovieService?
+    private var marqueeUnshared: APIMovieService?
     private var url = ""
     /// The server's base URL, once started.
     var baseURL: URL? { lock.withLock { running?.baseURL } }
@@ -112,11 +119,13 @@ final class LoopbackFixture: @unchecked Sendable {
         let transport = AsyncHTTPClientTransport()
         let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
         let context = InMemoryAPIContext(environment: APIEnvironment(.custom(try APIBaseURL(server.baseURL)))!, credential: credential)
-        // Each call its own exchange, as the raw client's: this pair measures the cost of one request.
-        let stack = APIClientStack(
-            context: context, transport: transport, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret"),
-            sharesExchanges: false
-        )
+        let clientCredentials = APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
+        // One at a time, the stack as the app builds it (identical requests in flight would share an
+        // exchange, and each request pays for looking). Many at a time, identical calls would share
+        // one request, so that stack sends each call on its own, as the raw client does: the pair
+        // then measures the cost of a request, not the saving of sharing one.
+        let stack = APIClientStack(context: context, transport: transport, clientCredentials: clientCredentials)
+        let unshared = APIClientStack(context: context, transport: transport, clientCredentials: clientCredentials, sharesExchanges: false)
         var rawConfiguration = HTTPClient.Configuration()
         rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
         // Marquee's transport opens no tracing span per request; neither does the baseline, so the
@@ -127,6 +136,7 @@ final class LoopbackFixture: @unchecked Sendable {
             url = server.baseURL.absoluteString + "movies/topGrossing/2016"
             rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawConfiguration)
             marquee = stack.movieService
+            marqueeUnshared = unshared.movieService
         }
     }
 
@@ -137,8 +147,8 @@ final class LoopbackFixture: @unchecked Sendable {
         return try JSONDecoder().decode([APIMovie].self, from: Data(body.readableBytesView)).count
     }
 
-    func marqueeTopGrossing() async throws -> Int {
-        let service = lock.withLock { marquee! }
+    func marqueeTopGrossing(concurrency: Int) async throws -> Int {
+        let service = lock.withLock { concurrency == 1 ? marquee! : marqueeUnshared! }
         return try await service.topGrossingMovies(year: 2016).count
     }
 
@@ -182,7 +192,7 @@ final class InterleavedPair: @unchecked Sendable {
             let cpuBefore = Self.processCPU()
             let started = ContinuousClock.now
             try await fixture.run(concurrency: concurrency, iterations: 1) {
-                side ? try await fixture.marqueeTopGrossing() : try await fixture.rawTopGrossing()
+                side ? try await fixture.marqueeTopGrossing(concurrency: concurrency) : try await fixture.rawTopGrossing()
             }
             let took = ContinuousClock.now - started
             let cpu = Self.processCPU() - cpuBefore
@@ -272,11 +282,17 @@ enum StubFixture {
     static let endpoint = Endpoint(path: ["movies", "topGrossing", "2016"])
     static let transport = StubTransport(rules: [.any(.status(200, body: "[]"))], recordsRequests: false)
     static let bare = APIClient(baseURL: URL(string: "http://stub.invalid/api/")!, transport: transport)
-    static let intercepted: APIClient = {
+    static let intercepted = stack(sharesExchanges: false)
+    static let interceptedAndShared = stack(sharesExchanges: true)
+
+    static func stack(sharesExchanges: Bool) -> APIClient {
         let credential = Credential(accessToken: "valid", refreshToken: "refresh", issuedAt: Date(), expiresAt: .distantFuture)
         let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: URL(string: "http://stub.invalid/api/")!), credential: credential)
-        return APIClientStack(context: context, transport: transport, clientCredentials: APIClientCredentials(id: "id", secret: "secret"), callDeadline: nil).client
-    }()
+        return APIClientStack(
+            context: context, transport: transport, clientCredentials: APIClientCredentials(id: "id", secret: "secret"),
+            callDeadline: nil, sharesExchanges: sharesExchanges
+        ).client
+    }
 }
 
 /// 10,000 synthetic movies as the API would send them.
