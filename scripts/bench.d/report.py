@@ -170,6 +170,22 @@ r = ratio(marquee_rps, nginx_rps)
 row("server topGrossing/2016, wrk 2 threads × 64 connections: requests/s", f"{nginx_rps:,.0f} (nginx)", f"{marquee_rps:,.0f}", f"{r:.2f}×", "≥ 0.8×", r >= 0.8)
 rows.append(f"| server p99 latency | {nginx_p99:,.0f} µs (nginx) | {marquee_p99:,.0f} µs | {ratio(marquee_p99, nginx_p99):.2f}× | | |")
 
+
+def cpu_per_request(name):
+    values = []
+    for path in sorted(glob.glob(os.path.join(results_dir, f"cpu-{name}-*.txt"))):
+        values.append(float(open(path).read().split()[1]))
+    return values
+
+
+nginx_cpu, marquee_cpu = cpu_per_request("nginx"), cpu_per_request("marquee")
+if nginx_cpu and marquee_cpu:
+    best_nginx, best_marquee = min(nginx_cpu), min(marquee_cpu)
+    rows.append(
+        f"| server CPU per request (all its processes and threads), least of three rounds | {best_nginx:.1f} µs (nginx) "
+        f"| {best_marquee:.1f} µs | {ratio(best_marquee, best_nginx):.2f}× | | |"
+    )
+
 cold = {entry["command"]: entry for entry in json.load(open(os.path.join(results_dir, "cold-start.json")))["results"]}
 floor = next(v for k, v in cold.items() if "--help" in k)
 for name, entry in cold.items():
