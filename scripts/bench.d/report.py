@@ -215,13 +215,18 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
 - **Client**: `APIMovieService.topGrossingMovies(year: 2016)` through the whole stack (authentication
   interceptor with a valid credential, retry policy, validation, decoding to `Movie`) against a raw
   AsyncHTTPClient GET plus `JSONDecoder` into the same DTOs, on the same in-process server on loopback.
-  At concurrency 64 one iteration is 64 concurrent requests; its latency is the batch's. This pair is
-  built without shared exchanges, so each call is one request as with the raw client: it measures
-  the cost of a request, not the saving of sharing one.
+  At concurrency 64 one iteration is 64 concurrent requests; its latency is the batch's. At
+  concurrency 1 Marquee's side is the stack the app builds, shared exchanges included (each call
+  still one request); at 64 it is built without them, so that each call is one request as with the
+  raw client: it measures the cost of a request, not the saving of sharing one. The interleaved
+  rows alternate raw and Marquee batches in one process, the order flipped every round; their CPU
+  row is the process's user + system time per request over each side's batches (the in-process
+  server's share included, the same on both sides).
 - **Shared requests**: 100 concurrent identical calls through the default stack; the requests that
   reach the transport are counted (averaged over every batch the benchmark ran).
 - **Interceptors**: 1,000 requests on `StubTransport`, with and without the authentication and retry
-  interceptors; the difference per request is what the chain costs.
+  interceptors; the difference per request is what the chain costs. The shared-exchanges row adds
+  `SharedExchangeTransport` to that chain.
 - **Decoding**: a 10,000-movie JSON array (synthetic catalog, seed 42) through `ResponseDecoding` into
   `APIMovie` and on to `Movie`, against `JSONSerialization` parsing the same bytes.
 - **Store**: `MovieStore.list(.topGrossing(year: 2016))` with 10k, 100k and 1M movies stored (synthetic
@@ -230,6 +235,8 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
 - **Server**: `wrk -t2 -c64 -d10s --latency` on `/api/movies/topGrossing/2016` against
   `marquee serve --public --log-level warning` and against nginx (2 workers, no access log) serving the
   same bytes as a static file; three interleaved rounds, best of each. wrk shares the 2 cores with the server.
+  The CPU row is each server's user + system time (nginx: master and workers) over a round, per
+  request answered: less sensitive than requests/s to what else the machine runs during a round.
 - **Cold start**: hyperfine, 30 runs after 3 warm-ups, `marquee top-grossing` with a warm store, from
   process start to exit; `marquee --help` is the floor of starting the process at all.
 
