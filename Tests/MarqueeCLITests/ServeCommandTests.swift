@@ -36,6 +36,14 @@ struct ServeCommandTests {
         #expect(outcome.standardError.contains("cannot read the catalog /nonexistent/movies.json"))
     }
 
+    @Test("a ready timeout outside 1 to 60 seconds fails with one line", arguments: ["0", "61", "-1"])
+    func badReadyTimeout(value: String) async throws {
+        let outcome = try await marquee.run(["serve", "--port", "0", "--ready-timeout=\(value)"])
+        #expect(outcome.status != 0)
+        #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("the ready timeout must be from 1 to 60 seconds, not \(value)"))
+    }
+
     @Test("a port in use fails with one line")
     func portInUse() async throws {
         try await withMovieServer { running in

@@ -39,7 +39,10 @@ func withServerClient<Result>(
     auth: AuthConfiguration = .publicAccess,
     maxAge: Duration = .seconds(60),
     storage: (any ServerStorage)? = nil,
+    readinessTimeout: Duration = .seconds(1),
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
-    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage) { try await body(ServerClient(server: $0)) }
+    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout) {
+        try await body(ServerClient(server: $0))
+    }
 }

@@ -29,6 +29,7 @@ public func withMovieServer<Result>(
     maxAge: Duration = .seconds(60),
     storage: (any ServerStorage)? = nil,
     answersOnEventLoop: Bool = true,
+    readinessTimeout: Duration = .seconds(1),
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
     var configuration = MovieServer.Configuration(
@@ -36,6 +37,7 @@ public func withMovieServer<Result>(
         auth: auth, limits: limits, maxAge: maxAge, logger: quietLogger
     )
     configuration.answersOnEventLoop = answersOnEventLoop
+    configuration.readinessTimeout = readinessTimeout
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()
     return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }

@@ -1,13 +1,13 @@
 import Hummingbird
 
 /// Endpoints for operators and load balancers: `GET /health/live` (the process answers),
-/// `GET /health/ready` (it should get traffic: not draining, and its database answers within a
-/// second), and `GET /metrics` (Prometheus text format).
+/// `GET /health/ready` (it should get traffic: not draining, and its database answers within
+/// ``readinessTimeout``, a second unless the server is told otherwise), and `GET /metrics` (Prometheus text format).
 struct OperationsRoutes: Sendable {
     let storage: any ServerStorage
     let readiness: Readiness
     let metrics: ServerMetrics
-    var readinessTimeout: Duration = .seconds(1)
+    let readinessTimeout: Duration
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
         router.get("health/live") { _, _ in Self.status("live", ok: true) }

@@ -26,6 +26,10 @@ public struct MovieServer: Sendable {
         public var drainDelay: Duration
         /// After SIGTERM, how long requests in flight may take to finish before they are cut off.
         public var shutdownTimeout: Duration
+        /// How long `GET /health/ready` waits for the database before it reports it unavailable.
+        /// A server busy enough to miss it is taken out of rotation by its balancer: raise it for
+        /// a database that is slow to answer under load.
+        public var readinessTimeout: Duration = .seconds(1)
         public var logger: Logger
         /// Whether the answers the server keeps ready (the top lists) are sent right from the
         /// connection's event loop, without the router; off, every request is routed, which is
@@ -168,7 +172,7 @@ public struct MovieServer: Sendable {
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         try OpenAPIRoute().register(on: api)
-        OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics).register(on: router)
+        OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics, readinessTimeout: configuration.readinessTimeout).register(on: router)
     }
 }
 

@@ -44,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve the movie paths without authentication, like the original static site.")
     var `public` = false
 
+    @Option(name: .customLong("ready-timeout"), help: ArgumentHelp("How long /health/ready waits for the database before it answers 503.", valueName: "seconds"))
+    var readyTimeout = 1
+
     @Option(name: .customLong("token-ttl"), help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
     var tokenLifetime = 3600
 
@@ -79,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the maximum age must be from 0 to 31536000 seconds, not \(maximumAge)")
         }
         guard (0...3600).contains(drainDelay) else { throw ValidationError("the drain delay must be from 0 to 3600 seconds, not \(drainDelay)") }
+        guard (1...60).contains(readyTimeout) else { throw ValidationError("the ready timeout must be from 1 to 60 seconds, not \(readyTimeout)") }
         guard (1...3600).contains(shutdownTimeout) else { throw ValidationError("the shutdown timeout must be from 1 to 3600 seconds, not \(shutdownTimeout)") }
         if database != nil, catalog != nil {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
@@ -94,10 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
         let auth = try authConfiguration()
         let storage = try await openStorage(logger: logger)
         let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
-        let configuration = MovieServer.Configuration(
+        var configuration = MovieServer.Configuration(
             host: host, port: port, storage: storage, auth: auth, limits: limits, maxAge: .seconds(maximumAge),
             drainDelay: .seconds(drainDelay), shutdownTimeout: .seconds(shutdownTimeout), logger: logger
         )
+        configuration.readinessTimeout = .seconds(readyTimeout)
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()

@@ -1,0 +1,49 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import Testing
+
+/// `GET /health/ready` waits for the database as long as the server is told (`--ready-timeout`).
+@Suite("Readiness timeout")
+struct ReadinessTimeoutTests {
+    /// The reference catalog in memory, whose health check takes `delay`.
+    final class SlowHealthStorage: ServerStorage {
+        let base: MemoryStorage
+        let delay: Duration
+
+        init(delay: Duration) throws {
+            base = MemoryStorage(catalog: try Catalog.reference())
+            self.delay = delay
+        }
+
+        var summary: String { "slow health" }
+        func movie(id: Int) async throws(StorageError) -> CatalogMovie? { try await base.movie(id: id) }
+        func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
+            try await base.topMovies(order, year: year, limit: limit)
+        }
+        func catalogVersion() async throws(StorageError) -> Int64 { try await base.catalogVersion() }
+        func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) { try await base.saveRefreshToken(token) }
+        func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { try await base.redeemRefreshToken(hash: hash) }
+        func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) { try await base.removeRefreshTokens(expiredBefore: date) }
+        func checkHealth() async throws(StorageError) {
+            try? await Task.sleep(for: delay)
+            try await base.checkHealth()
+        }
+        func close() async { await base.close() }
+    }
+
+    @Test("a database slower than the default second is unavailable; with a longer timeout the server is ready")
+    func waitsAsLongAsTold() async throws {
+        let storage = try SlowHealthStorage(delay: .milliseconds(1_500))
+        try await withServerClient(storage: storage) { client in
+            let ready = try await client.get("/health/ready")
+            #expect(ready.status == 503)
+            #expect(ready.json?["status"] as? String == "database unavailable")
+        }
+        try await withServerClient(storage: storage, readinessTimeout: .seconds(10)) { client in
+            let ready = try await client.get("/health/ready")
+            #expect(ready.status == 200)
+            #expect(ready.json?["status"] as? String == "ready")
+        }
+    }
+}
