@@ -377,6 +377,7 @@ public struct JSONReader {
 }
 
 /// A key of the object a ``JSONReader`` is reading, compared without making a `String` of it.
+/// It points into the body being read: compare it there and then, never keep it.
 public struct JSONKey {
     fileprivate let bytes: UnsafeRawBufferPointer
 
