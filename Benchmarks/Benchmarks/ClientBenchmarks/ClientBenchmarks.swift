@@ -152,7 +152,6 @@ final class LoopbackFixture: @unchecked Sendable {
         return try await service.topGrossingMovies(year: 2016).count
     }
 
-
     /// `iterations` requests, `concurrency` at a time.
     func run(concurrency: Int, iterations: Int, _ request: @escaping @Sendable () async throws -> Int) async throws {
         for _ in 0..<iterations {
