@@ -49,8 +49,7 @@ struct ConnectionHardeningTests {
         let limits = ConnectionLimits(headerTimeout: .seconds(60), idleTimeout: .seconds(2), maximumConnections: 1024)
         try await withMovieServer(limits: limits) { server in
             let started = ContinuousClock.now
-            let stalled = try await RawConnection.open(port: server.port)
-            try await stalled.send("POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=")
+            let stalled = try await RawConnection.open(port: server.port, sending: "POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=")
             let reply = try await stalled.readUntilClosed(limit: .seconds(20))
             #expect(reply.closedByServer, "closed by the server's idle timeout, not the head timeout of a minute")
             #expect(ContinuousClock.now - started < .seconds(30))

@@ -102,8 +102,7 @@ struct EventLoopAnswerTests {
     @Test("a connection answered on the event loop is still closed when idle")
     func idleTimeout() async throws {
         try await withMovieServer(limits: ConnectionLimits(idleTimeout: .seconds(2))) { server in
-            let connection = try await RawConnection.open(port: server.port)
-            try await connection.send("GET /api/movies/topGrossing/2016 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let connection = try await RawConnection.open(port: server.port, sending: "GET /api/movies/topGrossing/2016 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let reply = try await connection.readUntilClosed(limit: .seconds(20))
             #expect(reply.closedByServer)
             #expect(reply.status == 200)

@@ -27,8 +27,10 @@ public final class RawConnection: Sendable {
         self.received = received
     }
 
-    /// Connects to `127.0.0.1:port`.
-    public static func open(port: Int) async throws -> RawConnection {
+    /// Connects to `127.0.0.1:port`, and sends `firstText` (if any) from the connection's event
+    /// loop as soon as it is connected: a server's head or idle timeout cannot fire between the two
+    /// however long the test's own task waits for a thread.
+    public static func open(port: Int, sending firstText: String? = nil) async throws -> RawConnection {
         let (received, continuation) = AsyncStream<ByteBuffer>.makeStream()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: true)
@@ -36,6 +38,10 @@ public final class RawConnection: Sendable {
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(continuation)) }
             }
             .connect(host: "127.0.0.1", port: port)
+            .flatMap { channel in
+                guard let firstText else { return channel.eventLoop.makeSucceededFuture(channel) }
+                return channel.writeAndFlush(ByteBuffer(string: firstText)).map { channel }
+            }
             .get()
         return RawConnection(channel: channel, received: received)
     }
@@ -125,9 +131,7 @@ public final class RawConnection: Sendable {
 
     /// Sends `request` on a new connection and reads until the server closes it.
     public static func exchange(port: Int, _ request: String, limit: Duration = .seconds(20)) async throws -> Reply {
-        let connection = try await open(port: port)
-        try await connection.send(request)
-        return try await connection.readUntilClosed(limit: limit)
+        try await open(port: port, sending: request).readUntilClosed(limit: limit)
     }
 }
 
