@@ -5,7 +5,7 @@ import Movies
 /// Reads one API's movies with their casts, and its list snapshots in their stored order.
 enum MovieReading {
     static func movie(id: Int, api: String, in db: Database) throws -> StoredValue<Movie>? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE api = ? AND id = ?", arguments: [api, id]) else { return nil }
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND id = ?", arguments: [api, id]) else { return nil }
         let casts = try self.casts(of: [id], api: api, in: db)
         return StoredValue(
             value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: try date(row["fetchedAt"]),
@@ -15,13 +15,13 @@ enum MovieReading {
 
     static func list(_ query: ListQuery, api: String, in db: Database) throws -> StoredValue<[Movie]>? {
         guard let snapshot = try Row.fetchOne(
-            db, sql: "SELECT fetchedAt, entityTag, maxAge FROM listSnapshot WHERE api = ? AND query = ?", arguments: [api, query.key]
+            db, sql: "SELECT fetchedAt, entityTag, maxAge FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey) AND query = ?", arguments: [api, query.key]
         ) else {
             return nil
         }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT movie.* FROM listEntry JOIN movie ON movie.api = listEntry.api AND movie.id = listEntry.movieId
-            WHERE listEntry.api = ? AND listEntry.query = ? ORDER BY listEntry.position
+            SELECT movie.* FROM listEntry JOIN movie ON movie.apiId = listEntry.apiId AND movie.id = listEntry.movieId
+            WHERE listEntry.apiId = \(StoredAPI.idOfKey) AND listEntry.query = ? ORDER BY listEntry.position
             """, arguments: [api, query.key])
         let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
@@ -41,7 +41,7 @@ enum MovieReading {
         let placeholders = Array(repeating: "?", count: movieIDs.count).joined(separator: ",")
         let rows = try Row.fetchAll(db, sql: """
             SELECT castMember.movieId, actor.name FROM castMember JOIN actor ON actor.id = castMember.actorId
-            WHERE castMember.api = ? AND castMember.movieId IN (\(placeholders)) ORDER BY castMember.movieId, castMember.position
+            WHERE castMember.apiId = \(StoredAPI.idOfKey) AND castMember.movieId IN (\(placeholders)) ORDER BY castMember.movieId, castMember.position
             """, arguments: StatementArguments([api]) + StatementArguments(movieIDs))
         return rows.reduce(into: [:]) { casts, row in
             casts[row["movieId"], default: []].append(MovieActor(name: row["name"]))
@@ -78,10 +78,10 @@ extension MovieReading {
             case let .topGrossing(year): (year, "grossing")
             case let .topRated(year): (year, "rating")
             }
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movie WHERE api = ? AND year = ?", arguments: [api, year]) ?? 0
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ?", arguments: [api, year]) ?? 0
         guard count > 0 else { return nil }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT * FROM movie WHERE api = ? AND year = ? ORDER BY \(column) DESC, id DESC LIMIT ?
+            SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ? ORDER BY \(column) DESC, id DESC LIMIT ?
             """, arguments: [api, year, ListQuery.maximumCount])
         let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }

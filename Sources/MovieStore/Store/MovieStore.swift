@@ -33,6 +33,10 @@ public final class MovieStore: Sendable {
         var configuration = Configuration()
         configuration.label = "MovieStore"
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            guard !db.configuration.readonly else { return }
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB); PRAGMA journal_size_limit = \(Self.logSizeLimit)")
+        }
         do {
             pool = try FileLock(url: Self.lockURL(for: url)).withLockBlocking {
                 if let refusal = StoreFile.classify(url).refusal { throw StoreError.notAStore(path: url.path, reason: refusal) }
@@ -108,7 +112,7 @@ public final class MovieStore: Sendable {
     public func removeAPI(_ api: APIKey) async throws(StoreError) -> Bool {
         var removed = false
         try await write { db in
-            let count = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM movie WHERE api = ?) + (SELECT COUNT(*) FROM listSnapshot WHERE api = ?)", arguments: [api, api]) ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey)) + (SELECT COUNT(*) FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api, api]) ?? 0
             try MovieWriting.removeAPI(api, in: db)
             return count > 0
         } result: { removed = $0 }
@@ -146,6 +150,16 @@ public final class MovieStore: Sendable {
         }
         return true
     }
+
+    /// The writer's page cache, in KiB (SQLite's default is 2,000). A write of many movies touches
+    /// pages of every table and index over and over; when they do not fit, SQLite spills them to
+    /// the log and reads them back. Pages are only allocated as they are used.
+    public static let writerCacheKiB = 32_768
+
+    /// What the write-ahead log is cut back to, in bytes, once SQLite starts it over after a
+    /// checkpoint: a large write does not leave a log of its size beside the store for as long as
+    /// the process runs.
+    static let logSizeLimit = 4 * 1_048_576
 
     static func lockURL(for url: URL) -> URL {
         URL(fileURLWithPath: url.path + "-lock")

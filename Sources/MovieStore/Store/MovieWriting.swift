@@ -11,28 +11,32 @@ enum MovieWriting {
     /// `freshness` is what the server said of a movie asked by id; a movie from a list has none,
     /// so a tag it had from its own answer is dropped with the data it described.
     static func upsert(_ movies: [Movie], api: String, fetchedAt: Date, freshness: Freshness? = nil, in db: Database) throws {
+        try upsert(movies, apiID: StoredAPI.id(making: api, in: db), fetchedAt: fetchedAt, freshness: freshness, in: db)
+    }
+
+    private static func upsert(_ movies: [Movie], apiID: Int64, fetchedAt: Date, freshness: Freshness?, in db: Database) throws {
         let upsertMovie = try db.cachedStatement(sql: """
-            INSERT INTO movie (api, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(api, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
+            INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(apiId, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
                 grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt,
                 entityTag = excluded.entityTag, maxAge = excluded.maxAge
             """)
-        let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE api = ? AND movieId = ?")
-        let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (api, movieId, position, actorId) VALUES (?, ?, ?, ?)")
+        let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE apiId = ? AND movieId = ?")
+        let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (apiId, movieId, position, actorId) VALUES (?, ?, ?, ?)")
         var actors = ActorIDs()
         let fetched = fetchedAt.timeIntervalSince1970
         let entityTag = freshness?.entityTag, maxAge = freshness?.maxAge.map { $0 / .seconds(1) }
         // The statements are ours and their arguments always match, so binding skips GRDB's checks.
         for movie in movies {
             upsertMovie.setUncheckedArguments([
-                api, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
+                apiID, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
                 entityTag, maxAge,
             ])
             try upsertMovie.execute()
-            deleteCast.setUncheckedArguments([api, movie.id])
+            deleteCast.setUncheckedArguments([apiID, movie.id])
             try deleteCast.execute()
             for (position, actor) in movie.cast.enumerated() {
-                insertCast.setUncheckedArguments([api, movie.id, position, try actors.id(of: actor.name, in: db)])
+                insertCast.setUncheckedArguments([apiID, movie.id, position, try actors.id(of: actor.name, in: db)])
                 try insertCast.execute()
             }
         }
@@ -40,18 +44,19 @@ enum MovieWriting {
 
     /// Makes `movies`, in this order, the stored answer to `query`, replacing the previous one whole.
     static func replaceList(_ query: ListQuery, with movies: [Movie], api: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws {
-        try upsert(movies, api: api, fetchedAt: fetchedAt, in: db)
+        let apiID = try StoredAPI.id(making: api, in: db)
+        try upsert(movies, apiID: apiID, fetchedAt: fetchedAt, freshness: nil, in: db)
         try db.execute(
             sql: """
-                INSERT INTO listSnapshot (api, query, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(api, query) DO UPDATE SET fetchedAt = excluded.fetchedAt, entityTag = excluded.entityTag, maxAge = excluded.maxAge
+                INSERT INTO listSnapshot (apiId, query, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(apiId, query) DO UPDATE SET fetchedAt = excluded.fetchedAt, entityTag = excluded.entityTag, maxAge = excluded.maxAge
                 """,
-            arguments: [api, query.key, fetchedAt.timeIntervalSince1970, freshness.entityTag, freshness.maxAge.map { $0 / .seconds(1) }]
+            arguments: [apiID, query.key, fetchedAt.timeIntervalSince1970, freshness.entityTag, freshness.maxAge.map { $0 / .seconds(1) }]
         )
-        try db.execute(sql: "DELETE FROM listEntry WHERE api = ? AND query = ?", arguments: [api, query.key])
-        let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (api, query, position, movieId) VALUES (?, ?, ?, ?)")
+        try db.execute(sql: "DELETE FROM listEntry WHERE apiId = ? AND query = ?", arguments: [apiID, query.key])
+        let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (apiId, query, position, movieId) VALUES (?, ?, ?, ?)")
         for (position, movie) in movies.enumerated() {
-            try insertEntry.execute(arguments: [api, query.key, position, movie.id])
+            try insertEntry.execute(arguments: [apiID, query.key, position, movie.id])
         }
     }
 }
@@ -62,7 +67,7 @@ extension MovieWriting {
     /// or removed it since it was read).
     static func revalidateList(_ query: ListQuery, api: String, entityTag: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE listSnapshot SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE api = ? AND query = ? AND entityTag = ?",
+            sql: "UPDATE listSnapshot SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE apiId = \(StoredAPI.idOfKey) AND query = ? AND entityTag = ?",
             arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, api, query.key, entityTag]
         )
         return db.changesCount > 0
@@ -71,16 +76,17 @@ extension MovieWriting {
     /// Marks the stored movie `id` whose tag is `entityTag` as current as of `fetchedAt`.
     static func revalidateMovie(id: Int, api: String, entityTag: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE movie SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE api = ? AND id = ? AND entityTag = ?",
+            sql: "UPDATE movie SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE apiId = \(StoredAPI.idOfKey) AND id = ? AND entityTag = ?",
             arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, api, id, entityTag]
         )
         return db.changesCount > 0
     }
 
-    /// Removes everything stored for `api`, then the actors no stored movie names any more.
+    /// Removes everything stored for `api` and its row, then the actors no stored movie names any more.
     static func removeAPI(_ api: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM listSnapshot WHERE api = ?", arguments: [api])
-        try db.execute(sql: "DELETE FROM movie WHERE api = ?", arguments: [api])
+        try db.execute(sql: "DELETE FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
+        try db.execute(sql: "DELETE FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
+        try db.execute(sql: "DELETE FROM api WHERE key = ?", arguments: [api])
         try db.execute(sql: "DELETE FROM actor WHERE id NOT IN (SELECT actorId FROM castMember)")
     }
 }

@@ -87,9 +87,10 @@ enum StoreMigrations {
                 }
             }
         }
+        migrator.registerMigration("v4: each API named once, rows keyed by its integer id", migrate: keyRowsByAPIIdentifier)
         return migrator
     }
 
     /// The tables a Marquee store has, whatever its version: how a file is recognised as one.
-    static let signatureTables: Set<String> = ["movie", "actor", "castMember", "listSnapshot", "listEntry", "grdb_migrations"]
+    static let signatureTables: Set<String> = ["api", "movie", "actor", "castMember", "listSnapshot", "listEntry", "grdb_migrations"]
 }

@@ -28,14 +28,15 @@ public struct StoreStatistics: Sendable, Hashable {
 
     static func read(from db: Database, url: URL) throws -> StoreStatistics {
         let lists = try Row.fetchAll(db, sql: """
-            SELECT listSnapshot.api, listSnapshot.query, listSnapshot.fetchedAt, COUNT(listEntry.movieId) AS count
-            FROM listSnapshot LEFT JOIN listEntry ON listEntry.api = listSnapshot.api AND listEntry.query = listSnapshot.query
-            GROUP BY listSnapshot.api, listSnapshot.query ORDER BY listSnapshot.api, listSnapshot.query
+            SELECT api.key AS api, listSnapshot.query, listSnapshot.fetchedAt, COUNT(listEntry.movieId) AS count
+            FROM listSnapshot JOIN api ON api.id = listSnapshot.apiId
+            LEFT JOIN listEntry ON listEntry.apiId = listSnapshot.apiId AND listEntry.query = listSnapshot.query
+            GROUP BY listSnapshot.apiId, listSnapshot.query ORDER BY api.key, listSnapshot.query
             """)
         let listsByAPI = try Dictionary(grouping: lists) { row -> String in row["api"] }.mapValues { rows in
             try rows.map { row in List(key: row["query"], count: row["count"], fetchedAt: try MovieReading.date(row["fetchedAt"])) }
         }
-        let moviesByAPI = try Row.fetchAll(db, sql: "SELECT api, COUNT(*) AS count FROM movie GROUP BY api")
+        let moviesByAPI = try Row.fetchAll(db, sql: "SELECT api.key AS api, COUNT(*) AS count FROM movie JOIN api ON api.id = movie.apiId GROUP BY movie.apiId")
             .reduce(into: [String: Int]()) { $0[$1["api"]] = $1["count"] }
         let keys = Set(listsByAPI.keys).union(moviesByAPI.keys).sorted()
         let size = ["", "-wal"].reduce(Int64(0)) { total, suffix in

@@ -1,0 +1,15 @@
+import GRDB
+
+/// The `api` table: each API's key stored once, and named by its integer id in every other row.
+enum StoredAPI {
+    /// SQL for the id of the API whose key is the next `?` argument; `NULL`, which no row
+    /// matches, when that API has nothing stored.
+    static let idOfKey = "(SELECT id FROM api WHERE key = ?)"
+
+    /// The id of the API named `key`, added when it has none yet.
+    static func id(making key: String, in db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM api WHERE key = ?"), arguments: [key]) { return id }
+        try db.cachedStatement(sql: "INSERT INTO api (key) VALUES (?)").execute(arguments: [key])
+        return db.lastInsertedRowID
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+import Movies
+@testable import MovieStore
+import Testing
+
+/// Stores written by an earlier Marquee open with everything they held, in the current schema.
+@Suite("Store upgrades")
+struct StoreUpgradeTests {
+    static func copyOfFixture(_ name: String) throws -> URL {
+        let fixture = try #require(Bundle.module.url(forResource: name, withExtension: "sqlite", subdirectory: "Fixtures"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("movies.sqlite")
+        try FileManager.default.copyItem(at: fixture, to: url)
+        return url
+    }
+
+    static func columns(of table: String, in url: URL) throws -> [String] {
+        try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map(\.name) }
+    }
+
+    @Test("a v3 store, whose rows repeat the API's text, reads back exactly as the same data written now, and takes new writes")
+    func upgradesVersionThree() async throws {
+        let url = try Self.copyOfFixture("store-v3")
+        #expect(try Self.columns(of: "movie", in: url).contains("api"), "the fixture is a v3 store")
+
+        let upgraded = try MovieStore(url: url)
+        let fresh = try makeStore()
+        try await StoreContents.write(to: fresh)
+        let upgradedAnswers = try await StoreContents.readAll(from: upgraded)
+        #expect(upgradedAnswers == (try await StoreContents.readAll(from: fresh)))
+
+        let statistics = try await upgraded.statistics()
+        #expect(statistics.apis.map(\.key) == StoreContents.apis.sorted())
+        #expect(statistics.apis.map(\.movies) == [3, 11])
+        #expect(statistics.actors == 4)
+        #expect(try await upgraded.list(.topGrossing(year: 2016), api: StoreContents.apis[0])?.entityTag == "\"a1b2\"")
+        #expect(try await upgraded.movie(id: 3, api: StoreContents.apis[0])?.value.name == "Asked by id")
+        #expect(try await upgraded.movie(id: 5, api: StoreContents.apis[1])?.value.name == "Other's five")
+        #expect(try await upgraded.checkIntegrity().isEmpty)
+
+        let schema = try await upgraded.pool.read { db in
+            (movie: try db.columns(in: "movie").map(\.name), apis: try String.fetchAll(db, sql: "SELECT key FROM api ORDER BY id"),
+             foreignKeyViolations: try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
+        }
+        #expect(!schema.movie.contains("api") && schema.movie.contains("apiId"))
+        #expect(schema.apis == StoreContents.apis.sorted())
+        #expect(schema.foreignKeyViolations == 0)
+
+        try await upgraded.saveList([Fixtures.movie(13, cast: ["Newcomer"])], for: .topRated(year: 2016), api: StoreContents.apis[0], fetchedAt: StoreContents.written)
+        #expect(try await upgraded.list(.topRated(year: 2016), api: StoreContents.apis[0])?.value.map(\.id) == [13])
+        #expect(try await upgraded.removeAPI(StoreContents.apis[1]))
+        #expect(try await upgraded.statistics().apis.map(\.key) == [StoreContents.apis[0]])
+        #expect(try await upgraded.movie(id: 5, api: StoreContents.apis[1]) == nil)
+    }
+}
