@@ -106,6 +106,37 @@ struct MovieStoreTests {
         #expect(throws: StoreError.newerVersion(path: url.path)) { try MovieStore(url: url) }
     }
 
+    @Test("a store of a newer version with tables this one does not know is refused as newer, and cache clear removes it")
+    func newerStoreWithNewTables() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("newer-tables-\(UUID().uuidString)/movies.sqlite")
+        _ = try MovieStore(url: url)
+        try await DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE collection (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                INSERT INTO grdb_migrations (identifier) VALUES ('v99: collections');
+                """)
+        }
+        #expect(StoreFile.classify(url) == .store)
+        #expect(throws: StoreError.newerVersion(path: url.path)) { try MovieStore(url: url) }
+        #expect(try MovieStore.removeFiles(at: url))
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test("another program's GRDB database with a movie table is not taken for a store")
+    func otherGRDBDatabase() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("other-grdb-\(UUID().uuidString)/movies.sqlite")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: movies") { db in
+            try db.execute(sql: "CREATE TABLE movie (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO movie (title) VALUES ('Mine')")
+        }
+        try migrator.migrate(DatabaseQueue(path: url.path))
+        #expect(StoreFile.classify(url) == .otherDatabase)
+        #expect(throws: StoreError.notAStore(path: url.path, reason: "it is another program's SQLite database")) { try MovieStore(url: url) }
+        #expect(throws: StoreError.notAStore(path: url.path, reason: "it is another program's SQLite database")) { try MovieStore.removeFiles(at: url) }
+        #expect(try await DatabaseQueue(path: url.path).read { db in try String.fetchAll(db, sql: "SELECT title FROM movie") } == ["Mine"])
+    }
+
     @Test("removing the files works on a damaged store")
     func removesDamagedFiles() async throws {
         let url = try await damagedStore()

@@ -22,19 +22,21 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 blackHole(try await store.list(.topGrossing(year: 2016), api: benchAPI))
             }
-        }, setup: { _ = try await StoreFixture.shared.store(size: size.count) })
+        }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
+        teardown: { StoreFixture.shared.remove(size: size.count) })
 
         Benchmark("store/raw SQLite top-10 read, \(size.label) movies", closure: { benchmark in
             let pool = try await StoreFixture.shared.rawPool(size: size.count)
             for _ in benchmark.scaledIterations {
                 blackHole(try await pool.read(StoreFixture.rawTopTen))
             }
-        }, setup: { _ = try await StoreFixture.shared.rawPool(size: size.count) })
+        }, setup: { _ = try await StoreFixture.shared.rawPool(size: size.count) },
+        teardown: { StoreFixture.shared.remove(size: size.count) })
     }
 
     // Raw inserts and Marquee's upsert alternate, the order flipped every round, so that a noisy
     // stretch of the host hits both; each round's two times go to the extra figures.
-    Benchmark("store/bulk write of 100k movies, raw inserts and Marquee's upsert interleaved", configuration: .init(metrics: [.wallClock], warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 5)) { benchmark in
+    Benchmark("store/bulk write of 100k movies, raw inserts and Marquee's upsert interleaved", configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 5)) { benchmark in
         let movies = StoreFixture.movies(count: 100_000)
         let rawFirst = benchmark.currentIteration.isMultiple(of: 2)
         if rawFirst { ExtraFigures.append("store-raw-insert-seconds \(try await rawBulkInsert(movies))") }
@@ -127,6 +129,18 @@ final class StoreFixture: @unchecked Sendable {
         try await store.saveList(Array(top), for: .topGrossing(year: 2016), api: benchAPI, fetchedAt: Date())
         lock.withLock { stores[size] = store }
         return store
+    }
+
+    /// Closes the store of `size` and deletes its files: a 1M-movie store is hundreds of MB, and
+    /// each benchmark may run in a process of its own.
+    func remove(size: Int) {
+        let store = lock.withLock { () -> MovieStore? in
+            pools[size] = nil
+            return stores.removeValue(forKey: size)
+        }
+        guard let url = store?.url else { return }
+        _ = consume store
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
     }
 
     /// A second connection pool on the same file, for the raw baseline.

@@ -5,7 +5,7 @@ import Movies
 /// Reads one API's movies with their casts, and its list snapshots in their stored order.
 enum MovieReading {
     static func movie(id: Int, api: String, in db: Database) throws -> StoredValue<Movie>? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND id = ?", arguments: [api, id]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND id = ?"), arguments: [api, id]) else { return nil }
         let casts = try self.casts(of: [id], api: api, in: db)
         return StoredValue(
             value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: try date(row["fetchedAt"]),
@@ -15,14 +15,14 @@ enum MovieReading {
 
     static func list(_ query: ListQuery, api: String, in db: Database) throws -> StoredValue<[Movie]>? {
         guard let snapshot = try Row.fetchOne(
-            db, sql: "SELECT fetchedAt, entityTag, maxAge FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey) AND query = ?", arguments: [api, query.key]
+            db.cachedStatement(sql: "SELECT fetchedAt, entityTag, maxAge FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey) AND query = ?"), arguments: [api, query.key]
         ) else {
             return nil
         }
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT movie.* FROM listEntry JOIN movie ON movie.apiId = listEntry.apiId AND movie.id = listEntry.movieId
             WHERE listEntry.apiId = \(StoredAPI.idOfKey) AND listEntry.query = ? ORDER BY listEntry.position
-            """, arguments: [api, query.key])
+            """), arguments: [api, query.key])
         let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
         return StoredValue(
@@ -39,10 +39,10 @@ enum MovieReading {
     static func casts(of movieIDs: [Int], api: String, in db: Database) throws -> [Int: [MovieActor]] {
         guard !movieIDs.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: movieIDs.count).joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT castMember.movieId, actor.name FROM castMember JOIN actor ON actor.id = castMember.actorId
             WHERE castMember.apiId = \(StoredAPI.idOfKey) AND castMember.movieId IN (\(placeholders)) ORDER BY castMember.movieId, castMember.position
-            """, arguments: StatementArguments([api]) + StatementArguments(movieIDs))
+            """), arguments: StatementArguments([api]) + StatementArguments(movieIDs))
         return rows.reduce(into: [:]) { casts, row in
             casts[row["movieId"], default: []].append(MovieActor(name: row["name"]))
         }
@@ -78,11 +78,11 @@ extension MovieReading {
             case let .topGrossing(year): (year, "grossing")
             case let .topRated(year): (year, "rating")
             }
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ?", arguments: [api, year]) ?? 0
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ?"), arguments: [api, year]) ?? 0
         guard count > 0 else { return nil }
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ? ORDER BY \(column) DESC, id DESC LIMIT ?
-            """, arguments: [api, year, ListQuery.maximumCount])
+            """), arguments: [api, year, ListQuery.maximumCount])
         let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
         let oldest = try rows.map { row in try date(row["fetchedAt"]) }.min() ?? Date(timeIntervalSince1970: 0)

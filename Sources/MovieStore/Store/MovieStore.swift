@@ -23,7 +23,7 @@ public final class MovieStore: Sendable {
         self.url = url
         // Refused before a lock file is made beside it, and checked again under the lock. A store
         // being created is never mistaken for something else: it is empty until its first
-        // migration commits, and has only the store's tables after.
+        // migration commits, and has taken the store's first step after.
         if let refusal = StoreFile.classify(url).refusal { throw .notAStore(path: url.path, reason: refusal) }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

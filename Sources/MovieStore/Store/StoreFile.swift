@@ -32,11 +32,14 @@ public enum StoreFile: Sendable, Hashable {
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            let tables = try queue.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            let (tables, steps) = try queue.read { db in
+                let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").filter { !$0.hasPrefix("sqlite_") }
+                let steps = tables.contains("grdb_migrations") ? try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations") : []
+                return (tables, steps)
+            }
             try queue.close()
-            let own = tables.filter { !$0.hasPrefix("sqlite_") }
-            if own.isEmpty { return .empty }
-            return isStoreSchema(own) ? .store : .otherDatabase
+            if tables.isEmpty { return .empty }
+            return isStoreSchema(tables: tables, steps: steps) ? .store : .otherDatabase
         } catch {
             return .damagedDatabase
         }
@@ -52,8 +55,11 @@ public enum StoreFile: Sendable, Hashable {
         }
     }
 
-    /// Whether `tables` are a store's: the migrations table and only tables a store version had.
-    static func isStoreSchema(_ tables: Set<String>) -> Bool {
-        tables.contains("grdb_migrations") && tables.isSubset(of: StoreMigrations.signatureTables)
+    /// Whether a database with `tables` and the applied migration `steps` is a store: it took the
+    /// store's first step, or it is one being created (GRDB makes its migrations table before the
+    /// first step commits). Whatever tables a later version adds, its stores are still recognised
+    /// (and refused as newer, or cleared), and another program's database never is.
+    static func isStoreSchema(tables: Set<String>, steps: Set<String>) -> Bool {
+        steps.contains(StoreMigrations.firstStep) || (steps.isEmpty && tables == ["grdb_migrations"])
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 enum StoreMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: movies, shared actors, cast in billing order, list snapshots") { db in
+        migrator.registerMigration(firstStep) { db in
             try db.create(table: "movie") { table in
                 table.primaryKey("id", .integer)
                 table.column("name", .text).notNull()
@@ -91,6 +91,6 @@ enum StoreMigrations {
         return migrator
     }
 
-    /// The tables a Marquee store has, whatever its version: how a file is recognised as one.
-    static let signatureTables: Set<String> = ["api", "movie", "actor", "castMember", "listSnapshot", "listEntry", "grdb_migrations"]
+    /// The identifier of the first step, which every store has taken: how a file is recognised as one.
+    static let firstStep = "v1: movies, shared actors, cast in billing order, list snapshots"
 }
