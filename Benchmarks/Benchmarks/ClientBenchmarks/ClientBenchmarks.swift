@@ -244,7 +244,7 @@ final class SharedFixture: @unchecked Sendable {
         let service = try lock.withLock { () throws -> APIMovieService in
             if let existing = self.service { return existing }
             guard let baseURL = LoopbackFixture.shared.baseURL else { throw CancellationError() }
-            let counting = CountingTransport(base: AsyncHTTPClientTransport())
+            let counting = CountingTransport(base: AsyncHTTPClientTransport(), linkLatency: .milliseconds(2))
             let credential = Credential(accessToken: "unused-by-a-public-server", refreshToken: nil, issuedAt: Date(), expiresAt: .distantFuture)
             let context = InMemoryAPIContext(environment: APIEnvironment(.custom(try APIBaseURL(baseURL)))!, credential: credential)
             let made = APIClientStack(context: context, transport: counting, clientCredentials: APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")).movieService
@@ -260,18 +260,26 @@ final class SharedFixture: @unchecked Sendable {
     }
 }
 
-/// Counts the requests that reach the transport under it.
+/// Counts the requests that reach the transport under it, each held for `linkLatency` first: the
+/// time a request spends on a real link, which loopback does not have. Without it an exchange can
+/// be answered before the last of 100 calls started on these 2 cores is even running, and such a
+/// call was never concurrent with it.
 final class CountingTransport: Transport, @unchecked Sendable {
     private let base: any Transport
+    private let linkLatency: Duration
     private let lock = NSLock()
     private var sent = 0
 
-    init(base: any Transport) { self.base = base }
+    init(base: any Transport, linkLatency: Duration) {
+        self.base = base
+        self.linkLatency = linkLatency
+    }
 
     var count: Int { lock.withLock { sent } }
 
     func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
         lock.withLock { sent += 1 }
+        try? await Task.sleep(for: linkLatency)
         return try await base.send(request)
     }
 }
