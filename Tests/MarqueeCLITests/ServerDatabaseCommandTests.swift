@@ -54,7 +54,7 @@ struct ServerDatabaseCommandTests {
         let cluster = try PostgresCluster.required()
         let database = try await cluster.makeDatabase()
         try await importReferenceCatalog(into: database)
-        let (server, port) = try await serve(database, extra: ["--public", "--drain-delay", "2", "--shutdown-timeout", "60"])
+        let (server, port) = try await serve(database, extra: ["--public", "--drain-delay", "2", "--shutdown-timeout", "60", "--query-timeout", "120"])
         try await cluster.withSession(on: database) { session in
             try await session.query("BEGIN", logger: quietLogger)
             try await session.query("LOCK TABLE movie IN ACCESS EXCLUSIVE MODE", logger: quietLogger)
@@ -72,6 +72,26 @@ struct ServerDatabaseCommandTests {
             #expect(answer.text.contains(#""id":7"#))
         }
         #expect(await server.waitForExit() == 0)
+    }
+
+    @Test("--query-timeout: a request that waits longer for PostgreSQL is a JSON 503 while the lock is still held; after it, 200 again")
+    func queryTimeout() async throws {
+        let cluster = try PostgresCluster.required()
+        let database = try await cluster.makeDatabase()
+        try await importReferenceCatalog(into: database)
+        let (server, port) = try await serve(database, extra: ["--public", "--query-timeout", "1"])
+        try await finally(try await {
+            try await cluster.withSession(on: database) { session in
+                try await session.query("BEGIN", logger: quietLogger)
+                try await session.query("LOCK TABLE movie IN ACCESS EXCLUSIVE MODE", logger: quietLogger)
+                let waited = try await LoopbackHTTP.send(port: port, "/api/movies/7", timeout: .seconds(60))
+                #expect(waited.status == 503)
+                #expect(waited.text.contains(#""error":"temporarily_unavailable""#), "\(waited.text)")
+                try await session.query("COMMIT", logger: quietLogger)
+            }
+            let answered = try await LoopbackHTTP.send(port: port, "/api/movies/7", timeout: .seconds(60))
+            #expect(answered.status == 200)
+        }()) { _ = await server.signal(SIGTERM) }
     }
 
     @Test("100,000 movies import; importing them again changes nothing; a file with one bad entry changes nothing and names it", arguments: Kind.allCases)

@@ -104,10 +104,14 @@ struct TLSErrorTests {
     @Test("HTTPS to a plain-HTTP port is cannotConnect with a TLS hint and no build path")
     func httpsToPlainPort() async throws {
         try await withLoopbackServer({ router in router.get("api/x") { _, _ in "plain" } }) { server in
-            try await withTransport { transport in
+            // The plain server refuses the TLS hello at once; the connect timeout is the default's
+            // twelvefold only so that a starved machine cannot turn that refusal into a time-out.
+            var configuration = AsyncHTTPClientTransport.Configuration()
+            configuration.connectTimeout = .seconds(60)
+            try await withTransport(configuration) { transport in
                 let baseURL = URL(string: "https://127.0.0.1:\(server.port)/api/")!
                 await #expect {
-                    try await APIClient(baseURL: baseURL, transport: transport).send(Endpoint(path: ["x"]))
+                    try await APIClient(baseURL: baseURL, transport: transport, defaultTimeout: .seconds(120)).send(Endpoint(path: ["x"]))
                 } throws: { error in
                     guard case let .cannotConnect(_, port, reason) = error as? NetworkError else { return false }
                     return port == server.port && reason.hasPrefix("the TLS handshake failed") && !"\(error)".contains(".build")

@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("ready-timeout"), help: ArgumentHelp("How long /health/ready waits for the database before it answers 503.", valueName: "seconds"))
     var readyTimeout = 1
 
+    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("With a PostgreSQL --database: how long a request waits for the database before it answers 503 (default 5).", valueName: "seconds"))
+    var queryTimeout: Int?
+
     @Option(name: .customLong("token-ttl"), help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
     var tokenLifetime = 3600
 
@@ -83,6 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...3600).contains(drainDelay) else { throw ValidationError("the drain delay must be from 0 to 3600 seconds, not \(drainDelay)") }
         guard (1...60).contains(readyTimeout) else { throw ValidationError("the ready timeout must be from 1 to 60 seconds, not \(readyTimeout)") }
+        if let queryTimeout {
+            guard (1...600).contains(queryTimeout) else { throw ValidationError("the query timeout must be from 1 to 600 seconds, not \(queryTimeout)") }
+            guard let scheme = database?.lowercased(), scheme.hasPrefix("postgres://") || scheme.hasPrefix("postgresql://") else {
+                throw ValidationError("--query-timeout is for a PostgreSQL --database (postgres://…)")
+            }
+        }
         guard (1...3600).contains(shutdownTimeout) else { throw ValidationError("the shutdown timeout must be from 1 to 3600 seconds, not \(shutdownTimeout)") }
         if database != nil, catalog != nil {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
@@ -118,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
             return MemoryStorage(catalog: movies)
         }
-        let storage = try await DatabaseLocation(parsing: database).open(logger: logger)
+        let storage = try await DatabaseLocation(parsing: database).open(logger: logger, queryTimeout: .seconds(queryTimeout ?? 5))
         if try await storage.catalogVersion() == 0 {
             logger.warning("the database holds no catalog yet: load one with 'marquee catalog import FILE --database URL'")
         }
