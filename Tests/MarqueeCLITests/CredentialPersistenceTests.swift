@@ -31,7 +31,7 @@ struct CredentialPersistenceTests {
             let status = try await marquee.run(["auth", "status", "--env", api])
             #expect(status.standardOutput.hasPrefix("Signed in to \(api); the access token expires in"))
 
-            clock.advance(by: 3601)
+            clock.advance(by: 3601 + 60)
             let third = try await marquee.run(["movie", "6", "--env", api])
             #expect(third.status == 0, "\(third.standardError)")
             #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1))

@@ -188,9 +188,37 @@ struct ServerDatabaseCommandTests {
         try Data("2026-01 short\n".utf8).write(to: keys)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)
         let short = try await marquee.run(["serve", "--port", "0", "--signing-keys", keys.path])
+        #expect(short.status != 0)
         #expect(short.errorLines.count == 1)
-        #expect(short.standardError.contains("entry 1: the secret of key '2026-01' is shorter than 32 characters"))
+        #expect(short.standardError.contains("entry 1: the secret is shorter than 32 characters"))
         #expect(!readable.standardError.contains(secret))
+
+        try Data("\(secret) 2026-01\n".utf8).write(to: keys)
+        let swapped = try await marquee.run(["serve", "--port", "0", "--signing-keys", keys.path])
+        #expect(swapped.status != 0)
+        #expect(swapped.errorLines.count == 1, "\(swapped.standardError)")
+        #expect(swapped.standardError.contains("entry 1: the secret is shorter than 32 characters"))
+        #expect(!swapped.standardError.contains("zzzz"), "no part of a secret is printed: \(swapped.standardError)")
+        let swappedInVariable = try await marquee.run(
+            ["serve", "--port", "0"], environment: ["MARQUEE_SIGNING_KEYS": "2026-01 \(secret)x;\(secret) 2026-02"]
+        )
+        #expect(swappedInVariable.status != 0)
+        #expect(swappedInVariable.standardError.contains("MARQUEE_SIGNING_KEYS, entry 2: the secret is shorter than 32 characters"))
+        #expect(!swappedInVariable.standardError.contains("zzzz"))
+
+        try Data("2026-01 \(secret)\n".utf8).write(to: keys)
+        let target = keys.path
+        let link = temporaryFile("keys-link")
+        defer { try? FileManager.default.removeItem(at: link) }
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target)
+        let linked = try marquee.launch(["serve", "--port", "0", "--signing-keys", link.path])
+        let listening = await linked.nextErrorLine(containing: "listening on")
+        _ = await linked.signal(SIGTERM)
+        #expect(listening != nil, "a key file reached through a link (mode 777) is judged by its target's mode 600")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target)
+        let linkedReadable = try await marquee.run(["serve", "--port", "0", "--signing-keys", link.path])
+        #expect(linkedReadable.status != 0)
+        #expect(linkedReadable.standardError.contains("other users may read it (mode 640)"))
     }
 
     // MARK: - Helpers

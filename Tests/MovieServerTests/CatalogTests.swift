@@ -46,6 +46,32 @@ struct CatalogTests {
         }
     }
 
+    @Test("entries outside the contract are refused, naming the entry and the field", arguments: [
+        (#""year":2016,"releaseDate":"2017-01-01","grossing":1,"rating":50"#, "index 0: movie 7 has year 2016 but releaseDate '2017-01-01'"),
+        (#""year":16,"releaseDate":"2016-01-01","grossing":1,"rating":50"#, "index 0: movie 7 has year 16 but releaseDate '2016-01-01'"),
+        (#""year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":-1"#, "index 0: movie 7 has rating -1.0, expected a number from 0 to 100"),
+        (#""year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":1e308"#, "index 0: movie 7 has rating 1e+308, expected a number from 0 to 100"),
+        (#""year":2016,"releaseDate":"2016-01-01","grossing":1.5,"rating":50"#, "at $[0].grossing: 1.5 is not a whole number"),
+        (#""year":2016.5,"releaseDate":"2016-01-01","grossing":1,"rating":50"#, "at $[0].year: 2016.5 is not a whole number"),
+        (#""year":2016,"releaseDate":"2016-01-01","grossing":9007199254740992,"rating":50"#, "index 0: movie 7 has grossing 9007199254740992, larger than 9007199254740991"),
+    ])
+    func rejectsOutOfContractEntries(fields: String, message: String) {
+        let json = #"[{"name":"A","id":7,"#  + fields + #","cast":[]}]"#
+        let error = #expect(throws: CatalogError.self) { try Catalog.decode(Data(json.utf8), source: "movies.json") }
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
+    }
+
+    @Test("an id too large for the contract is named, not reported as invalid JSON")
+    func rejectsHugeIDs() {
+        for id in ["9223372036854775807", "9007199254740992", "18446744073709551616"] {
+            let json = #"[{"name":"A","id":"# + id + #","year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":50,"cast":[]}]"#
+            let error = #expect(throws: CatalogError.self) { try Catalog.decode(Data(json.utf8), source: "movies.json") }
+            let text = error?.description ?? ""
+            #expect(text.contains("index 0: id \(id) is larger than 9007199254740991") || text.contains("at $[0].id: "), "\(id): \(text)")
+            #expect(!text.contains("not valid JSON"), "\(id): \(text)")
+        }
+    }
+
     @Test("duplicate ids are rejected")
     func rejectsDuplicateIDs() {
         #expect(throws: CatalogError.duplicateID(file: "test", id: 1)) {

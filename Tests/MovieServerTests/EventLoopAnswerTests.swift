@@ -181,7 +181,7 @@ struct EventLoopAnswerTests {
                 }
                 #expect(direct.challenges == refusals.count)
 
-                clock.advance(by: 601)
+                clock.advance(by: 601 + 60)
                 let expired = try await RawConnection.exchange(port: direct.port, authorized)
                 #expect(expired.status == 401, "an accepted token is refused once it expires")
                 #expect(try await Self.eventLoopAnswers(direct) == 3)

@@ -17,17 +17,17 @@ struct ReadinessTimeoutTests {
         }
 
         var summary: String { "slow health" }
-        func movie(id: Int) async throws(StorageError) -> CatalogMovie? { try await base.movie(id: id) }
+        func movie(id: Int) async throws(StorageError) -> CatalogMovie? { base.movie(id: id) }
         func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
-            try await base.topMovies(order, year: year, limit: limit)
+            base.topMovies(order, year: year, limit: limit)
         }
-        func catalogVersion() async throws(StorageError) -> Int64 { try await base.catalogVersion() }
-        func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) { try await base.saveRefreshToken(token) }
-        func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { try await base.redeemRefreshToken(hash: hash) }
-        func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) { try await base.removeRefreshTokens(expiredBefore: date) }
+        func catalogVersion() async throws(StorageError) -> Int64 { base.catalogVersion() }
+        func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) { base.saveRefreshToken(token) }
+        func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { base.redeemRefreshToken(hash: hash) }
+        func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) { base.removeRefreshTokens(expiredBefore: date) }
         func checkHealth() async throws(StorageError) {
             try? await Task.sleep(for: delay)
-            try await base.checkHealth()
+            base.checkHealth()
         }
         func close() async { await base.close() }
     }

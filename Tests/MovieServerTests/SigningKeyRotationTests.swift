@@ -28,7 +28,7 @@ struct SigningKeyRotationTests {
             #expect(Self.keyID(of: newToken) == "2026-02")
             #expect(try await client.get("/api/movies/1", headers: Self.bearer(newToken)).status == 200)
 
-            clock.advance(by: 601)
+            clock.advance(by: 601 + 60)
             let expired = try await client.get("/api/movies/1", headers: Self.bearer(oldToken))
             #expect(expired.status == 401)
             #expect((expired.json?["error_description"] as? String)?.contains("expired") == true)
@@ -70,17 +70,22 @@ struct SigningKeyRotationTests {
         #expect(ring.keys.map(\.id) == ["first", "second", "third"])
         #expect(ring.newest.id == "third")
 
+        let idLike = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_.x"
         let cases: [(String, String)] = [
-            ("first short", "keys.txt, entry 1: the secret of key 'first' is shorter than 32 characters"),
-            ("first \(secret)\nfirst \(secret)", "the key id 'first' is listed twice"),
+            ("first short", "keys.txt, entry 1: the secret is shorter than 32 characters"),
+            ("first \(secret)\nfirst \(secret)", "keys.txt, entry 2: the key id is listed twice"),
             ("lonely", "keys.txt, entry 1: expected 'KEY-ID SECRET'"),
-            ("bad/id \(secret)", "the key id 'bad/id' must be 1 to 64 letters, digits, '-', '_' or '.'"),
+            ("bad/id \(secret)", "keys.txt, entry 1: the key id must be 1 to 64 letters, digits, '-', '_' or '.' (is the line 'KEY-ID SECRET'?)"),
             ("# nothing\n", "keys.txt: it lists no key"),
+            ("\(secret)/+= 2026-01", "keys.txt, entry 1: the key id must be 1 to 64 letters, digits, '-', '_' or '.' (is the line 'KEY-ID SECRET'?)"),
+            ("\(idLike) 2026-01", "keys.txt, entry 1: the secret is shorter than 32 characters"),
+            ("ok \(secret)x;\(idLike) 2026-02", "keys.txt, entry 2: the secret is shorter than 32 characters"),
         ]
         for (text, message) in cases {
             let error = #expect(throws: SigningKeyError.self) { try SigningKeyRing.parse(text, source: "keys.txt") }
             #expect(error?.description == message)
             #expect(error?.description.contains(secret) == false)
+            #expect(error?.description.contains(idLike.prefix(8)) == false, "a swapped line's secret is never printed")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MarqueeTestSupport
 import Networking
 import Testing
 
@@ -9,7 +10,13 @@ struct HTTPCachingAndCurlTests {
         (["etag": "\"abc\"", "cache-control": "private, max-age=60"], CacheHeaders(entityTag: "\"abc\"", maxAge: .seconds(60))),
         (["etag": "W/\"abc\"", "cache-control": "no-store"], CacheHeaders(entityTag: "W/\"abc\"", noStore: true)),
         (["etag": "abc", "cache-control": "max-age=\"30\", max-age=90"], CacheHeaders(maxAge: .seconds(30))),
-        (["etag": "\"a\u{1B}[2Jb\"", "cache-control": "max-age=-5"], CacheHeaders()),
+        (["etag": "\"a\u{1B}[2Jb\"", "cache-control": "max-age=-5"], CacheHeaders(maxAge: .zero)),
+        (["cache-control": "max-age=-1"], CacheHeaders(maxAge: .zero)),
+        (["cache-control": "public, max-age=abc"], CacheHeaders(maxAge: .zero)),
+        (["cache-control": "max-age="], CacheHeaders(maxAge: .zero)),
+        (["cache-control": "max-age=1e3"], CacheHeaders(maxAge: .zero)),
+        (["cache-control": "max-age=999999999999999999999999999"], CacheHeaders(maxAge: .seconds(31_536_000))),
+        (["cache-control": "public"], CacheHeaders()),
         (["etag": "\"" + String(repeating: "a", count: 300) + "\"", "cache-control": "max-age=99999999999"], CacheHeaders(maxAge: .seconds(31_536_000))),
         (["cache-control": "no-cache"], CacheHeaders(maxAge: .zero)),
     ])
@@ -31,6 +38,33 @@ struct HTTPCachingAndCurlTests {
             return
         }
         #expect(response.headerFields[.eTag] == "\"v1\"")
+    }
+
+    @Test("a 304 that confirms a weak form of the tag sent is current; one that names another tag is asked again without a tag")
+    func notModifiedMustConfirmTheTagSent() async throws {
+        let route = Endpoint(path: ["movies", "1"])
+        let weak = StubTransport(rules: [.any(.response(APIResponse(status: .notModified, headerFields: [.eTag: "W/\"v1\""])))])
+        let weakClient = APIClient(baseURL: URL(string: "http://127.0.0.1:1/api/")!, transport: weak)
+        guard case .notModified = try await weakClient.send(route, ifNoneMatch: "\"v1\"") else {
+            Issue.record("W/\"v1\" weakly matches \"v1\"")
+            return
+        }
+        #expect(weak.receivedRequests.count == 1)
+
+        let lines = LogCapture()
+        let other = StubTransport(rules: [.any(.sequence([
+            .response(APIResponse(status: .notModified, headerFields: [.eTag: "\"v2\""])),
+            .response(APIResponse(status: .ok, headerFields: [.eTag: "\"v2\""], body: Data("{}".utf8))),
+        ]))])
+        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:1/api/")!, transport: other, logger: lines.logger)
+        guard case let .modified(response) = try await client.send(route, ifNoneMatch: "\"v1\"") else {
+            Issue.record("a 304 for another tag must not confirm the stored answer")
+            return
+        }
+        #expect(response.headerFields[.eTag] == "\"v2\"")
+        #expect(response.body == Data("{}".utf8))
+        #expect(other.receivedRequests.map { $0.headerFields[.ifNoneMatch] } == ["\"v1\"", nil], "the second request carries no tag")
+        #expect(lines.messages.contains { $0.contains("the 304 confirms \"v2\", not the one sent; asking again without a tag") })
     }
 
     @Test("curl commands quote everything and replace every credential with a placeholder")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOConcurrencyHelpers
+import MarqueeTestSupport
 import Networking
 import Testing
 
@@ -81,7 +82,7 @@ struct RetryPolicyTests {
         #expect(safe.receivedRequests.count == 2)
     }
 
-    @Test("Retry-After in seconds or as an HTTP date sets the wait; one longer than the maximum is not waited for")
+    @Test("Retry-After in seconds or as an HTTP date sets the wait; a date in the past is none; one longer than the maximum is capped")
     func honoursRetryAfter() async throws {
         let now = Date(timeIntervalSince1970: 784_111_770)
         func busy(_ value: String) -> StubResponse {
@@ -95,9 +96,33 @@ struct RetryPolicyTests {
         _ = try await client(past, policy(now: now)).send(Endpoint(path: ["x"]))
         #expect(waits.withLockedValue { $0 } == [.seconds(7), .seconds(7), .zero])
 
-        let tooLong = StubTransport(rules: [.any(.sequence([busy("3600"), .status(200)]))])
-        await #expect(throws: NetworkError.status(code: 503, excerpt: "")) { try await client(tooLong, policy(now: now)).send(Endpoint(path: ["x"])) }
-        #expect(tooLong.receivedRequests.count == 1)
+        waits.withLockedValue { $0.removeAll() }
+        let tooLong = StubTransport(rules: [.any(.sequence([busy("3600"), busy("99999999999999999999999"), .status(200)]))])
+        _ = try await client(tooLong, policy(now: now)).send(Endpoint(path: ["x"]))
+        #expect(tooLong.receivedRequests.count == 3)
+        #expect(waits.withLockedValue { $0 } == [.seconds(10), .seconds(10)], "a huge wait, even one too long for a number, is capped")
+
+        waits.withLockedValue { $0.removeAll() }
+        let notADate = StubTransport(rules: [.any(.sequence([busy("20161106"), .status(200)]))])
+        _ = try await client(notADate, policy(now: now)).send(Endpoint(path: ["x"]))
+        #expect(waits.withLockedValue { $0 } == [.seconds(10)], "digits are seconds (capped), never a date")
+
+        waits.withLockedValue { $0.removeAll() }
+        let garbage = StubTransport(rules: [.any(.sequence([busy("soon"), .status(200)]))])
+        _ = try await client(garbage, policy(now: now)).send(Endpoint(path: ["x"]))
+        #expect(waits.withLockedValue { $0 } == [.seconds(1)], "a value in neither form is ignored: the backoff applies")
+    }
+
+    @Test("a capped Retry-After is said in the request log")
+    func logsCappedWaits() async throws {
+        let lines = LogCapture()
+        let stub = StubTransport(rules: [.any(.sequence([
+            .response(APIResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "86400"])), .status(200),
+        ]))])
+        let client = APIClient(baseURL: baseURL, transport: stub, interceptors: [policy()], sleep: { _ in }, logger: lines.logger)
+        _ = try await client.send(Endpoint(path: ["x"]))
+        #expect(lines.messages.contains { $0.contains("retrying in 10000 ms (the server's Retry-After asked for 86400 s; waits are capped at 10000 ms)") },
+                "\(lines.messages)")
     }
 
     @Test("a retry that could not start before the call's deadline is not made")

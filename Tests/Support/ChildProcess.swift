@@ -1,14 +1,18 @@
 import Foundation
+import Testing
 
 /// A process left running, whose standard output and error are read line by line.
 public final class ChildProcess: @unchecked Sendable {
     private let process: Process
     private var outputLines: AsyncStream<String>.Iterator
     private var errorLines: AsyncStream<String>.Iterator
+    private let transcript = Transcript()
+    private let name: String
 
     /// Starts `executable` with `arguments` and returns while it runs.
     public init(executable: URL, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         process = Process()
+        name = ([executable.lastPathComponent] + arguments).joined(separator: " ")
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
@@ -16,8 +20,8 @@ public final class ChildProcess: @unchecked Sendable {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        outputLines = Self.lines(of: output.fileHandleForReading).makeAsyncIterator()
-        errorLines = Self.lines(of: error.fileHandleForReading).makeAsyncIterator()
+        outputLines = Self.lines(of: output.fileHandleForReading, transcript: transcript).makeAsyncIterator()
+        errorLines = Self.lines(of: error.fileHandleForReading, transcript: transcript).makeAsyncIterator()
         try process.run()
     }
 
@@ -37,10 +41,11 @@ public final class ChildProcess: @unchecked Sendable {
         return nil
     }
 
-    /// Sends `signal` (SIGINT by default, as Ctrl-C does) and waits for the exit status.
-    public func signal(_ signal: Int32 = SIGINT) async -> Int32 {
+    /// Sends `signal` (SIGINT by default, as Ctrl-C does) and waits for the exit status, at most
+    /// `timeLimit` (see ``waitForExit(within:)``).
+    public func signal(_ signal: Int32 = SIGINT, within timeLimit: Duration = .seconds(60)) async -> Int32 {
         kill(process.processIdentifier, signal)
-        return await waitForExit()
+        return await waitForExit(within: timeLimit)
     }
 
     /// Sends `signal` and returns at once, while the process handles it.
@@ -50,18 +55,31 @@ public final class ChildProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
-    public func waitForExit() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { [process] in
+    /// Waits for the process to exit. A process still running after `timeLimit` fails the test
+    /// with the last lines it printed and is killed, so no test can hang CI.
+    public func waitForExit(within timeLimit: Duration = .seconds(60)) async -> Int32 {
+        let process = process
+        let watchdog = Task { [name, transcript] in
+            try await Task.sleep(for: timeLimit)
+            guard process.isRunning else { return }
+            Issue.record("'\(name)' did not exit within \(timeLimit); it was killed. Its last output:\n\(transcript.text)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
                 process.waitUntilExit()
                 continuation.resume(returning: process.terminationStatus)
             }
         }
     }
 
+    /// The last lines the process printed on either stream, for a failure message.
+    public var lastOutput: String { transcript.text }
+
     public var terminationReason: Process.TerminationReason { process.terminationReason }
 
-    private static func lines(of handle: FileHandle) -> AsyncStream<String> {
+    private static func lines(of handle: FileHandle, transcript: Transcript) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let pending = PendingText()
         // A thread of its own, not a readability handler: a dispatch source on a descriptor that
@@ -70,14 +88,39 @@ public final class ChildProcess: @unchecked Sendable {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty {
-                    if let rest = pending.flush() { continuation.yield(rest) }
+                    if let rest = pending.flush() {
+                        transcript.add(rest)
+                        continuation.yield(rest)
+                    }
                     continuation.finish()
                     return
                 }
-                for line in pending.append(chunk) { continuation.yield(line) }
+                for line in pending.append(chunk) {
+                    transcript.add(line)
+                    continuation.yield(line)
+                }
             }
         }
         return lines
+    }
+}
+
+/// The last lines a process printed, kept for the message of a test that fails on it.
+private final class Transcript: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func add(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        lines.append(line)
+        if lines.count > 40 { lines.removeFirst(lines.count - 40) }
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines.joined(separator: "\n")
     }
 }
 

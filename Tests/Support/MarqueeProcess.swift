@@ -31,11 +31,11 @@ public struct MarqueeProcess: Sendable {
 
     /// Runs `marquee` with `arguments` and waits for it to exit; a run longer than `timeLimit` is
     /// killed (its outcome then has status 128 + SIGKILL), so a hang fails the test, not the CI run.
-    public func run(_ arguments: [String], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
+    public func run(_ arguments: [String], environment extra: [String: String] = [:], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error

@@ -54,7 +54,8 @@ public struct SigningKeyRing: Sendable {
 
     /// Parses lines of `KEY-ID SECRET`, oldest first, newest last; blank lines and lines starting
     /// with `#` are skipped; `;` also separates entries, for an environment variable. Secrets
-    /// shorter than 32 characters are refused. Errors name the line, never the secret.
+    /// shorter than 32 characters are refused. Errors name the source and the entry only: a line
+    /// with its columns swapped has the secret where the id should be.
     public static func parse(_ text: String, source: String) throws(SigningKeyError) -> SigningKeyRing {
         var keys: [SigningKey] = []
         let entries = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == ";" }
@@ -64,18 +65,19 @@ public struct SigningKeyRing: Sendable {
             let parts = line.split(maxSplits: 1, whereSeparator: \.isWhitespace)
             guard parts.count == 2 else { throw .malformed(source: source, entry: index + 1, reason: "expected 'KEY-ID SECRET'") }
             let id = String(parts[0]), secret = parts[1].trimmingCharacters(in: .whitespaces)
+            guard isValidID(id) else {
+                throw .malformed(source: source, entry: index + 1, reason: "the key id must be 1 to 64 letters, digits, '-', '_' or '.' (is the line 'KEY-ID SECRET'?)")
+            }
             guard secret.count >= minimumSecretLength else {
-                throw .malformed(source: source, entry: index + 1, reason: "the secret of key '\(id)' is shorter than \(minimumSecretLength) characters")
+                throw .malformed(source: source, entry: index + 1, reason: "the secret is shorter than \(minimumSecretLength) characters")
+            }
+            guard !keys.contains(where: { $0.id == id }) else {
+                throw .malformed(source: source, entry: index + 1, reason: "the key id is listed twice")
             }
             keys.append(SigningKey(id: id, secret: secret))
         }
-        do {
-            return try SigningKeyRing(keys)
-        } catch .empty {
-            throw .malformed(source: source, entry: 0, reason: "it lists no key")
-        } catch {
-            throw error
-        }
+        guard !keys.isEmpty else { throw .malformed(source: source, entry: 0, reason: "it lists no key") }
+        return try SigningKeyRing(keys)
     }
 
     public static let minimumSecretLength = 32

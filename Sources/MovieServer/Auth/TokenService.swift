@@ -45,10 +45,24 @@ public final class TokenService: Sendable {
         }
     }
 
+    /// How far the server's clock may be from the issuer's: a token is accepted up to this long
+    /// after its `exp` and this long before its `nbf`.
+    public static let clockSkewLeeway: TimeInterval = 60
+
     /// The client an access token was issued to, or the 401 to send back.
+    ///
+    /// The header must name the server's algorithm (``TokenHeader/algorithm``), a listed key, and
+    /// no critical extension; then the signature, the times (with ``clockSkewLeeway``) and the
+    /// issuer, audience and client are checked.
     func verifyAccessToken(_ token: String) async throws(ErrorAnswer) -> String {
-        guard let keyID = TokenHeader.keyID(of: token) else {
+        guard let header = TokenHeader.read(token), let keyID = header.kid else {
             throw .invalidToken("The access token is malformed or names no signing key.")
+        }
+        guard header.alg == TokenHeader.algorithm else {
+            throw .invalidToken("The access token names an algorithm this server does not sign with.")
+        }
+        guard header.crit == nil else {
+            throw .invalidToken("The access token has critical header extensions this server does not understand.")
         }
         guard let keys = keysByID[keyID] else {
             throw .invalidToken("The access token was signed with a key this server does not accept.")
@@ -59,16 +73,28 @@ public final class TokenService: Sendable {
         } catch {
             throw .invalidToken("The access token is malformed or its signature is not valid.")
         }
-        guard payload.exp.value > configuration.now() else {
+        let now = configuration.now()
+        guard Self.isSane(payload.exp.value), payload.nbf.map({ Self.isSane($0.value) }) ?? true else {
+            throw .invalidToken("The access token's times are out of range.")
+        }
+        guard payload.exp.value.addingTimeInterval(Self.clockSkewLeeway) > now else {
             throw .invalidToken("The access token expired; get a new one from /api/auth/token.")
+        }
+        if let notBefore = payload.nbf?.value, notBefore.addingTimeInterval(-Self.clockSkewLeeway) > now {
+            throw .invalidToken("The access token is not valid yet.")
         }
         guard payload.iss.value == configuration.issuer, payload.aud.value.contains(configuration.audience),
               configuration.client.matches(id: payload.sub.value)
         else {
             throw .invalidToken("The access token was not issued by this server for this client.")
         }
-        verified.remember(token, expiresAt: payload.exp.value, now: configuration.now())
+        verified.remember(token, expiresAt: payload.exp.value.addingTimeInterval(Self.clockSkewLeeway), now: now)
         return payload.sub.value
+    }
+
+    /// A time from 1970 to the year 9999, as a token's claims must be.
+    private static func isSane(_ date: Date) -> Bool {
+        (0...253_402_300_799).contains(date.timeIntervalSince1970)
     }
 
     /// Whether `token` passed ``verifyAccessToken(_:)`` before and has not expired since: an

@@ -48,8 +48,15 @@ public struct Catalog: Sendable {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
+    /// The largest id and grossing a catalog may hold: the largest integer a JSON number keeps
+    /// exactly in every client (2^53 − 1).
+    public static let largestInteger = 9_007_199_254_740_991
+    /// Ratings are scores out of 100.
+    public static let ratingRange: ClosedRange<Double> = 0...100
+
     private static func problem(with movie: CatalogMovie) -> String? {
         if movie.id < 0 { return "id \(movie.id) is negative" }
+        if movie.id > largestInteger { return "id \(movie.id) is larger than \(largestInteger)" }
         if movie.name.isEmpty { return "movie \(movie.id) has no name" }
         if hasControlCharacter(movie.name) { return "movie \(movie.id) has a control character in its name" }
         if let actor = movie.cast.firstIndex(where: { $0.name.isEmpty || hasControlCharacter($0.name) }) {
@@ -59,8 +66,14 @@ public struct Catalog: Sendable {
         if !ReleaseDateFormat.isValid(movie.releaseDate) {
             return "movie \(movie.id) has releaseDate '\(movie.releaseDate)', expected yyyy-MM-dd"
         }
+        if !movie.releaseDate.hasPrefix(String(format: "%04d-", movie.year)) {
+            return "movie \(movie.id) has year \(movie.year) but releaseDate '\(movie.releaseDate)'"
+        }
         if movie.grossing < 0 { return "movie \(movie.id) has a negative grossing" }
-        if !movie.rating.isFinite { return "movie \(movie.id) has a rating that is not a number" }
+        if movie.grossing > largestInteger { return "movie \(movie.id) has grossing \(movie.grossing), larger than \(largestInteger)" }
+        if !movie.rating.isFinite || !ratingRange.contains(movie.rating) {
+            return "movie \(movie.id) has rating \(movie.rating), expected a number from 0 to 100"
+        }
         return nil
     }
 }

@@ -34,6 +34,29 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
         case name, id, year, releaseDate, grossing, rating, cast
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        id = try Self.wholeNumber(.id, in: container)
+        year = try Self.wholeNumber(.year, in: container)
+        releaseDate = try container.decode(String.self, forKey: .releaseDate)
+        grossing = try Self.wholeNumber(.grossing, in: container)
+        rating = try container.decode(Double.self, forKey: .rating)
+        cast = try container.decode([Actor].self, forKey: .cast)
+    }
+
+    /// An integer field. A number with a fraction or too large for an `Int` is named with its key
+    /// and value; the decoder alone would call the whole file "not valid JSON".
+    private static func wholeNumber(_ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
+        if let value = try? container.decode(Int.self, forKey: key) { return value }
+        if let number = try? container.decode(Double.self, forKey: key) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(number) is not a whole number of at most \(Int.max)"
+            )
+        }
+        return try container.decode(Int.self, forKey: key)
+    }
+
     /// Encodes the keys in the contract's order: name, id, year, releaseDate, grossing, rating, cast.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

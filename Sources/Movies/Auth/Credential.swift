@@ -19,11 +19,15 @@ public struct Credential: Sendable, Hashable, Codable {
         self.expiresAt = expiresAt
     }
 
+    /// How long before its expiry a credential is renewed, at most: the clock-skew leeway the
+    /// server also allows past `exp`, so that neither side's clock decides alone.
+    public static let renewalLeeway: TimeInterval = 60
+
     /// Whether the access token is expired at `date`, or close enough to expiry that it should be
-    /// renewed before use: within a tenth of its lifetime, and at most 30 seconds.
+    /// renewed before use: within a tenth of its lifetime, and at most ``renewalLeeway``.
     public func needsRenewal(at date: Date) -> Bool {
         let lifetime = max(0, expiresAt.timeIntervalSince(issuedAt))
-        let margin = min(30, lifetime / 10)
+        let margin = min(Self.renewalLeeway, lifetime / 10)
         return date >= expiresAt.addingTimeInterval(-margin)
     }
 }

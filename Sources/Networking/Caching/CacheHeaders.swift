@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// What a response's `ETag` and `Cache-Control` say about keeping it (RFC 9111), read defensively:
-/// a tag that is not a well-formed entity tag is ignored (it is sent back in a header later), and
-/// a max-age is capped at a year.
+/// a tag that is not a well-formed entity tag is ignored (it is sent back in a header later), a
+/// max-age is capped at a year, and one that is not a number of seconds means stale.
 public struct CacheHeaders: Sendable, Hashable {
     public var entityTag: String?
     public var maxAge: Duration?
@@ -29,15 +29,21 @@ public struct CacheHeaders: Sendable, Hashable {
                 noStore = true
             case "no-cache":
                 maxAge = .zero
-            case "max-age" where parts.count == 2:
-                let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                if maxAge == nil, let seconds = Int64(value), seconds >= 0 {
-                    maxAge = .seconds(min(seconds, Self.maximumAge))
-                }
+            case "max-age":
+                if maxAge == nil { maxAge = Self.age(parts.count == 2 ? parts[1] : "") }
             default:
                 continue
             }
         }
+    }
+
+    /// A `max-age` value (RFC 9111, 1.2.2): digits are seconds, capped at ``maximumAge`` however
+    /// many there are; anything else (`-1`, `abc`, empty) is invalid, and an invalid freshness
+    /// makes the response stale (4.2.1), never "no max-age".
+    static func age(_ value: String) -> Duration {
+        let digits = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return .zero }
+        return .seconds(min(Int64(digits) ?? maximumAge, maximumAge))
     }
 
     /// `"…"` or `W/"…"` of at most 256 visible ASCII characters, else `nil`.

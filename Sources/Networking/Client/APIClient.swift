@@ -96,7 +96,7 @@ public struct APIClient: Sendable {
                     throw replacement
                 case .retry:
                     continue
-                case let .retryAfter(delay):
+                case let .retryAfter(delay), let .retryAfterCapped(delay, _):
                     if let ends, ContinuousClock.now + delay >= ends { throw error }
                     do { try await sleep(delay) } catch { throw .cancelled }
                 }
@@ -114,12 +114,21 @@ public struct APIClient: Sendable {
 
     /// Sends `route` with `If-None-Match: entityTag` (plainly when `entityTag` is `nil`), and
     /// accepts a `304 Not Modified` as an answer.
+    ///
+    /// A `304` whose `ETag` is not (weakly) the tag that was sent confirms some other
+    /// representation, not the one held (RFC 9111, 4.3.4): it is not passed on, and the route is
+    /// asked again without a tag.
     public func send(_ route: some Route, ifNoneMatch entityTag: String?) async throws(NetworkError) -> ConditionalResponse {
         guard let entityTag else { return .modified(try await send(route)) }
         var endpoint = route.endpoint
         endpoint.headerFields[.ifNoneMatch] = entityTag
         let response = try await send(endpoint)
-        return response.status == .notModified ? .notModified(response) : .modified(response)
+        guard response.status == .notModified else { return .modified(response) }
+        if let confirmed = response.headerFields[.eTag], !EntityTag.weaklyMatch(confirmed, entityTag) {
+            logger.info("\(endpoint.method.rawValue) \(endpoint.pathSegments.joined(separator: "/")): the 304 confirms \(CacheHeaders.wellFormedTag(confirmed) ?? "another tag"), not the one sent; asking again without a tag")
+            return .modified(try await send(route))
+        }
+        return .notModified(response)
     }
 
     /// Sends `route` and decodes its JSON body as `type`.

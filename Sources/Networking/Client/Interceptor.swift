@@ -35,6 +35,9 @@ public enum RetryDecision: Sendable, Hashable {
     case retry
     /// Send the request again after waiting this long.
     case retryAfter(Duration)
+    /// Send the request again after `wait`, shorter than the `requested` wait the server asked for
+    /// (a `Retry-After` past the policy's cap); the request log says so.
+    case retryAfterCapped(wait: Duration, requested: Duration)
     /// Do not retry, and fail with this error instead of the attempt's own.
     case fail(NetworkError)
 }

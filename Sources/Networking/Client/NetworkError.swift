@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 
 /// Everything that can go wrong between sending a request and holding a decoded value.
 ///
@@ -38,9 +39,7 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
         case let .connectionLost(reason):
             "the connection to the server was lost (\(reason))"
         case let .status(code, excerpt):
-            excerpt.isEmpty
-                ? "the server answered \(code) \(Self.reasonPhrase(code))"
-                : "the server answered \(code) \(Self.reasonPhrase(code)): \(excerpt)"
+            excerpt.isEmpty ? "the server answered \(Self.statusLine(code))" : "the server answered \(Self.statusLine(code)): \(excerpt)"
         case let .cannotDecode(path, reason):
             "cannot read the server's answer at \(path): \(reason)"
         case let .bodyTooLarge(limit):
@@ -71,22 +70,10 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
             : "\(Int(milliseconds.rounded())) ms"
     }
 
-    private static func reasonPhrase(_ code: Int) -> String {
-        switch code {
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 413: "Content Too Large"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: ""
-        }
+    /// `304 Not Modified`, or the code alone when HTTP names no reason for it.
+    static func statusLine(_ code: Int) -> String {
+        let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
+        return phrase.isEmpty ? "\(code)" : "\(code) \(phrase)"
     }
 }
 

@@ -27,7 +27,7 @@ struct ExchangeRecord {
     }
 
     var line: String {
-        let answer = status.map { "\($0.code) \(HTTPResponseStatus(statusCode: $0.code).reasonPhrase), \(bytes) bytes" } ?? "no response"
+        let answer = status.map { "\(NetworkError.statusLine($0.code)), \(bytes) bytes" } ?? "no response"
         return "\(method.rawValue) \(Self.shown(url)) → \(answer), \(Self.milliseconds(duration)), attempt \(attempt): \(outcome)"
     }
 
@@ -43,6 +43,8 @@ struct ExchangeRecord {
         switch decision {
         case .retry: "retrying now"
         case let .retryAfter(delay): "retrying in \(milliseconds(delay))"
+        case let .retryAfterCapped(delay, requested):
+            "retrying in \(milliseconds(delay)) (the server's Retry-After asked for \(requested.components.seconds) s; waits are capped at \(milliseconds(delay)))"
         case .doNotRetry, .fail: nil
         }
     }

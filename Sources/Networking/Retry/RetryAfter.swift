@@ -2,12 +2,15 @@ import Foundation
 
 /// Reads a `Retry-After` header: delay-seconds or an HTTP date (RFC 9110, section 10.2.3).
 enum RetryAfter {
-    /// How long to wait, or `nil` when the value is neither form. A date in the past is no wait.
+    /// Digits too many for a number: a wait longer than any cap.
+    private static let longest = Int64(Int32.max)
+
+    /// How long to wait, or `nil` when the value is neither form. A date in the past is no wait;
+    /// digits are always seconds, never read as a date.
     static func delay(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-            guard let seconds = Int(text) else { return nil }
-            return .seconds(seconds)
+            return .seconds(Int64(text) ?? longest)
         }
         guard let date = httpDate(text) else { return nil }
         return .seconds(max(0, date.timeIntervalSince(now)))

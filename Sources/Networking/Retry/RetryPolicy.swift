@@ -7,8 +7,9 @@ import Foundation
 ///   says so); a POST never is unless its route declares it safe.
 /// - At most ``maximumRetries`` retries, after exponential backoff with full jitter: a random
 ///   delay between zero and `baseDelay × 2^(retry − 1)`, never more than ``maximumDelay``.
-/// - A `Retry-After` header (seconds or an HTTP date) sets the delay instead; when it asks for
-///   more than ``maximumDelay`` the failure stands.
+/// - A `Retry-After` header (seconds or an HTTP date) sets the delay instead: a date in the past
+///   is no wait, and a wait longer than ``maximumDelay`` is cut to it (the request log says so);
+///   the call's deadline still bounds the whole. A header in neither form is ignored.
 /// - A 401 is not this policy's: place it after the ``AuthenticationInterceptor`` so the
 ///   authentication decides first, and this policy handles what is left.
 ///
@@ -43,9 +44,8 @@ public struct RetryPolicy: Interceptor {
         guard request.endpoint.isRetrySafe, isTransient(error) else { return .doNotRetry }
         let retriesSoFar = request.failures.filter(isTransient).count
         guard retriesSoFar < maximumRetries else { return .doNotRetry }
-        if let header = response?.headerFields[.retryAfter] {
-            guard let wait = RetryAfter.delay(header, now: now()), wait <= maximumDelay else { return .doNotRetry }
-            return .retryAfter(wait)
+        if let header = response?.headerFields[.retryAfter], let wait = RetryAfter.delay(header, now: now()) {
+            return wait <= maximumDelay ? .retryAfter(wait) : .retryAfterCapped(wait: maximumDelay, requested: wait)
         }
         return .retryAfter(backoff(retry: retriesSoFar + 1))
     }

@@ -16,18 +16,19 @@ enum SigningKeySource {
         return .random()
     }
 
-    /// Reads a key file, refusing one that other users may read: it holds secrets.
+    /// Reads a key file, refusing one that other users may read: it holds secrets. The mode
+    /// checked is the file's, not a link's: a mounted secret is often a link to the real file.
     private static func ring(fromFile path: String) throws -> SigningKeyRing {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw SigningKeyError.malformed(source: path, entry: 0, reason: "it cannot be read (\((error as NSError).localizedDescription))")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw SigningKeyError.malformed(source: path, entry: 0, reason: "it cannot be read (\(String(cString: strerror(errno))))")
         }
-        if attributes[.type] as? FileAttributeType == .typeDirectory {
-            throw SigningKeyError.malformed(source: path, entry: 0, reason: "it is a folder, not a key file")
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw SigningKeyError.malformed(source: path, entry: 0, reason: "it is a folder, not a key file")
+        default: throw SigningKeyError.malformed(source: path, entry: 0, reason: "it is not a regular file")
         }
-        let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        let permissions = Int(status.st_mode & 0o777)
         guard permissions & 0o077 == 0 else {
             throw SigningKeyError.malformed(
                 source: path, entry: 0,

@@ -8,13 +8,11 @@ public final class SQLiteStorage: CatalogImporting {
     private let pool: DatabasePool
 
     /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
-    /// or one written by a newer Marquee, is refused untouched.
+    /// a client store, one written by a newer Marquee, or anything but a regular file is refused
+    /// untouched: it is classified read-only before anything is opened for writing.
     public init(path: String) async throws(StorageError) {
         self.path = path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .invalidLocation(path, reason: "it is a folder; name a file, such as \(path)/marquee-server.sqlite")
-        }
+        if case let .refused(error) = SQLiteServerFile.classify(path, migrations: SQLiteSchema.migrator.migrations) { throw error }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         do {
