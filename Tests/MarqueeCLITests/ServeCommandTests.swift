@@ -44,11 +44,11 @@ struct ServeCommandTests {
         #expect(outcome.standardError.contains("the ready timeout must be from 1 to 60 seconds, not \(value)"))
     }
 
-    @Test("a query timeout outside 1 to 600 seconds, or without a PostgreSQL database, fails with one line", arguments: [
+    @Test("a query timeout outside 1 to 600 seconds, or without a database, fails with one line", arguments: [
         (["--query-timeout=0", "--database", "postgres://u@127.0.0.1:9/db"], "the query timeout must be from 1 to 600 seconds, not 0"),
         (["--query-timeout=601", "--database", "postgres://u@127.0.0.1:9/db"], "the query timeout must be from 1 to 600 seconds, not 601"),
-        (["--query-timeout=30"], "--query-timeout is for a PostgreSQL --database"),
-        (["--query-timeout=30", "--database", "/tmp/never-created-\(UUID().uuidString).sqlite"], "--query-timeout is for a PostgreSQL --database"),
+        (["--query-timeout=30"], "--query-timeout is for a --database (PostgreSQL or SQLite)"),
+        (["--query-timeout=30", "--catalog", "/tmp/never-created-\(UUID().uuidString).json"], "--query-timeout is for a --database (PostgreSQL or SQLite)"),
     ])
     func badQueryTimeout(arguments: [String], message: String) async throws {
         let outcome = try await marquee.run(["serve", "--port", "0"] + arguments)

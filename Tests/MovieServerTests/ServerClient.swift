@@ -40,9 +40,10 @@ func withServerClient<Result>(
     maxAge: Duration = .seconds(60),
     storage: (any ServerStorage)? = nil,
     readinessTimeout: Duration = .seconds(1),
+    queryTimeout: Duration = .seconds(5),
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
-    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout) {
+    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout, queryTimeout: queryTimeout) {
         try await body(ServerClient(server: $0))
     }
 }

@@ -40,20 +40,37 @@ public final class PostgresCluster: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let owner: String? = geteuid() == 0 ? "postgres" : nil
         if owner != nil { try await ToolProcess.run("/bin/chown", ["postgres", folder.path]) }
-        let port = try freeLoopbackPort()
-        let cluster = PostgresCluster(folder: folder, port: port, binaries: binaries, owner: owner)
-        do {
-            try await ToolProcess.run("\(binaries)/initdb", ["-D", cluster.dataFolder, "-U", "marquee", "--auth=trust", "-E", "UTF8", "--no-sync"], as: owner)
-            try await ToolProcess.run("\(binaries)/pg_ctl", [
-                "-D", cluster.dataFolder, "-l", "\(folder.path)/server.log", "-w", "-t", "60",
-                "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-                "start",
-            ], as: owner)
-        } catch {
-            await cluster.stop()
-            throw error
+        try await ToolProcess.run("\(binaries)/initdb", ["-D", "\(folder.path)/data", "-U", "marquee", "--auth=trust", "-E", "UTF8", "--no-sync"], as: owner)
+        // The port is free when chosen, but another process may take it before the server binds
+        // it: a start that fails is tried again on another port.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let cluster = PostgresCluster(folder: folder, port: try freeLoopbackPort(), binaries: binaries, owner: owner)
+            do {
+                try await cluster.resume()
+                return cluster
+            } catch where attempt < 5 {
+                continue
+            } catch {
+                await cluster.stop()
+                throw error
+            }
         }
-        return cluster
+    }
+
+    /// Starts the server (again) on its port, with its data as it was left.
+    public func resume() async throws {
+        try await ToolProcess.run("\(binaries)/pg_ctl", [
+            "-D", dataFolder, "-l", "\(folder.path)/server.log", "-w", "-t", "60",
+            "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            "start",
+        ], as: owner)
+    }
+
+    /// Stops the server as `pg_ctl stop -m mode` does (`fast` or `immediate`), keeping its data.
+    public func halt(mode: String) async throws {
+        try await ToolProcess.run("\(binaries)/pg_ctl", ["-D", dataFolder, "-m", mode, "-w", "stop"], as: owner)
     }
 
     /// A new, empty database in the cluster, as a `postgres://` URL.

@@ -30,6 +30,7 @@ public func withMovieServer<Result>(
     storage: (any ServerStorage)? = nil,
     answersOnEventLoop: Bool = true,
     readinessTimeout: Duration = .seconds(1),
+    queryTimeout: Duration = .seconds(5),
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
     var configuration = MovieServer.Configuration(
@@ -38,6 +39,7 @@ public func withMovieServer<Result>(
     )
     configuration.answersOnEventLoop = answersOnEventLoop
     configuration.readinessTimeout = readinessTimeout
+    configuration.queryTimeout = queryTimeout
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()
     return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }

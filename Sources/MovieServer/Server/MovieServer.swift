@@ -30,6 +30,9 @@ public struct MovieServer: Sendable {
         /// A server busy enough to miss it is taken out of rotation by its balancer: raise it for
         /// a database that is slow to answer under load.
         public var readinessTimeout: Duration = .seconds(1)
+        /// How long one request may wait for the database in all, whatever it queries
+        /// (``RequestDeadline``); a request past it is a `503`.
+        public var queryTimeout: Duration = .seconds(5)
         public var logger: Logger
         /// Whether the answers the server keeps ready (the top lists) are sent right from the
         /// connection's event loop, without the router; off, every request is routed, which is
@@ -136,6 +139,7 @@ public struct MovieServer: Sendable {
         router.middlewares.add(RequestMetricsMiddleware(metrics: metrics))
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
+        router.middlewares.add(RequestDeadlineMiddleware(timeout: configuration.queryTimeout))
         try registerRoutes(on: router)
         let hotPath = configuration.answersOnEventLoop ? HotPathAnswers(
             topLists: topLists, tokens: configuration.auth.requiresToken ? tokens : nil,

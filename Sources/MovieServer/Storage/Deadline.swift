@@ -6,20 +6,40 @@ import NIOConcurrencyHelpers
 enum Deadline {
     struct Exceeded: Error {}
 
+    /// Gives `operation` at most `limit` in all.
     static func run<T: Sendable>(
         within limit: Duration,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
+        try await run(idleLimit: limit) { _ in try await operation() }
+    }
+
+    /// Gives `operation` at most `idleLimit` between two calls of the `progress` closure it is
+    /// handed (and from its start to the first): a long import that keeps writing batches runs as
+    /// long as it needs, one whose database stopped answering ends within `idleLimit`.
+    static func run<T: Sendable>(
+        idleLimit: Duration,
+        _ operation: @escaping @Sendable (_ progress: @escaping @Sendable () -> Void) async throws -> T
+    ) async throws -> T {
         let state = NIOLockedValueBox(State<T>())
+        let lastProgress = NIOLockedValueBox(ContinuousClock.now)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let work = Task {
                     let result: Result<T, any Error>
-                    do { result = .success(try await operation()) } catch { result = .failure(error) }
+                    do {
+                        result = .success(try await operation { lastProgress.withLockedValue { $0 = .now } })
+                    } catch {
+                        result = .failure(error)
+                    }
                     state.withLockedValue { $0.finish(with: result) }?.resume(with: result)
                 }
                 let timer = Task {
-                    try await Task.sleep(for: limit)
+                    while true {
+                        let due = lastProgress.withLockedValue { $0 } + idleLimit
+                        if ContinuousClock.now >= due { break }
+                        try await Task.sleep(until: due)
+                    }
                     state.withLockedValue { $0.finish(with: .failure(Exceeded())) }?.resume(throwing: Exceeded())
                     work.cancel()
                 }
@@ -68,5 +88,13 @@ enum Deadline {
             isCancelled = true
             work?.cancel()
         }
+    }
+}
+
+extension Duration {
+    /// `5 s`, `0.25 s`: a limit as errors show it.
+    var secondsText: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }

@@ -8,6 +8,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case foreign(String, reason: String)
     /// A migration step failed; nothing of that step was kept.
     case migrationFailed(step: String, reason: String)
+    /// The connection broke or stopped answering in the middle of work; `reason` says what
+    /// became of that work.
+    case connectionLost(String, reason: String)
     /// A query failed while serving or importing.
     case queryFailed(String)
 
@@ -17,6 +20,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case let .unreachable(location, reason): "cannot reach the database \(location): \(reason)"
         case let .foreign(location, reason): "\(location) is not a Marquee server database: \(reason)"
         case let .migrationFailed(step, reason): "the database migration '\(step)' failed: \(reason)"
+        case let .connectionLost(location, reason): "lost the database connection to \(location): \(reason)"
         case let .queryFailed(reason): "a database query failed: \(reason)"
         }
     }

@@ -1,11 +1,12 @@
 import Logging
 
 extension DatabaseLocation {
-    /// Opens and migrates the database at this location. `queryTimeout` is how long a query made
-    /// while serving may wait for PostgreSQL (SQLite waits for its file's lock on its own terms).
+    /// Opens and migrates the database at this location. `queryTimeout` is how long a request may
+    /// wait for the database in all (PostgreSQL's answers, SQLite's lock), and how long an import
+    /// may wait between two batches.
     public func open(logger: Logger = Logger(label: "marquee.database"), queryTimeout: Duration = .seconds(5)) async throws(StorageError) -> any CatalogImporting {
         switch self {
-        case let .sqlite(path): try await SQLiteStorage(path: path)
+        case let .sqlite(path): try await SQLiteStorage(path: path, queryTimeout: queryTimeout)
         case let .postgres(location): try await PostgresStorage(location: location, queryTimeout: queryTimeout, logger: logger)
         }
     }

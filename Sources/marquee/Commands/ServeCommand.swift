@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("ready-timeout"), help: ArgumentHelp("How long /health/ready waits for the database before it answers 503.", valueName: "seconds"))
     var readyTimeout = 1
 
-    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("With a PostgreSQL --database: how long a request waits for the database before it answers 503 (default 5).", valueName: "seconds"))
+    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("With a --database: how long one request may wait for the database in all before it answers 503 (default 5).", valueName: "seconds"))
     var queryTimeout: Int?
 
     @Option(name: .customLong("token-ttl"), help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
@@ -88,9 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...60).contains(readyTimeout) else { throw ValidationError("the ready timeout must be from 1 to 60 seconds, not \(readyTimeout)") }
         if let queryTimeout {
             guard (1...600).contains(queryTimeout) else { throw ValidationError("the query timeout must be from 1 to 600 seconds, not \(queryTimeout)") }
-            guard let scheme = database?.lowercased(), scheme.hasPrefix("postgres://") || scheme.hasPrefix("postgresql://") else {
-                throw ValidationError("--query-timeout is for a PostgreSQL --database (postgres://…)")
-            }
+            guard database != nil else { throw ValidationError("--query-timeout is for a --database (PostgreSQL or SQLite)") }
         }
         guard (1...3600).contains(shutdownTimeout) else { throw ValidationError("the shutdown timeout must be from 1 to 3600 seconds, not \(shutdownTimeout)") }
         if database != nil, catalog != nil {
@@ -112,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
             drainDelay: .seconds(drainDelay), shutdownTimeout: .seconds(shutdownTimeout), logger: logger
         )
         configuration.readinessTimeout = .seconds(readyTimeout)
+        configuration.queryTimeout = .seconds(queryTimeout ?? 5)
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()

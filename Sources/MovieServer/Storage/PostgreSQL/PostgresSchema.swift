@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The server's tables in PostgreSQL, created and changed by named, versioned steps recorded in
@@ -34,9 +35,12 @@ enum PostgresSchema {
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.
     private static let migrationLock = 0x4D41_5251_5545_45
 
-    static func migrate(_ client: PostgresClient, location: String, logger: Logger) async throws(StorageError) {
-        var step = "checking the schema"
+    /// Applies the steps the database lacks. Each statement must be answered within `idleLimit`:
+    /// a database that stops answering mid-migration ends it with an error, not a wait forever.
+    static func migrate(_ client: PostgresClient, location: String, idleLimit: Duration, logger: Logger) async throws(StorageError) {
+        let step = NIOLockedValueBox("checking the schema")
         do {
+            try await Deadline.run(idleLimit: idleLimit) { alive in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
                 let tables = try await connection.query(
@@ -55,20 +59,26 @@ enum PostgresSchema {
                 if let unknown = applied.subtracting(known).first {
                     throw StorageError.foreign(location, reason: "its schema has the step '\(unknown)', from a newer Marquee")
                 }
+                alive()
                 for (name, statements) in steps where !applied.contains(name) {
-                    step = name
-                    for statement in statements { try await connection.query(statement, logger: logger) }
+                    step.withLockedValue { $0 = name }
+                    for statement in statements {
+                        try await connection.query(statement, logger: logger)
+                        alive()
+                    }
                     try await connection.query("INSERT INTO marquee_schema_migration (name) VALUES (\(name))", logger: logger)
                     logger.notice("applied the database migration \(name)")
                 }
             }
-        } catch let error as StorageError {
-            throw error
+            }
+        } catch is Deadline.Exceeded {
+            throw .connectionLost(location, reason: "no answer within \(idleLimit.secondsText) while \(step.withLockedValue { $0 }); nothing of that step was kept")
         } catch {
+            if let error = PostgresErrorText.unwrapped(error) as? StorageError { throw error }
             if PostgresErrorText.isConnectionFailure(error) {
                 throw .unreachable(location, reason: PostgresErrorText.describe(error))
             }
-            throw .migrationFailed(step: step, reason: PostgresErrorText.describe(error))
+            throw .migrationFailed(step: step.withLockedValue { $0 }, reason: PostgresErrorText.describe(error))
         }
     }
 }

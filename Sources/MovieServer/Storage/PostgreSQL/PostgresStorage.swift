@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import PostgresNIO
@@ -51,7 +52,7 @@ public final class PostgresStorage: CatalogImporting {
         let description = DatabaseLocation.postgres(location).description
         do {
             try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
-            try await PostgresSchema.migrate(client, location: description, logger: logger)
+            try await PostgresSchema.migrate(client, location: description, idleLimit: queryTimeout, logger: logger)
         } catch {
             runTask.cancel()
             throw error
@@ -117,58 +118,83 @@ public final class PostgresStorage: CatalogImporting {
         try await run { client in try await client.query("SELECT 1", logger: self.logger) }
     }
 
+    /// Stops the pool, waiting at most a few seconds for connections that no longer answer.
     public func close() async {
         runTask.cancel()
-        await runTask.value
+        let runTask = runTask
+        _ = try? await Deadline.run(within: .seconds(3)) { await runTask.value }
     }
 
+    /// Writes the catalog in one transaction. Each batch (and the commit) must be answered within
+    /// the query timeout: when the database stops answering mid-import (it was stopped, the network
+    /// broke), the import ends with ``StorageError/connectionLost(_:reason:)`` instead of waiting
+    /// forever, and the database rolls back what it never committed.
     public func importMovies(
         _ movies: [CatalogMovie],
         batchSize: Int,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
         let client = client
+        let logger = logger
+        let committing = NIOLockedValueBox(false)
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                var summary = CatalogImportSummary()
-                let writer = PostgresCatalogWriter(connection: connection, logger: self.logger)
-                var done = 0
-                let size = max(1, batchSize)
-                for start in stride(from: 0, to: movies.count, by: size) {
-                    let batch = Array(movies[start..<min(movies.count, start + size)])
-                    let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: self.logger)
-                    let plan = CatalogImportPlan(batch: batch, existing: existing)
-                    try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)
-                    summary.add(plan)
-                    done += batch.count
-                    progress(done)
+            return try await Deadline.run(idleLimit: queryTimeout) { alive in
+                try await client.withTransaction(logger: logger) { connection in
+                    var summary = CatalogImportSummary()
+                    let writer = PostgresCatalogWriter(connection: connection, logger: logger)
+                    var done = 0
+                    let size = max(1, batchSize)
+                    for start in stride(from: 0, to: movies.count, by: size) {
+                        let batch = Array(movies[start..<min(movies.count, start + size)])
+                        let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: logger)
+                        let plan = CatalogImportPlan(batch: batch, existing: existing)
+                        try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)
+                        summary.add(plan)
+                        done += batch.count
+                        alive()
+                        progress(done)
+                    }
+                    if summary.added + summary.changed > 0 {
+                        try await connection.query("UPDATE catalog_state SET version = version + 1", logger: logger)
+                    }
+                    alive()
+                    committing.withLockedValue { $0 = true }
+                    return summary
                 }
-                if summary.added + summary.changed > 0 {
-                    try await connection.query("UPDATE catalog_state SET version = version + 1", logger: self.logger)
-                }
-                return summary
             }
+        } catch is Deadline.Exceeded {
+            let outcome = committing.withLockedValue { $0 }
+                ? "the commit was not confirmed; importing the same file again is safe"
+                : "nothing was committed, so nothing was imported"
+            throw .connectionLost(summary, reason: "no answer within \(queryTimeout.secondsText); \(outcome)")
+        } catch where PostgresErrorText.isConnectionLoss(error) {
+            let outcome = committing.withLockedValue { $0 }
+                ? "the commit was not confirmed; importing the same file again is safe"
+                : "nothing was committed, so nothing was imported"
+            throw .connectionLost(summary, reason: "\(PostgresErrorText.describe(error)); \(outcome)")
         } catch {
             throw Self.storageError(error, location: summary)
         }
     }
 
-    /// Runs `body` with the pool, giving up after ``queryTimeout``: while the database is gone,
-    /// the pool waits for a connection, and a request must get its 503 long before the client gives up.
+    /// Runs `body` with the pool, giving up after ``queryTimeout`` or at the request's deadline,
+    /// whichever comes first: while the database is gone, the pool waits for a connection, and a
+    /// request must get its 503 long before the client gives up.
     @discardableResult
     private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
         let client = client
+        let limit = RequestDeadline.remaining(limit: queryTimeout)
         do {
-            return try await Deadline.run(within: queryTimeout) { try await body(client) }
+            return try await Deadline.run(within: limit) { try await body(client) }
         } catch is Deadline.Exceeded {
-            throw .unreachable(summary, reason: "no answer within \(queryTimeout)")
+            throw .unreachable(summary, reason: "no answer within \(queryTimeout.secondsText) for this request")
         } catch {
             throw Self.storageError(error, location: summary)
         }
     }
 
     private static func storageError(_ error: any Error, location: String) -> StorageError {
-        if let error = error as? StorageError { return error }
+        if let error = PostgresErrorText.unwrapped(error) as? StorageError { return error }
         if PostgresErrorText.isConnectionFailure(error) { return .unreachable(location, reason: PostgresErrorText.describe(error)) }
         return .queryFailed(PostgresErrorText.describe(error))
     }

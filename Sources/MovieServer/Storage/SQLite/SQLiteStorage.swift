@@ -1,20 +1,34 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// Server storage in one SQLite file (through GRDB, in WAL mode): the catalog and refresh
 /// tokens survive a restart of the one instance that uses it.
 public final class SQLiteStorage: CatalogImporting {
     public let path: String
     private let pool: DatabasePool
+    /// How long a request (or an import, for the file's lock) may wait for the database.
+    private let queryTimeout: Duration
+    /// When the write running now must give up waiting for another process's lock.
+    private let writeDeadline: NIOLockedValueBox<ContinuousClock.Instant?>
 
     /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
     /// a client store, one written by a newer Marquee, or anything but a regular file is refused
     /// untouched: it is classified read-only before anything is opened for writing.
-    public init(path: String) async throws(StorageError) {
+    public init(path: String, queryTimeout: Duration = .seconds(5)) async throws(StorageError) {
         self.path = path
+        self.queryTimeout = queryTimeout
         if case let .refused(error) = SQLiteServerFile.classify(path, migrations: SQLiteSchema.migrator.migrations) { throw error }
+        let writeDeadline = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+        self.writeDeadline = writeDeadline
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .callback { tries in
+            let deadline = writeDeadline.withLockedValue { $0 }
+            if let deadline { guard ContinuousClock.now < deadline else { return false } }
+            else if Duration.milliseconds(10 * tries) >= queryTimeout { return false }
+            usleep(10_000)
+            return true
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
@@ -81,37 +95,71 @@ public final class SQLiteStorage: CatalogImporting {
         batchSize: Int,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
-        try await write { db in
-            var summary = CatalogImportSummary()
-            var writer = SQLiteCatalogWriter(db: db)
-            var done = 0
-            for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
-                let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
-                let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
-                let plan = CatalogImportPlan(batch: batch, existing: existing)
-                for movie in plan.moviesToWrite { try writer.write(movie) }
-                summary.add(plan)
-                done += batch.count
-                progress(done)
-            }
-            if summary.added + summary.changed > 0 {
-                try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
-            }
-            return summary
-        }
-    }
-
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         do {
-            return try await pool.read(body)
+            return try await pool.write { db in
+                var summary = CatalogImportSummary()
+                var writer = SQLiteCatalogWriter(db: db)
+                var done = 0
+                for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
+                    let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
+                    let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
+                    let plan = CatalogImportPlan(batch: batch, existing: existing)
+                    for movie in plan.moviesToWrite { try writer.write(movie) }
+                    summary.add(plan)
+                    done += batch.count
+                    progress(done)
+                }
+                if summary.added + summary.changed > 0 {
+                    try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
+                }
+                return summary
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw .unreachable(path, reason: "another process held the database's lock for \(queryTimeout.secondsText)")
         } catch {
             throw .queryFailed(Self.reason(error))
         }
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+    /// Runs `body` on a reader, giving up at the request's deadline.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        let limit = RequestDeadline.remaining(limit: queryTimeout)
+        let pool = pool
         do {
-            return try await pool.write(body)
+            return try await Deadline.run(within: limit) { try await pool.read(body) }
+        } catch is Deadline.Exceeded {
+            throw .unreachable(path, reason: "no answer within \(queryTimeout.secondsText) for this request")
+        } catch {
+            throw .queryFailed(Self.reason(error))
+        }
+    }
+
+    /// Runs `body` in an immediate transaction, giving up at the request's deadline: while
+    /// another process holds the file's lock, while earlier writes wait in the writer's queue,
+    /// or both. A write whose turn comes after its deadline is not made.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        let limit = RequestDeadline.remaining(limit: queryTimeout)
+        let deadline = ContinuousClock.now + limit
+        let (pool, writeDeadline) = (pool, writeDeadline)
+        do {
+            return try await Deadline.run(within: limit) {
+                try await pool.writeWithoutTransaction { db in
+                    guard ContinuousClock.now < deadline else { throw Deadline.Exceeded() }
+                    writeDeadline.withLockedValue { $0 = deadline }
+                    defer { writeDeadline.withLockedValue { $0 = nil } }
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    guard let result else { throw Deadline.Exceeded() }
+                    return result
+                }
+            }
+        } catch is Deadline.Exceeded {
+            throw .unreachable(path, reason: "the database stayed locked for \(queryTimeout.secondsText) for this request")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw .unreachable(path, reason: "the database stayed locked for \(queryTimeout.secondsText) for this request")
         } catch {
             throw .queryFailed(Self.reason(error))
         }

@@ -21,14 +21,18 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-size"), help: "How many movies to write a statement batch.")
     var batchSize = 1000
 
+    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("How long the database may take to answer a batch (or to give up its lock) before the import stops.", valueName: "seconds"))
+    var queryTimeout = 5
+
     func validate() throws {
         guard (1...100_000).contains(batchSize) else { throw ValidationError("the batch size must be from 1 to 100000, not \(batchSize)") }
+        guard (1...600).contains(queryTimeout) else { throw ValidationError("the query timeout must be from 1 to 600 seconds, not \(queryTimeout)") }
     }
 
     func run() async throws {
         let location = try DatabaseLocation(parsing: database)
         let catalog = try Catalog.load(from: URL(fileURLWithPath: file))
-        let storage = try await location.open()
+        let storage = try await location.open(queryTimeout: .seconds(queryTimeout))
         let progress = ImportProgress(total: catalog.movies.count)
         let started = ContinuousClock.now
         let summary: CatalogImportSummary
