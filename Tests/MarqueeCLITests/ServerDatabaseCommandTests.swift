@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MarqueeTestSupport
 import MovieServer
 import PostgresNIO
@@ -134,6 +135,53 @@ struct ServerDatabaseCommandTests {
         #expect(added == nil)
     }
 
+    @Test("another program's tables, or a schema a newer Marquee wrote, are refused with one line and left as they were", arguments: Kind.allCases)
+    func refusesForeignAndNewerSchemas(kind: Kind) async throws {
+        let foreign = try await kind.makeDatabase()
+        try await execute("CREATE TABLE users (id INTEGER PRIMARY KEY)", on: foreign, kind: kind)
+        let file = temporaryFile("reference.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONEncoder().encode(try Catalog.reference().movies).write(to: file)
+        for arguments in [["serve", "--port", "0", "--database", foreign], ["catalog", "import", file.path, "--database", foreign]] {
+            let outcome = try await marquee.run(arguments)
+            #expect(outcome.status != 0)
+            #expect(outcome.errorLines.count == 1, "\(arguments): \(outcome.standardError)")
+            #expect(outcome.standardError.contains("is not a Marquee server database: it holds other tables (users) and no Marquee schema"),
+                    "\(arguments): \(outcome.standardError)")
+        }
+        #expect(try await tables(of: foreign, kind: kind) == ["users"], "nothing was created beside the foreign table")
+
+        let newer = try await kind.makeDatabase()
+        try await importReferenceCatalog(into: newer)
+        let steps = kind == .postgres ? "marquee_schema_migration (name)" : "grdb_migrations (identifier)"
+        try await execute("INSERT INTO \(steps) VALUES ('server-v99-future')", on: newer, kind: kind)
+        let refused = try await marquee.run(["serve", "--port", "0", "--database", newer])
+        #expect(refused.status != 0)
+        #expect(refused.errorLines.count == 1, "\(refused.standardError)")
+        #expect(refused.standardError.contains("newer Marquee"), "\(refused.standardError)")
+    }
+
+    @Test("MARQUEE_DATABASE_URL names the database when --database is not given; with neither, one line says what to do")
+    func readsTheDatabaseFromTheEnvironment() async throws {
+        let database = try await Kind.postgres.makeDatabase()
+        let file = temporaryFile("reference.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONEncoder().encode(try Catalog.reference().movies).write(to: file)
+        let imported = try await marquee.run(["catalog", "import", file.path], environment: ["MARQUEE_DATABASE_URL": database])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("10 added"))
+        let missing = try await marquee.run(["catalog", "import", file.path], environment: ["MARQUEE_DATABASE_URL": ""])
+        #expect(missing.status != 0)
+        #expect(missing.standardError == "marquee: no database is named: give --database URL, or set MARQUEE_DATABASE_URL\n")
+
+        var environment = marquee
+        environment.environment["MARQUEE_DATABASE_URL"] = database
+        let server = try environment.launch(["serve", "--port", "0"])
+        let serving = await server.nextErrorLine(containing: "serving from")
+        _ = await server.signal(SIGTERM)
+        #expect(serving?.contains("PostgreSQL database") == true, "\(serving ?? server.lastOutput)")
+    }
+
     @Test("on a terminal, the import draws a progress bar and erases it when done; through a pipe it draws nothing")
     func importProgress() async throws {
         let file = temporaryFile("catalog-50k.json")
@@ -222,6 +270,35 @@ struct ServerDatabaseCommandTests {
     }
 
     // MARK: - Helpers
+
+    /// Runs one statement on `database` outside Marquee.
+    private func execute(_ sql: String, on database: String, kind: Kind) async throws {
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: database)
+            try await queue.write { try $0.execute(sql: sql) }
+            try queue.close()
+        case .postgres:
+            try await PostgresCluster.required().withSession(on: database) { session in
+                _ = try await session.query(PostgresQuery(unsafeSQL: sql), logger: quietLogger)
+            }
+        }
+    }
+
+    /// The tables of `database`, by name.
+    private func tables(of database: String, kind: Kind) async throws -> [String] {
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: database)
+            defer { try? queue.close() }
+            return try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        case .postgres:
+            return try await PostgresCluster.required().withSession(on: database) { session in
+                try await session.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename", logger: quietLogger)
+                    .collect().map { try $0.decode(String.self) }
+            }
+        }
+    }
 
     private func importReferenceCatalog(into database: String) async throws {
         let file = temporaryFile("reference.json")

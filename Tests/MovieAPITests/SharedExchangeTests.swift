@@ -77,6 +77,30 @@ struct SharedExchangeTests {
         }
     }
 
+    @Test("callers with different credentials never share an exchange: two tokens, two requests on the wire")
+    func credentialsAreNeverShared() async throws {
+        let site = ReferenceSiteServer()
+        try await site.run { url in
+            try await withTransport { transport in
+                let shared = SharedExchangeTransport(base: transport)
+                await site.gate.close()
+                let calls = (0..<100).map { index in
+                    Task {
+                        var endpoint = Endpoint(path: ["movies", "topGrossing", "2016"])
+                        endpoint.headerFields[.authorization] = "Bearer token-\(index % 2 == 0 ? "alice" : "bob")"
+                        return try await shared.send(try APIRequest(endpoint: endpoint, baseURL: url, defaultTimeout: .seconds(30)))
+                    }
+                }
+                try await waitForCallers(100, on: shared)
+                await site.gate.open()
+                for call in calls {
+                    #expect(try await call.value.status == .ok)
+                }
+                #expect(site.requests == 2, "one exchange per credential, fifty callers each")
+            }
+        }
+    }
+
     @Test("a failure of the shared exchange reaches all 100 callers")
     func failureReachesAll() async throws {
         let site = ReferenceSiteServer()

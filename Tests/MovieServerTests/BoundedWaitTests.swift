@@ -8,7 +8,7 @@ import Testing
 /// request that needs the database is answered (a 503 at worst) within the query timeout.
 @Suite("Bounded waits for the database")
 struct BoundedWaitTests {
-    static let timeout: Duration = .seconds(2)
+    static let timeout: Duration = .seconds(3)
 
     @Test("PostgreSQL stopped: an uncached top list (a version check, then the list) is a 503 after one query timeout, not two")
     func oneDeadlinePerRequest() async throws {
@@ -29,7 +29,7 @@ struct BoundedWaitTests {
             #expect(answer.status == 503)
             #expect(answer.json?["error"] as? String == "temporarily_unavailable")
             #expect(waited >= Self.timeout - .milliseconds(100), "it waited for the database: \(waited)")
-            #expect(waited < Self.timeout * 2 - .milliseconds(300), "one deadline, not one per query: \(waited)")
+            #expect(waited < Self.timeout * 2 - .milliseconds(500), "one deadline, not one per query: \(waited)")
         }) { await storage.close() }
     }
 
@@ -55,9 +55,9 @@ struct BoundedWaitTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(waits.map(\.0) == [503, 503, 503])
-            for (_, waited) in waits {
-                #expect(waited < Self.timeout + .milliseconds(1500), "each request's wait is its own, not the queue's: \(waits.map(\.1))")
-            }
+            let times = waits.map(\.1)
+            #expect(times.allSatisfy { $0 >= Self.timeout - .milliseconds(100) }, "each waited for the lock: \(times)")
+            #expect(times.max()! - times.min()! < Self.timeout, "each wait is the request's own, not its place in the queue (which would space them a timeout apart): \(times)")
             try await holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
             let after = try await client.get("/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant)
             #expect(after.status == 200)

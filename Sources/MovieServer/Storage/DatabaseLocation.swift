@@ -4,6 +4,8 @@ import Foundation
 ///
 /// - `postgres://user:password@host:port/database?sslmode=disable|prefer|require` (also
 ///   `postgresql://`); `?host=/folder` reaches the server through its Unix socket in that folder.
+///   Any other parameter is refused. Without a password in the URL, `PGPASSWORD` or the libpq
+///   password file supplies it.
 /// - `sqlite:PATH`, or a plain path: a SQLite file, created when missing.
 public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     case postgres(PostgresLocation)
@@ -23,11 +25,25 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         public var tls: TLSMode
     }
 
-    public init(parsing text: String) throws(StorageError) {
+    /// The environment variable that names the database when no `--database` is given, so that
+    /// a password in the URL is not shown to every local user by `ps`.
+    public static let environmentVariable = "MARQUEE_DATABASE_URL"
+
+    /// Reads `text`. A PostgreSQL URL without a password takes one as libpq would: from
+    /// `PGPASSWORD`, else from the password file (`PGPASSFILE`, else `~/.pgpass`).
+    public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StorageError) {
         guard !text.isEmpty else { throw .invalidLocation(text, reason: "it is empty") }
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            self = .postgres(try Self.postgres(text))
+            var location = try Self.postgres(text)
+            if location.password == nil {
+                location.password = environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+                    ?? PostgresPasswordFile.load(environment: environment)?.password(
+                        host: location.socketFolder == nil ? location.host : "localhost",
+                        port: location.port, database: location.database, username: location.username
+                    )
+            }
+            self = .postgres(location)
         } else if lowered.hasPrefix("sqlite:") {
             let path = String(text.dropFirst("sqlite:".count)).replacingOccurrences(of: "//", with: "", options: .anchored)
             guard !path.isEmpty else { throw .invalidLocation(text, reason: "no file path follows 'sqlite:'") }
@@ -53,9 +69,14 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         guard let components = URLComponents(string: text) else {
             throw .invalidLocation(redacted(text), reason: "it is not a valid URL")
         }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let items = components.queryItems ?? []
+        if let unknown = items.first(where: { !["sslmode", "host"].contains($0.name) }) {
+            throw .invalidLocation(redacted(text), reason: "the parameter '\(unknown.name)' is not one Marquee understands (sslmode, host)")
+        }
+        let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         let socketFolder = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        let host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        let namedHost = query["host"].flatMap { $0.isEmpty || $0.hasPrefix("/") ? nil : $0 }
+        let host = namedHost ?? components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         let port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw .invalidLocation(redacted(text), reason: "the port must be from 1 to 65535") }
         let username = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? "postgres"

@@ -3,6 +3,7 @@ enum CLIError: Error, CustomStringConvertible {
     case cannotServe(host: String, port: Int, reason: String)
     case cannotStartEmbeddedServer(reason: String)
     case cannotWriteOutput(reason: String)
+    case noDatabase
 
     var description: String {
         switch self {
@@ -12,6 +13,8 @@ enum CLIError: Error, CustomStringConvertible {
             "cannot start the embedded API server: \(reason)"
         case let .cannotWriteOutput(reason):
             "cannot write the output: \(reason)"
+        case .noDatabase:
+            "no database is named: give --database URL, or set MARQUEE_DATABASE_URL"
         }
     }
 }

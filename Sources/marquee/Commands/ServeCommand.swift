@@ -29,8 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A JSON file of movies to serve instead of the bundled catalog.", valueName: "file"))
     var catalog: String?
 
-    @Option(help: ArgumentHelp("Keep the catalog and refresh tokens in this database: postgres://… or a SQLite file.", valueName: "url"))
-    var database: String?
+    @Option(name: .customLong("database"), help: ArgumentHelp("Keep the catalog and refresh tokens in this database: postgres://… or a SQLite file (default: $MARQUEE_DATABASE_URL, which keeps a password out of 'ps').", valueName: "url"))
+    var databaseOption: String?
+
+    /// `--database`, else `MARQUEE_DATABASE_URL` unless `--catalog` is given.
+    var database: String? { databaseOption ?? (catalog == nil ? DatabaseArgument.fromEnvironment() : nil) }
 
     @Option(name: .customLong("signing-keys"), help: ArgumentHelp("A file of token signing keys, one 'KEY-ID SECRET' a line, newest last; readable by its owner only.", valueName: "file"))
     var signingKeys: String?
@@ -91,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard database != nil else { throw ValidationError("--query-timeout is for a --database (PostgreSQL or SQLite)") }
         }
         guard (1...3600).contains(shutdownTimeout) else { throw ValidationError("the shutdown timeout must be from 1 to 3600 seconds, not \(shutdownTimeout)") }
-        if database != nil, catalog != nil {
+        if databaseOption != nil, catalog != nil {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
         }
         guard (1...31_536_000).contains(tokenLifetime) else {

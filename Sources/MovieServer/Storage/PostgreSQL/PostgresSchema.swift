@@ -42,7 +42,14 @@ enum PostgresSchema {
         do {
             try await Deadline.run(idleLimit: idleLimit) { alive in
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+                // Polled rather than waited for: an instance that waits behind another's long
+                // migration is making progress as long as the database answers each try.
+                while try await connection.query("SELECT pg_try_advisory_xact_lock(\(migrationLock))", logger: logger)
+                    .collect().first?.decode(Bool.self) != true {
+                    alive()
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                alive()
                 let tables = try await connection.query(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()", logger: logger
                 ).collect().map { try $0.decode(String.self) }

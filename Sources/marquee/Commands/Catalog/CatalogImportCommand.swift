@@ -15,8 +15,8 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The JSON catalog file.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("The database: postgres://user:password@host:port/database, or a SQLite file.", valueName: "url"))
-    var database: String
+    @Option(name: .customLong("database"), help: ArgumentHelp("The database: postgres://user@host:port/database, or a SQLite file (default: $MARQUEE_DATABASE_URL).", valueName: "url"))
+    var databaseOption: String?
 
     @Option(name: .customLong("batch-size"), help: "How many movies to write a statement batch.")
     var batchSize = 1000
@@ -30,6 +30,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard let database = databaseOption ?? DatabaseArgument.fromEnvironment() else { throw CLIError.noDatabase }
         let location = try DatabaseLocation(parsing: database)
         let catalog = try Catalog.load(from: URL(fileURLWithPath: file))
         let storage = try await location.open(queryTimeout: .seconds(queryTimeout))
