@@ -18,9 +18,16 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// The matched pattern, or `unmatched`: Hummingbird names its not-found responder `NotFound`,
+    /// which is no route of ours.
+    static func route(_ endpointPath: String?) -> String {
+        guard let endpointPath, endpointPath.hasPrefix("/") else { return "unmatched" }
+        return endpointPath
+    }
+
     private func record(_ request: Request, context: Context, status: Int, start: ContinuousClock.Instant) {
         metrics.recordRequest(
-            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status,
+            route: Self.route(context.endpointPath), method: request.method.rawValue, status: status,
             duration: ContinuousClock.now - start
         )
     }

@@ -66,6 +66,19 @@ extension ServerDatabaseTests {
                     #expect(after.value("marquee_token_grants_total", ["grant_type": "client_credentials"]) == 1)
                     #expect(after.value("marquee_http_request_duration_seconds_count", ["route": "/api/movies/topGrossing/{year}", "method": "GET"]) == 4)
                     #expect(!after.text.contains("/api/movies/topGrossing/2016"), "raw paths would let clients grow the metrics without end")
+
+                    for path in ["/nope", "/api/nope/\(UUID().uuidString)"] {
+                        #expect(try await client.get(path).status == 404)
+                    }
+                    let refused = try await client.get(
+                        "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+                        body: "grant_type=client_credentials&client_id=marquee-dev&client_secret=wrong"
+                    )
+                    #expect(refused.status == 401)
+                    let last = try await PrometheusText(client.get("/metrics").body)
+                    #expect(last.value("marquee_http_requests_total", ["route": "unmatched", "status": "404"]) == 2, "unknown paths are one label")
+                    #expect(!last.text.contains("NotFound"))
+                    #expect(last.value("marquee_token_refusals_total", [:]) == 1)
                 }
             }
         }
