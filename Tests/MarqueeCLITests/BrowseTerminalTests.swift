@@ -61,7 +61,7 @@ struct BrowseTerminalTests {
             #expect(styled.contains("\u{1B}[7m"), "the selected segment and row are in reverse video")
 
             await site.gate.open()
-            try await terminal.waitForText("from the network, just now")
+            try await terminal.waitForScreen("the network's answer") { $0.contains { $0.hasPrefix("from the network, ") } }
 
             try await terminal.send("Right")
             try await terminal.waitForScreen("the top rated list from the network") {
@@ -97,23 +97,38 @@ struct BrowseTerminalTests {
         let api = try #require(line.split(separator: " ").last.map(String.init))
         let terminal = try await TmuxTerminal.start(command: try browseScript(["--env", api, "--store", store.path]), environment: marquee.environment, width: 120, height: 30)
         defer { terminal.kill() }
-        let screen = try await terminal.waitForText("from the network, just now")
+        let screen = try await terminal.waitForScreen("the network's answer") { $0.contains { $0.hasPrefix("from the network, ") } }
         #expect(screen[0].contains("[Top grossing]"))
         #expect(screen[2].contains("1  Finding Dory (2016)"))
         let styled = try await terminal.screen(attributes: true).joined()
         #expect(!styled.contains("\u{1B}[7m"), "NO_COLOR draws no reverse video")
 
         _ = await server.signal(SIGKILL)
+        try holdLoopbackPort(try #require(URL(string: api)?.port))
         try await terminal.send("r")
         let offline = try await terminal.waitForText("offline:")
         #expect(offline[2].contains("1  Finding Dory (2016)"), "the stored list stays on screen")
-        #expect(offline.contains { $0.hasPrefix("from the local store, fetched just now — offline: cannot connect") })
+        #expect(offline.contains { $0.hasPrefix("from the local store, fetched ") && $0.contains(" — offline: cannot connect") })
 
         try await terminal.send("?")
         try await terminal.waitForText("any key closes the help")
         let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, SIGTERM) == 0)
         try await expectRestored(terminal, status: 143)
+    }
+
+    @Test("SIGQUIT ends browse like SIGTERM: the terminal restored, no backtrace drawn, no key waited for")
+    func quitSignal() async throws {
+        let terminal = try await TmuxTerminal.start(
+            command: try browseScript(["--env", "stub:success", "--store", store.path]), environment: MarqueeProcess().environment, width: 120, height: 30
+        )
+        defer { terminal.kill() }
+        try await terminal.waitForText("Finding Dory")
+        let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, SIGQUIT) == 0)
+        try await expectRestored(terminal, status: 128 + Int(SIGQUIT))
+        let screen = try await terminal.screen().joined(separator: "\n")
+        #expect(!screen.contains("Backtrace") && !screen.contains("crashed"), "\(screen)")
     }
 
     @Test("without a terminal, browse says so in one line and exits non-zero")

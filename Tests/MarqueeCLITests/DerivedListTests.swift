@@ -18,6 +18,7 @@ struct DerivedListTests {
         let fetched = try await marquee.run(["top-grossing", "--year", "2016", "--env", api, "--store", store.path])
         #expect(fetched.status == 0, "\(fetched.standardError)")
         #expect(await server.signal() == 0)
+        try holdLoopbackPort(try #require(URL(string: api)?.port))
 
         let offline = try await marquee.run(["top-rated", "--year", "2016", "--env", api, "--store", store.path, "--trace"])
         #expect(offline.status == 0, "\(offline.standardError)")

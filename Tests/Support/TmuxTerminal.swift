@@ -83,7 +83,8 @@ public final class TmuxTerminal: Sendable {
         }
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
-        let argv = ["tmux", "-L", socketName, "-f", "/dev/null"] + arguments
+        // -u: the pane is UTF-8 whatever the caller's LANG, so "…" and "—" read the same everywhere.
+        let argv = ["tmux", "-u", "-L", socketName, "-f", "/dev/null"] + arguments
         let status = await DetachedSpawn.run("/usr/bin/tmux", argv, outputPath: outputPath)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status == 0 else {

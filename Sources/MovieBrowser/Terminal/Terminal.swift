@@ -102,7 +102,10 @@ public final class Terminal: @unchecked Sendable {
         }
         reader.start()
         var sources: [any DispatchSourceSignal] = []
-        for (number, input) in [(SIGWINCH, TerminalInput.resize), (SIGTERM, .signal(SIGTERM)), (SIGINT, .signal(SIGINT)), (SIGHUP, .signal(SIGHUP))] {
+        // SIGQUIT too: left to the runtime, its backtracer would draw over the screen and wait
+        // for a key; here it ends the browser like SIGTERM, with the terminal restored.
+        let stopping = [SIGTERM, SIGINT, SIGHUP, SIGQUIT].map { ($0, TerminalInput.signal($0)) }
+        for (number, input) in [(SIGWINCH, TerminalInput.resize)] + stopping {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(input) }
@@ -120,7 +123,7 @@ public enum TerminalInput: Sendable, Equatable {
     case keys([Key])
     /// The window changed size (SIGWINCH).
     case resize
-    /// A signal asking the program to stop: SIGTERM, SIGINT or SIGHUP.
+    /// A signal asking the program to stop: SIGTERM, SIGINT, SIGHUP or SIGQUIT.
     case signal(Int32)
     /// Standard input closed.
     case hangUp
