@@ -92,11 +92,21 @@ struct ClientCommandTests {
         #expect(outcome.standardError.hasPrefix("marquee: "))
     }
 
-    @Test("--help works for every command", arguments: [[], ["top-grossing"], ["top-rated"], ["movie"], ["serve"]])
-    func help(command: [String]) async throws {
+    @Test("--help works for every command and describes that command", arguments: [
+        ([], ["USAGE: marquee <subcommand>", "top-grossing", "top-rated", "browse", "serve", "catalog"]),
+        (["top-grossing"], ["OVERVIEW: List the ten highest grossing movies of a year.", "USAGE: marquee top-grossing", "--year <year>", "--offline"]),
+        (["top-rated"], ["OVERVIEW: List the ten highest rated movies of a year.", "USAGE: marquee top-rated", "--year <year>"]),
+        (["movie"], ["OVERVIEW: Show one movie and its cast.", "USAGE: marquee movie <id>"]),
+        (["serve"], ["USAGE: marquee serve", "--database <url>", "MARQUEE_DATABASE_URL", "--query-timeout <seconds>", "--signing-keys"]),
+        (["catalog", "import"], ["USAGE: marquee catalog import <file>", "--database <url>", "--query-timeout <seconds>"]),
+    ])
+    func help(command: [String], fragments: [String]) async throws {
         let outcome = try await marquee.run(command + ["--help"])
         #expect(outcome.status == 0)
-        #expect(outcome.standardOutput.contains("USAGE: marquee"))
+        #expect(outcome.standardError.isEmpty)
+        for fragment in fragments {
+            #expect(outcome.standardOutput.contains(fragment), "\(command): \(fragment)")
+        }
     }
 
     /// The table rows that start with a rank.

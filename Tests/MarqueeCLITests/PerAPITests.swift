@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import MarqueeTestSupport
 import MovieServer
@@ -122,6 +123,20 @@ struct PerAPITests {
             }
             let failures = outcomes.filter { $0.status != 0 }.map(\.standardError)
             #expect(failures.isEmpty, "round \(round): \(failures)")
+            #expect(outcomes.allSatisfy { ClientCommandTests.rankedRows($0.standardOutput).count == 10 }, "round \(round): every process printed the list")
+
+            let (steps, tables, integrity) = try await DatabaseQueue(path: store).read { db in
+                (
+                    try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
+                    try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
+                    try String.fetchOne(db, sql: "PRAGMA integrity_check")
+                )
+            }
+            #expect(steps.count == 4 && Set(steps).count == 4 && steps.first?.hasPrefix("v1:") == true, "round \(round): each step applied once: \(steps)")
+            #expect(tables == ["actor", "api", "castMember", "grdb_migrations", "listEntry", "listSnapshot", "movie"], "round \(round): \(tables)")
+            #expect(integrity == "ok")
+            let offline = try await marquee.run(["top-grossing", "--env", "stub:success", "--store", store, "--offline"])
+            #expect(offline.status == 0 && ClientCommandTests.rankedRows(offline.standardOutput).count == 10, "round \(round): the store answers")
         }
     }
 }

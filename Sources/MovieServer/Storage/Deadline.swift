@@ -2,7 +2,8 @@ import NIOConcurrencyHelpers
 
 /// Runs an operation that may not answer cancellation promptly (a query waiting for a database
 /// that went away) and stops waiting for it after a time limit: the caller gets
-/// ``Exceeded`` at the limit, and the operation is cancelled and left to finish alone.
+/// ``Exceeded`` at the limit (or `CancellationError` at once when its task is cancelled), and
+/// the operation is cancelled and left to finish alone.
 enum Deadline {
     struct Exceeded: Error {}
 
@@ -46,7 +47,7 @@ enum Deadline {
                 state.withLockedValue { $0.start(continuation, work: work, timer: timer) }
             }
         } onCancel: {
-            state.withLockedValue { $0.cancel() }
+            state.withLockedValue { $0.cancel() }?.resume(throwing: CancellationError())
         }
     }
 
@@ -62,6 +63,7 @@ enum Deadline {
         mutating func start(_ continuation: CheckedContinuation<T, any Error>, work: Task<Void, Never>, timer: Task<Void, any Error>) {
             if isDone {
                 timer.cancel()
+                if isCancelled { work.cancel() }
                 if let early { continuation.resume(with: early) }
                 return
             }
@@ -84,9 +86,12 @@ enum Deadline {
             return continuation
         }
 
-        mutating func cancel() {
+        /// Cancels the operation and returns the continuation to resume at once: a cancelled
+        /// caller does not wait for an operation that may not answer cancellation.
+        mutating func cancel() -> CheckedContinuation<T, any Error>? {
             isCancelled = true
             work?.cancel()
+            return finish(with: .failure(CancellationError()))
         }
     }
 }
