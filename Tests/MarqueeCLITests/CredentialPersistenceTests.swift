@@ -48,6 +48,29 @@ struct CredentialPersistenceTests {
         }
     }
 
+    @Test("another spelling of the same --env (HTTP, no trailing slash) is the same API: its stored list and its credential are found again")
+    func spellingsAreOneAPI() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            let home = try TemporaryConfigHome()
+            let store = home.root.appendingPathComponent("movies.sqlite").path
+            let api = server.baseURL.absoluteString
+            let shouted = "HTTP://127.0.0.1:\(server.port)/api"
+            #expect(api == "http://127.0.0.1:\(server.port)/api/")
+
+            let first = try await home.marquee.run(["top-grossing", "--env", api, "--store", store])
+            #expect(first.status == 0, "\(first.standardError)")
+            let offline = try await home.marquee.run(["top-grossing", "--env", shouted, "--store", store, "--offline", "--json"])
+            #expect(offline.status == 0, "\(offline.standardError)")
+            let answer = try JSONSerialization.jsonObject(with: Data(offline.standardOutput.utf8)) as? [String: Any]
+            #expect(answer?["source"] as? String == "store", "the list stored under the first spelling: \(offline.standardOutput)")
+            let second = try await home.marquee.run(["top-rated", "--env", shouted, "--store", store])
+            #expect(second.status == 0, "\(second.standardError)")
+            #expect(server.grants == GrantLedger.Counts(clientCredentials: 1), "the credential stored under the first spelling is used")
+            let status = try await home.marquee.run(["auth", "status", "--env", shouted])
+            #expect(status.standardOutput.hasPrefix("Signed in to \(api);"), "\(status.standardOutput)")
+        }
+    }
+
     @Test("a corrupt credentials file is a one-line warning and a sign-in for the run; the file is left as it was", arguments: ["{not json", "", #"{"version":1,"credentials":{"x":42}}"#])
     func toleratesCorruptFiles(contents: String) async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import MarqueeTestSupport
 import Testing
 
@@ -55,6 +56,36 @@ struct ServeCommandTests {
         #expect(outcome.status != 0)
         #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+
+    @Test("--max-connections: at the limit a new connection waits, unanswered, until an open one closes")
+    func maximumConnections() async throws {
+        let server = try marquee.launch(["serve", "--port", "0", "--public", "--max-connections", "3", "--log-level", "notice"])
+        let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"))
+        let port = try #require(URL(string: String(line.split(separator: " ").last ?? ""))?.port)
+        try await finally(try await {
+            var open: [RawConnection] = []
+            for _ in 0..<3 {
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await connection.read(until: "\r\n\r\n", limit: .seconds(20)) != nil, "the first three are served")
+                open.append(connection)
+            }
+            let answered = NIOLockedValueBox(false)
+            let waiting = Task {
+                let reply = try await RawConnection.exchange(port: port, "GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", limit: .seconds(60))
+                answered.withLockedValue { $0 = true }
+                return reply
+            }
+            try await Task.sleep(for: .seconds(1))
+            #expect(!answered.withLockedValue { $0 }, "a fourth connection is not served while three are open")
+            let before = ContinuousClock.now
+            await open[0].close()
+            let reply = try await waiting.value
+            #expect(reply.status == 200, "answered once a connection closed")
+            #expect(ContinuousClock.now - before < .seconds(30))
+            for connection in open.dropFirst() { await connection.close() }
+        }()) { _ = await server.signal(SIGTERM) }
     }
 
     @Test("a port in use fails with one line")
