@@ -16,14 +16,16 @@ enum Deadline {
     }
 
     /// Gives `operation` at most `idleLimit` between two calls of the `progress` closure it is
-    /// handed (and from its start to the first): a long import that keeps writing batches runs as
-    /// long as it needs, one whose database stopped answering ends within `idleLimit`.
+    /// handed, and `startLimit` (at least `idleLimit`) from its start to the first: a long import
+    /// that keeps writing batches runs as long as it needs, one whose database stopped answering
+    /// ends within `idleLimit`, and getting a connection on a busy machine may take longer.
     static func run<T: Sendable>(
         idleLimit: Duration,
+        startLimit: Duration = .zero,
         _ operation: @escaping @Sendable (_ progress: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
         let state = NIOLockedValueBox(State<T>())
-        let lastProgress = NIOLockedValueBox(ContinuousClock.now)
+        let lastProgress = NIOLockedValueBox(ContinuousClock.now + max(.zero, startLimit - idleLimit))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let work = Task {

@@ -12,8 +12,10 @@ public final class PostgresStorage: CatalogImporting {
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
     private let logger: Logger
-    /// How long a query made while serving may wait for the database (imports have no limit).
+    /// How long one request may wait for the database in all, and an import or migration between two answers.
     private let queryTimeout: Duration
+    /// How long getting a connection may take, before the first query of an import or migration.
+    private let connectTimeout: Duration
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
     public init(
@@ -26,6 +28,7 @@ public final class PostgresStorage: CatalogImporting {
         self.location = location
         self.logger = logger
         self.queryTimeout = queryTimeout
+        self.connectTimeout = connectTimeout
         var configuration: PostgresClient.Configuration
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -52,12 +55,17 @@ public final class PostgresStorage: CatalogImporting {
         let description = DatabaseLocation.postgres(location).description
         do {
             try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
-            try await PostgresSchema.migrate(client, location: description, idleLimit: queryTimeout, logger: logger)
+            try await PostgresSchema.migrate(client, location: description, idleLimit: max(queryTimeout, Self.migrationIdleLimit), logger: logger)
         } catch {
             runTask.cancel()
             throw error
         }
     }
+
+    /// How long a migration may go without an answer from the database before it is given up:
+    /// long, since other instances may be migrating and a busy machine may be slow to connect;
+    /// it exists so that a database that stopped answering does not hold the start forever.
+    static let migrationIdleLimit: Duration = .seconds(60)
 
     public var summary: String { DatabaseLocation.postgres(location).description }
 
@@ -138,7 +146,7 @@ public final class PostgresStorage: CatalogImporting {
         let logger = logger
         let committing = NIOLockedValueBox(false)
         do {
-            return try await Deadline.run(idleLimit: queryTimeout) { alive in
+            return try await Deadline.run(idleLimit: queryTimeout, startLimit: connectTimeout) { alive in
                 try await client.withTransaction(logger: logger) { connection in
                     var summary = CatalogImportSummary()
                     let writer = PostgresCatalogWriter(connection: connection, logger: logger)
