@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MovieServer", targets: ["MovieServer"]),
         .library(name: "MovieStore", targets: ["MovieStore"]),
         .library(name: "MovieBrowser", targets: ["MovieBrowser"]),
+        .library(name: "TextFormatting", targets: ["TextFormatting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -61,7 +62,8 @@ let package = Package(
             name: "MovieStore",
             dependencies: ["Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore"]),
+        .target(name: "TextFormatting"),
+        .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore", "TextFormatting"]),
         .target(
             name: "MovieServer",
             dependencies: [
@@ -77,8 +79,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Resources/catalog.json"), .copy("Resources/openapi.yaml")]
@@ -87,10 +90,9 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "ReferenceAPI",
+                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "ReferenceAPI", "TextFormatting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Swinject", package: "Swinject"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -116,7 +118,7 @@ let package = Package(
             path: "Tests/StoreCrashWriter"
         ),
         .testTarget(name: "MoviesTests", dependencies: ["Movies"]),
-        .testTarget(name: "MovieBrowserTests", dependencies: ["MovieBrowser", "MovieStore", "Movies", "MarqueeTestSupport"]),
+        .testTarget(name: "MovieBrowserTests", dependencies: ["MovieBrowser", "MovieStore", "Movies", "MarqueeTestSupport", "TextFormatting"]),
         .testTarget(
             name: "MovieStoreTests",
             dependencies: [
@@ -157,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeCLITests",
             dependencies: [
-                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI",
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI", "TextFormatting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import MarqueeTestSupport
 import MovieBrowser
 import ReferenceAPI
 import Testing
+import TextFormatting
 
 /// `marquee browse` in a real terminal (tmux), against a real server on loopback.
 @Suite("Browse in a terminal", .serialized, .timeLimit(.minutes(3)))

@@ -2,6 +2,7 @@ import Foundation
 import MovieBrowser
 import Movies
 import Testing
+import TextFormatting
 
 @Suite("Browser layout")
 struct BrowserLayoutTests {

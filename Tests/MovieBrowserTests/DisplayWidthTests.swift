@@ -1,5 +1,6 @@
 import MovieBrowser
 import Testing
+import TextFormatting
 
 @Suite("Display width")
 struct DisplayWidthTests {

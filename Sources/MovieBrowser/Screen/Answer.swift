@@ -1,4 +1,5 @@
 import Foundation
+import TextFormatting
 
 /// Where the value on screen came from and how it stands: what the status line says.
 public struct Answer: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Movies
+import TextFormatting
 
 /// Draws a ``BrowserState`` as the lines of a terminal of a given size: a title with the
 /// segmented control, the table (or the open movie, or the keys), a status line and a key line.

@@ -1,6 +1,7 @@
 import Foundation
 import Movies
 import MovieStore
+import TextFormatting
 
 /// Runs the browser: feeds keys and answers into a ``BrowserState`` and starts and cancels
 /// what its effects ask for. Each segment runs the chosen ``CachePolicy`` (stored list at once,

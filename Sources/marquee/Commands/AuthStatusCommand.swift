@@ -1,7 +1,7 @@
-import MovieBrowser
 import ArgumentParser
 import Foundation
 import Movies
+import TextFormatting
 
 /// `marquee auth status`: whether the app holds a credential for an API, and until when. Never the token.
 struct AuthStatusCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MovieBrowser
 import MovieStore
+import TextFormatting
 
 /// `marquee browse`: the original app's screen in the terminal — two segments (top grossing and
 /// top rated) over a table of movies, the stored list at once and the network's when it comes.

@@ -1,7 +1,7 @@
-import MovieBrowser
 import ArgumentParser
 import Foundation
 import MovieStore
+import TextFormatting
 
 /// `marquee cache clear`: delete one API's data, or the whole store (also a damaged one).
 struct CacheClearCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
-import MovieBrowser
 import ArgumentParser
 import Foundation
 import MovieStore
+import TextFormatting
 
 /// `marquee cache stats`: what the store holds, API by API.
 struct CacheStatsCommand: AsyncParsableCommand {

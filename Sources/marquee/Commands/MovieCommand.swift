@@ -1,5 +1,5 @@
-import MovieBrowser
 import ArgumentParser
+import TextFormatting
 
 /// `marquee movie <id>`: one movie with its cast.
 struct MovieCommand: AsyncParsableCommand {

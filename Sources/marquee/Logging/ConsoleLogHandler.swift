@@ -1,7 +1,7 @@
-import MovieBrowser
 import Foundation
 import Logging
 import Networking
+import TextFormatting
 
 /// Prints log messages of the client commands as short lines on standard error,
 /// `marquee: warning: …`, without timestamps or metadata: what a person at a terminal reads.

@@ -1,8 +1,8 @@
-import MovieBrowser
 import ArgumentParser
 import Foundation
 import MovieAPI
 import MovieStore
+import TextFormatting
 
 /// Prints a failure as one line on standard error and ends the process with a non-zero status.
 enum ErrorReporter {

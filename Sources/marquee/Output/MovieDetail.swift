@@ -1,5 +1,5 @@
-import MovieBrowser
 import Movies
+import TextFormatting
 
 /// One movie as a short text card with its whole cast.
 enum MovieDetail {

@@ -1,7 +1,7 @@
-import MovieBrowser
 import Foundation
-import MovieStore
 import Movies
+import MovieStore
+import TextFormatting
 
 /// Prints movies on standard output, as a table for people or as JSON for programs, with where
 /// they came from. In JSON mode the source is part of the document, and the provenance line goes

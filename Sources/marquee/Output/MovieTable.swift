@@ -1,5 +1,5 @@
-import MovieBrowser
 import Movies
+import TextFormatting
 
 /// A ranked list of movies as a text table: one row a movie, "name (year)" with the cast below,
 /// as the original app showed them. Columns are measured in terminal columns, so wide characters

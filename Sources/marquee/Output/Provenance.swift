@@ -1,6 +1,6 @@
-import MovieBrowser
 import Foundation
 import MovieStore
+import TextFormatting
 
 /// Where an answer came from and how old it is, in words:
 /// "from the local store, fetched 3 minutes ago — network unavailable: …".

@@ -1,6 +1,6 @@
-import MovieBrowser
 import Foundation
 import MovieStore
+import TextFormatting
 
 /// Follows the snapshots of one call: prints a trace line for each when asked (the original
 /// app's "Found N movies (callback #k)"), and ends with the call's answer.
