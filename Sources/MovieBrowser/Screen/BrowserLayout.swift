@@ -117,6 +117,7 @@ public struct BrowserLayout: Sendable {
             plain(" Released  \(CalendarDate.string(from: movie.releaseDate))"),
             plain(" Grossing  $\(NumberText.grouped(movie.grossing))"),
             plain(" Rating    \(NumberText.rating(movie.rating))"),
+            plain(" Id        \(movie.id)  (marquee movie \(movie.id))"),
             plain(""),
             styled(" Cast", .bold),
         ]

@@ -9,6 +9,7 @@ enum MovieDetail {
             "  Released  \(CalendarDate.string(from: movie.releaseDate))",
             "  Grossing  $\(NumberText.grouped(movie.grossing))",
             "  Rating    \(NumberText.rating(movie.rating))",
+            "  Id        \(movie.id)",
         ]
         for (index, actor) in movie.cast.enumerated() {
             lines.append((index == 0 ? "  Cast      " : "            ") + TerminalText.safe(actor.name))

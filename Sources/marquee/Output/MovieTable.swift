@@ -2,13 +2,14 @@ import Movies
 import TextFormatting
 
 /// A ranked list of movies as a text table: one row a movie, "name (year)" with the cast below,
-/// as the original app showed them. Columns are measured in terminal columns, so wide characters
+/// as the original app showed them, and the id that `marquee movie ID` asks for (the rank is
+/// only the place in this list). Columns are measured in terminal columns, so wide characters
 /// keep them aligned.
 enum MovieTable {
     static func render(_ movies: [Movie], title: String, subtitle: String) -> String {
         let subtitle = TerminalText.safe(subtitle)
         guard !movies.isEmpty else { return "\(title): no movies.\n\(subtitle)\n" }
-        let header = ["#", "Movie", "Released", "Grossing", "Rating"]
+        let header = ["#", "Movie", "Released", "Grossing", "Rating", "Id"]
         let rows = movies.enumerated().map { index, movie in
             [
                 "\(index + 1)",
@@ -16,12 +17,13 @@ enum MovieTable {
                 CalendarDate.string(from: movie.releaseDate),
                 "$" + NumberText.grouped(movie.grossing),
                 NumberText.rating(movie.rating),
+                "\(movie.id)",
             ]
         }
         let widths = header.indices.map { column in
             ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
         }
-        let alignRight = [true, false, false, true, true]
+        let alignRight = [true, false, false, true, true, true]
         func line(_ cells: [String]) -> String {
             let padded = cells.indices.map { column in
                 pad(cells[column], to: widths[column], right: alignRight[column])
