@@ -32,7 +32,7 @@ struct DeploySampleTests {
         let second = try await serve(database, keys: keys)
         try await finally(try await {
             let configuration = try String(contentsOf: Self.repository.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
-                .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(try Self.freePort())")
+                .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(try PostgresCluster.freeLoopbackPort())")
                 .replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(first.port)")
                 .replacingOccurrences(of: "127.0.0.1:8082", with: "127.0.0.1:\(second.port)")
             let conf = folder.appendingPathComponent("nginx.conf")
@@ -96,20 +96,5 @@ struct DeploySampleTests {
         let process = try marquee.launch(["serve", "--port", "0", "--database", database, "--signing-keys", keys.path, "--log-level", "notice"])
         let line = try #require(await process.nextErrorLine(containing: "Marquee movie API listening on"), "\(process.lastOutput)")
         return Instance(process: process, port: try #require(URL(string: String(line.split(separator: " ").last ?? ""))?.port))
-    }
-
-    /// A loopback port that was free a moment ago, for nginx to bind.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

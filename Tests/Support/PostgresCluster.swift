@@ -119,7 +119,8 @@ public final class PostgresCluster: Sendable {
         return "\(root)/\(newest)/bin"
     }
 
-    private static func freeLoopbackPort() throws -> Int {
+    /// A loopback port that was free a moment ago, for a server this test starts to bind.
+    public static func freeLoopbackPort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
