@@ -55,13 +55,10 @@ struct CompositionTests {
             let resolver = app.resolver
             #expect(resolver.resolve((any APIContext).self) != nil)
             #expect(resolver.resolve((any Transport).self) != nil)
+            #expect(resolver.resolve(APIClientStack.self) != nil)
             #expect(resolver.resolve(APIClient.self) != nil)
-            #expect(resolver.resolve(APIClient.self, name: APIAssembly.tokenClient) != nil)
-            #expect(resolver.resolve((any AuthService<NetworkError>).self) != nil)
-            #expect(resolver.resolve(AuthenticationInterceptor<APIAuthenticator>.self) != nil)
-            #expect(resolver.resolve((any MovieService).self, name: MoviesAssembly.api) is APIMovieService)
-            #expect(resolver.resolve((any MovieService).self) is CachedMovieService)
-            #expect(resolver.resolve((any OfflineMovieService).self) is CachedMovieService)
+            #expect(resolver.resolve(APIMovieService.self) != nil)
+            #expect(resolver.resolve((any OfflineMovieService<NetworkError>).self) is CachedMovieService<APIMovieService>)
             #expect(resolver.resolve((any APIContext).self)?.environment == wiring.environment)
         }
     }
@@ -71,7 +68,7 @@ struct CompositionTests {
         try await withContainer(wiring) { app in
             let transport = app.resolver.resolved((any Transport).self)
             let context = app.resolver.resolved((any APIContext).self)
-            let authService = app.resolver.resolved((any AuthService<NetworkError>).self)
+            let authService = app.resolver.resolved(APIClientStack.self).authService
             switch wiring.environment.identity {
             case .stub:
                 #expect(transport is StubTransport)
@@ -95,17 +92,17 @@ struct CompositionTests {
             #expect(contexts.0 as AnyObject === contexts.1 as AnyObject)
             let transports = (resolver.resolved((any Transport).self), resolver.resolved((any Transport).self))
             #expect(transports.0 as AnyObject === transports.1 as AnyObject)
-            #expect(resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self) === resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self))
+            let stack = resolver.resolved(APIClientStack.self)
+            #expect(stack.interceptor === resolver.resolved(APIClientStack.self).interceptor)
             #expect(resolver.resolved(MovieStore.self) === resolver.resolved(MovieStore.self))
-            let cached = resolver.resolved(CachedMovieService.self)
-            #expect(cached === resolver.resolved((any OfflineMovieService).self) as? CachedMovieService)
-            #expect(cached === resolver.resolved((any MovieService).self) as? CachedMovieService)
+            let cached = resolver.resolved((any OfflineMovieService<NetworkError>).self) as? CachedMovieService<APIMovieService>
+            #expect(cached != nil && cached === resolver.resolved((any OfflineMovieService<NetworkError>).self) as? CachedMovieService<APIMovieService>)
 
             let apiClient = resolver.resolved(APIClient.self)
             let shared = try #require(apiClient.transport as? SharedExchangeTransport, "identical requests in flight share one exchange")
             #expect(shared.base as AnyObject === transports.0 as AnyObject)
             #expect(apiClient.interceptors.count == 2)
-            #expect(apiClient.interceptors[0] as AnyObject === resolver.resolved(AuthenticationInterceptor<APIAuthenticator>.self))
+            #expect(apiClient.interceptors[0] as AnyObject === stack.interceptor)
             #expect(apiClient.interceptors[1] is RetryPolicy, "authentication decides first, the retry policy second")
         }
     }
@@ -113,9 +110,9 @@ struct CompositionTests {
     @Test("the API movie service is transient: a fresh one each time, over the same shared transport")
     func makesTransientsFresh() async throws {
         try await withContainer(Self.stub) { app in
-            let first = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? APIMovieService
-            let second = app.resolver.resolved((any MovieService).self, name: MoviesAssembly.api) as? APIMovieService
-            #expect(first != nil && first !== second)
+            let first = app.resolver.resolved(APIMovieService.self)
+            let second = app.resolver.resolved(APIMovieService.self)
+            #expect(first !== second)
         }
     }
 
@@ -128,7 +125,7 @@ struct CompositionTests {
     @Test("the resolved service works end to end on the stub")
     func worksOnTheStub() async throws {
         try await withContainer(Self.stub) { app in
-            let movies = try await app.movieService.topGrossingMovies(year: 2016)
+            let movies = try await app.movieService.movies(.topGrossing, year: 2016)
             #expect(movies.first?.name == "Finding Dory")
         }
     }

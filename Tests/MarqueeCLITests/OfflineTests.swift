@@ -76,14 +76,15 @@ struct OfflineTests {
     @Test("a damaged store is one clear line naming the file and 'marquee cache clear'; the file is kept until cleared")
     func damagedStore() async throws {
         let marquee = MarqueeProcess()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString).sqlite")
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("damaged it's \(UUID().uuidString).sqlite")
         #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--store", store.path]).status == 0)
         try damageDatabase(at: store)
         let garbage = try Data(contentsOf: store)
         let outcome = try await marquee.run(["top-rated", "--store", store.path])
         #expect(outcome.status != 0)
         #expect(outcome.errorLines.count == 1)
-        #expect(outcome.standardError.contains("run 'marquee cache clear --store '\(store.path)''"), "the hint names the store that was used")
+        let quotedPath = "'" + store.path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        #expect(outcome.standardError.hasSuffix("start over with: marquee cache clear --store \(quotedPath)\n"), "the hint names the store that was used, quoted for the shell")
         #expect(try Data(contentsOf: store) == garbage)
 
         _ = try await marquee.run(["cache", "clear", "--store", store.path])

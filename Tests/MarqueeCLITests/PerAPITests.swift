@@ -97,7 +97,7 @@ struct PerAPITests {
     func processesKeepEveryEntry() async throws {
         var servers: [RunningServer] = []
         for _ in 0..<10 {
-            let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: AuthConfiguration(), logger: quietLogger)
+            let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, storage: MemoryStorage(catalog: try Catalog.reference()), auth: AuthConfiguration(), logger: quietLogger)
             servers.append(try await MovieServer(configuration: configuration).start())
         }
         let home = try TemporaryConfigHome()

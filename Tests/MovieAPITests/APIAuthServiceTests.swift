@@ -72,7 +72,7 @@ struct TokenRetryTests {
         ], sleep: { _ in })
         let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL))
         let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient, requestTimeout: .seconds(1), callDeadline: .seconds(30))
-        await #expect(throws: NetworkError.self) { try await stack.movieService.topRatedMovies(year: 2016) }
+        await #expect(throws: NetworkError.self) { try await stack.movieService.movies(.topRated, year: 2016) }
         #expect(transport.receivedRequests.filter { $0.method == .post }.count == 1)
     }
 
@@ -123,7 +123,7 @@ struct FailingTokenEndpointTests {
             // A hundred different years: identical requests would share one exchange.
             for year in 1900..<2000 {
                 group.addTask {
-                    do { _ = try await stack.movieService.topRatedMovies(year: year); return nil } catch { return error as? NetworkError }
+                    do { _ = try await stack.movieService.movies(.topRated, year: year); return nil } catch { return error as? NetworkError }
                 }
             }
             return await group.reduce(into: [NetworkError?]()) { $0.append($1) }

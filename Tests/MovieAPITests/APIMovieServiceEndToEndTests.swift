@@ -18,12 +18,12 @@ struct APIMovieServiceEndToEndTests {
             #expect(deadpool.cast.map(\.name) == ["Ryan Reynolds", "Karan Soni", "T.J. Miller"])
             #expect(CalendarDate.string(from: deadpool.releaseDate) == "2016-02-12")
 
-            let grossing = try await service.topGrossingMovies(year: 2016)
+            let grossing = try await service.movies(.topGrossing, year: 2016)
             #expect(grossing.count == 10)
             #expect(grossing.first?.name == "Finding Dory")
             #expect(grossing.last?.name == "Doctor Strange")
 
-            let rated = try await service.topRatedMovies(year: 2016)
+            let rated = try await service.movies(.topRated, year: 2016)
             #expect(rated.map(\.id) == [7, 6, 3, 2, 10, 5, 1, 8, 4, 9])
         }
     }
@@ -31,7 +31,7 @@ struct APIMovieServiceEndToEndTests {
     @Test("a year with no movies is an empty list")
     func emptyYear() async throws {
         try await withMovieService { service in
-            let movies = try await service.topGrossingMovies(year: 1999)
+            let movies = try await service.movies(.topGrossing, year: 1999)
             #expect(movies.isEmpty)
         }
     }
@@ -51,7 +51,7 @@ struct APIMovieServiceEndToEndTests {
         try await withTransport { transport in
             let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)/api")!, transport: transport)
             await #expect(throws: NetworkError.cannotConnect(host: "127.0.0.1", port: port, reason: "connection refused")) {
-                try await APIMovieService(client: client).topGrossingMovies(year: 2016)
+                try await APIMovieService(client: client).movies(.topGrossing, year: 2016)
             }
         }
     }
@@ -66,7 +66,7 @@ struct APIMovieServiceEndToEndTests {
             try await withTransport { transport in
                 let service = APIMovieService(client: APIClient(baseURL: server.baseURL, transport: transport))
                 do {
-                    _ = try await service.topRatedMovies(year: 2016)
+                    _ = try await service.movies(.topRated, year: 2016)
                     Issue.record("decoding should fail")
                 } catch let error as NetworkError {
                     guard case let .cannotDecode(path, _) = error else { Issue.record("unexpected \(error)"); return }

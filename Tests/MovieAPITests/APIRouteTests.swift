@@ -10,8 +10,8 @@ struct APIRouteTests {
     @Test("each route maps to its contract path", arguments: [
         (APIRoute.auth, "/auth"),
         (.movie(id: 6), "/movies/6"),
-        (.topGrossingMovies(year: 2016), "/movies/topGrossing/2016"),
-        (.topRatedMovies(year: 2016), "/movies/topRated/2016"),
+        (.movies(.topGrossing, year: 2016), "/movies/topGrossing/2016"),
+        (.movies(.topRated, year: 2016), "/movies/topRated/2016"),
     ])
     func mapsToContractPaths(route: APIRoute, path: String) throws {
         let url = try route.endpoint.url(relativeTo: base)

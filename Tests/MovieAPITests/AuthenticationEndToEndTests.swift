@@ -156,7 +156,7 @@ struct Stack {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    let list = try await movies.topGrossingMovies(year: 2016)
+                    let list = try await movies.movies(.topGrossing, year: 2016)
                     return list.count == 10 ? 1 : 0
                 }
             }
@@ -168,7 +168,7 @@ struct Stack {
         await withTaskGroup(of: Result<[Movie], NetworkError>.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    do { return .success(try await movies.topGrossingMovies(year: 2016)) } catch let error as NetworkError {
+                    do { return .success(try await movies.movies(.topGrossing, year: 2016)) } catch let error as NetworkError {
                         return .failure(error)
                     } catch {
                         return .failure(.connectionLost("unexpected \(error)"))

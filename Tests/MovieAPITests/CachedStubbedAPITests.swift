@@ -12,14 +12,14 @@ struct CachedStubbedAPITests {
     func offlineCase() async throws {
         let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("stubbed-\(UUID().uuidString)/movies.sqlite"))
         let online = CachedMovieService(base: StubbedStack(scenario: .success).movies, store: store, api: "test")
-        let fresh = try await MovieSnapshot.last(of: online.topRatedMovies(year: 2016, policy: .networkElseCache))
+        let fresh = try await online.movies(.topRated, year: 2016, policy: .networkElseCache)
         #expect(fresh.source == .network)
 
         let offline = CachedMovieService(base: StubbedStack(scenario: .noNetwork).movies, store: store, api: "test")
-        let stale = try await MovieSnapshot.last(of: offline.topRatedMovies(year: 2016, policy: .networkElseCache))
+        let stale = try await offline.movies(.topRated, year: 2016, policy: .networkElseCache)
         #expect(stale.isStale)
         #expect(stale.value == fresh.value)
-        guard case .cannotConnect = stale.networkError as? NetworkError else {
+        guard case .cannotConnect = stale.networkError else {
             Issue.record("expected cannotConnect, got \(String(describing: stale.networkError))")
             return
         }

@@ -63,7 +63,7 @@ struct FaultInjectionTests {
         try await withFaultClient(fault) { client, counter in
             let started = ContinuousClock.now
             do {
-                _ = try await APIMovieService(client: client).topGrossingMovies(year: 2016)
+                _ = try await APIMovieService(client: client).movies(.topGrossing, year: 2016)
                 Issue.record("\(fault.testDescription) should fail")
             } catch let error as NetworkError {
                 #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
@@ -86,19 +86,19 @@ struct FaultInjectionTests {
         let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)/movies.sqlite"))
         let seed = [Movie(id: 1, name: "Seed", year: 2016, releaseDate: Date(timeIntervalSince1970: 1_451_606_400), grossing: 1, rating: 1, cast: [])]
         let seededAt = Date(timeIntervalSince1970: 1_800_000_000)
-        try await store.saveList(seed, for: .topGrossing(year: 2016), api: "test", fetchedAt: seededAt)
+        try await store.saveList(seed, for: ListQuery(.topGrossing, year: 2016), api: "test", fetchedAt: seededAt)
         let before = try await store.statistics()
 
         try await withFaultClient(fault) { client, counter in
             let cached = CachedMovieService(base: APIMovieService(client: client), store: store, api: "test")
-            let snapshot = try await MovieSnapshot.last(of: cached.topGrossingMovies(year: 2016, policy: .networkElseCache))
+            let snapshot = try await cached.movies(.topGrossing, year: 2016, policy: .networkElseCache)
             #expect(snapshot.isStale)
             #expect(snapshot.value == seed)
-            let error = try #require(snapshot.networkError as? NetworkError)
+            let error = try #require(snapshot.networkError)
             #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
             #expect(counter.count == fault.expected.attempts)
         }
-        #expect(try await store.list(.topGrossing(year: 2016), api: "test") == StoredValue(value: seed, fetchedAt: seededAt))
+        #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: "test") == StoredValue(value: seed, fetchedAt: seededAt))
         #expect(try await store.statistics() == before)
         #expect(try await store.checkIntegrity().isEmpty)
     }
@@ -113,7 +113,7 @@ struct FaultInjectionTests {
         let interceptor = AuthenticationInterceptor(authenticator: APIAuthenticator(authService: authService, header: header), store: context)
         let client = APIClient(baseURL: server.baseURL(for: .redirectToOtherHost), transport: transport, interceptors: [interceptor, RetryPolicy()])
 
-        let movies = try await APIMovieService(client: client).topRatedMovies(year: 1995)
+        let movies = try await APIMovieService(client: client).movies(.topRated, year: 1995)
         #expect(movies.map(\.name) == ["Heat"])
         let sent = try #require(server.mainHostRequests.first)
         #expect(sent[header == .bearer ? "authorization" : "auth_token"] == (header == .bearer ? "Bearer secret-token" : "secret-token"))

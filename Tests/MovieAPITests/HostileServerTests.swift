@@ -14,15 +14,15 @@ struct HostileServerTests {
     func redirectToInvalidPort() async throws {
         try await withFault(.redirectToInvalidPort) { stack, _ in
             await #expect(throws: NetworkError.redirectRefused("the new location names the port 99999, which is not from 1 to 65535")) {
-                try await stack.movieService.topGrossingMovies(year: 2016)
+                try await stack.movieService.movies(.topGrossing, year: 2016)
             }
             let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)/movies.sqlite"))
             let stored = [Movie(id: 1, name: "Kept", year: 2016, releaseDate: Date(timeIntervalSince1970: 1_451_606_400), grossing: 1, rating: 1, cast: [])]
-            try await store.saveList(stored, for: .topGrossing(year: 2016), api: "hostile", fetchedAt: Date())
+            try await store.saveList(stored, for: ListQuery(.topGrossing, year: 2016), api: "hostile", fetchedAt: Date())
             let cached = CachedMovieService(base: stack.movieService, store: store, api: "hostile")
-            let answer = try await MovieSnapshot.last(of: cached.topGrossingMovies(year: 2016, policy: .networkElseCache))
+            let answer = try await cached.movies(.topGrossing, year: 2016, policy: .networkElseCache)
             #expect(answer.value == stored)
-            #expect(answer.networkError as? NetworkError == .redirectRefused("the new location names the port 99999, which is not from 1 to 65535"))
+            #expect(answer.networkError == .redirectRefused("the new location names the port 99999, which is not from 1 to 65535"))
         }
     }
 
@@ -32,7 +32,7 @@ struct HostileServerTests {
     func tokenRedirectIsNotFollowed(fault: FaultServer.Fault) async throws {
         try await withFault(fault) { stack, server in
             await #expect {
-                try await stack.movieService.topGrossingMovies(year: 2016)
+                try await stack.movieService.movies(.topGrossing, year: 2016)
             } throws: { error in
                 guard case let .redirectRefused(reason) = error as? NetworkError else { return false }
                 return reason.contains("must not be redirected")
@@ -47,7 +47,7 @@ struct HostileServerTests {
     func hugeExpiry() async throws {
         try await withFault(.challengeThenHugeExpiry) { stack, _ in
             await #expect {
-                try await stack.movieService.topGrossingMovies(year: 2016)
+                try await stack.movieService.movies(.topGrossing, year: 2016)
             } throws: { error in
                 guard case let .authenticationFailed(reason) = error as? NetworkError else { return false }
                 return reason.contains("$.expires_in")

@@ -34,7 +34,7 @@ struct LegacyAuthenticationTests {
             try await withTransport { transport in
                 let context = InMemoryAPIContext(environment: APIEnvironment(.production, at: server.baseURL))
                 let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient)
-                let list = try await stack.movieService.topGrossingMovies(year: 2016)
+                let list = try await stack.movieService.movies(.topGrossing, year: 2016)
                 let movie = try await stack.movieService.movie(id: 6)
                 let credential = await context.credential()
                 #expect(list.count == 10 && movie.name == "Deadpool")

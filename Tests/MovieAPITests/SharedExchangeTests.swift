@@ -34,7 +34,7 @@ struct SharedExchangeTests {
     ) async throws -> [Task<[Movie], any Error>] {
         await site.gate.close()
         let service = stack.movieService
-        let calls = (0..<100).map { _ in Task { try await service.topGrossingMovies(year: year) } }
+        let calls = (0..<100).map { _ in Task { try await service.movies(.topGrossing, year: year) } }
         try await waitForCallers(100, on: shared)
         return calls
     }
@@ -53,7 +53,7 @@ struct SharedExchangeTests {
                 #expect(site.requests == 1)
                 #expect(shared.callersInFlight == 0)
 
-                _ = try await stack.movieService.topGrossingMovies(year: 2016)
+                _ = try await stack.movieService.movies(.topGrossing, year: 2016)
                 #expect(site.requests == 2, "a call after the exchange ended is a new exchange")
             }
         }

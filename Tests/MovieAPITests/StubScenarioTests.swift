@@ -12,8 +12,8 @@ struct StubScenarioTests {
     @Test("success: the reference lists; the stub never asks for a credential, so none is requested or sent")
     func success() async throws {
         let stack = StubbedStack(scenario: .success)
-        let grossing = try await stack.movies.topGrossingMovies(year: 2016)
-        let rated = try await stack.movies.topRatedMovies(year: 2016)
+        let grossing = try await stack.movies.movies(.topGrossing, year: 2016)
+        let rated = try await stack.movies.movies(.topRated, year: 2016)
         let deadpool = try await stack.movies.movie(id: 6)
         #expect(grossing.map(\.id) == Array(1...10))
         #expect(rated.first?.name == "Zootopia")
@@ -27,7 +27,7 @@ struct StubScenarioTests {
     func storedCredentialUpFront() async throws {
         let valid = Credential(accessToken: "stored", refreshToken: "r", issuedAt: Date(), expiresAt: Date(timeIntervalSinceNow: 3600))
         let stack = StubbedStack(scenario: .success, credential: valid)
-        _ = try await stack.movies.topGrossingMovies(year: 2016)
+        _ = try await stack.movies.movies(.topGrossing, year: 2016)
         #expect(stack.requestLines == ["GET /api/movies/topGrossing/2016"])
         #expect(stack.transport.receivedRequests.first?.headerFields[.authorization] == "Bearer stored")
     }
@@ -43,7 +43,7 @@ struct StubScenarioTests {
     func invalidPermissions() async throws {
         let stack = StubbedStack(scenario: .invalidPermissions)
         do {
-            _ = try await stack.movies.topRatedMovies(year: 2016)
+            _ = try await stack.movies.movies(.topRated, year: 2016)
             Issue.record("the call should fail")
         } catch {
             #expect(error.statusCode == 403)
@@ -59,7 +59,7 @@ struct StubScenarioTests {
     func timeout() async throws {
         let valid = Credential(accessToken: "valid", refreshToken: nil, issuedAt: Date(), expiresAt: Date(timeIntervalSinceNow: 3600))
         await #expect(throws: NetworkError.timedOut(after: .seconds(3))) {
-            try await StubbedStack(scenario: .timeout, credential: valid).movies.topGrossingMovies(year: 2016)
+            try await StubbedStack(scenario: .timeout, credential: valid).movies.movies(.topGrossing, year: 2016)
         }
     }
 
@@ -68,7 +68,7 @@ struct StubScenarioTests {
         let expired = Credential(accessToken: "old", refreshToken: "r", issuedAt: .distantPast, expiresAt: .distantPast)
         let stack = StubbedStack(scenario: .noNetwork, credential: expired)
         await #expect(throws: NetworkError.cannotConnect(host: "stub.marquee.invalid", port: 80, reason: "connection refused (stub scenario noNetwork)")) {
-            try await stack.movies.topGrossingMovies(year: 2016)
+            try await stack.movies.movies(.topGrossing, year: 2016)
         }
         #expect(await stack.context.credential() == expired)
     }
@@ -79,7 +79,7 @@ struct StubScenarioTests {
         let context = InMemoryAPIContext(environment: APIEnvironment(.stub, at: ReferenceStubs.baseURL))
         let stack = APIClientStack(context: context, transport: transport, clientCredentials: .testClient, retryPolicy: nil, callDeadline: nil)
         await #expect(throws: NetworkError.status(code: 401, excerpt: "")) {
-            try await stack.movieService.topGrossingMovies(year: 2016)
+            try await stack.movieService.movies(.topGrossing, year: 2016)
         }
         #expect(transport.receivedRequests.map(\.method) == [.get])
     }

@@ -27,8 +27,7 @@ final class GatedMovieService: MovieService {
         try await answer(grossing + rated).first { $0.id == id }!
     }
 
-    func topGrossingMovies(year: Int) async throws -> [Movie] { try await answer(grossing) }
-    func topRatedMovies(year: Int) async throws -> [Movie] { try await answer(rated) }
+    func movies(_ list: MovieList, year: Int) async throws -> [Movie] { try await answer(list == .topGrossing ? grossing : rated) }
 
     private func answer(_ movies: [Movie]) async throws -> [Movie] {
         calls.withLock { $0 += 1 }
@@ -57,7 +56,7 @@ final class RunningSession {
 
     init(policy: CachePolicy = .cacheThenNetwork, storedAt: Date = Date(timeIntervalSinceNow: -3600)) async throws {
         store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("browse-\(UUID().uuidString)/movies.sqlite"))
-        try await store.saveList(Self.stored, for: .topGrossing(year: 2016), api: Self.api, fetchedAt: storedAt)
+        try await store.saveList(Self.stored, for: ListQuery(.topGrossing, year: 2016), api: Self.api, fetchedAt: storedAt)
         service = GatedMovieService(gate: Gate(), grossing: Self.grossing, rated: Self.rated)
         let cached = CachedMovieService(base: service, store: store, api: Self.api)
         let session = BrowserSession(service: cached, policy: policy, describe: { "\($0)" }, tick: .seconds(3600))
@@ -124,7 +123,7 @@ struct BrowserSessionTests {
         _ = await session.frame { $0.pane.answer.source == .network }
         let otherProcess = try MovieStore(url: session.store.url)
         let newer = [Sample.movie(42, name: "Stored Elsewhere")]
-        try await otherProcess.saveList(newer, for: .topGrossing(year: 2016), api: RunningSession.api, fetchedAt: Date().addingTimeInterval(5))
+        try await otherProcess.saveList(newer, for: ListQuery(.topGrossing, year: 2016), api: RunningSession.api, fetchedAt: Date().addingTimeInterval(5))
         let redrawn = await session.frame { $0.pane.movies == newer }
         #expect(redrawn?.pane.answer.source == .store)
         session.send(.hangUp)

@@ -15,14 +15,14 @@ struct APISeparationTests {
         let store = try makeStore()
         let oneList = [Fixtures.movie(5, name: "One's five"), Fixtures.movie(1)]
         let otherList = [Fixtures.movie(5, name: "Other's five", cast: ["Someone Else"])]
-        try await store.saveList(oneList, for: .topRated(year: 2016), api: one, fetchedAt: date)
-        try await store.saveList(otherList, for: .topRated(year: 2016), api: other, fetchedAt: date.addingTimeInterval(60))
+        try await store.saveList(oneList, for: ListQuery(.topRated, year: 2016), api: one, fetchedAt: date)
+        try await store.saveList(otherList, for: ListQuery(.topRated, year: 2016), api: other, fetchedAt: date.addingTimeInterval(60))
 
-        #expect(try await store.list(.topRated(year: 2016), api: one)?.value == oneList)
-        #expect(try await store.list(.topRated(year: 2016), api: other)?.value == otherList)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: one)?.value == oneList)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: other)?.value == otherList)
         #expect(try await store.movie(id: 5, api: one)?.value.name == "One's five")
         #expect(try await store.movie(id: 5, api: other)?.value.cast == [MovieActor(name: "Someone Else")])
-        #expect(try await store.list(.topRated(year: 2016), api: "http://third.test/api/") == nil)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: "http://third.test/api/") == nil)
         #expect(try await store.movie(id: 1, api: other) == nil)
 
         let statistics = try await store.statistics()
@@ -33,12 +33,12 @@ struct APISeparationTests {
     @Test("removing one API leaves the other whole, and drops the actors only it named")
     func removesOneAPI() async throws {
         let store = try makeStore()
-        try await store.saveList([Fixtures.movie(1, cast: ["Only One"])], for: .topRated(year: 2016), api: one, fetchedAt: date)
-        try await store.saveList([Fixtures.movie(1, cast: ["Shared Actor"])], for: .topRated(year: 2016), api: other, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1, cast: ["Only One"])], for: ListQuery(.topRated, year: 2016), api: one, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1, cast: ["Shared Actor"])], for: ListQuery(.topRated, year: 2016), api: other, fetchedAt: date)
         #expect(try await store.removeAPI(one))
         #expect(try await store.removeAPI(one) == false)
-        #expect(try await store.list(.topRated(year: 2016), api: one) == nil)
-        #expect(try await store.list(.topRated(year: 2016), api: other)?.value.count == 1)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: one) == nil)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: other)?.value.count == 1)
         #expect(try await store.statistics().actors == 1)
         #expect(try await store.checkIntegrity().isEmpty)
     }
@@ -55,13 +55,13 @@ struct APISeparationTests {
 
         let store = try MovieStore(url: url)
         for api in ["embedded", "stub", one, ""] {
-            #expect(try await store.list(.topGrossing(year: 2016), api: api) == nil)
+            #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: api) == nil)
             #expect(try await store.movie(id: 1, api: api) == nil)
-            #expect(try await store.derivedList(.topGrossing(year: 2016), api: api) == nil)
+            #expect(try await store.derivedList(ListQuery(.topGrossing, year: 2016), api: api) == nil)
         }
         #expect(try await store.statistics().apis.isEmpty)
         #expect(try await store.checkIntegrity().isEmpty)
-        try await store.saveList(Fixtures.ten, for: .topGrossing(year: 2016), api: one, fetchedAt: date)
-        #expect(try await store.list(.topGrossing(year: 2016), api: one)?.value == Fixtures.ten)
+        try await store.saveList(Fixtures.ten, for: ListQuery(.topGrossing, year: 2016), api: one, fetchedAt: date)
+        #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: one)?.value == Fixtures.ten)
     }
 }

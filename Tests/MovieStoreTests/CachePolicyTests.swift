@@ -12,13 +12,13 @@ struct CachePolicyTests {
     let old = Array(Fixtures.ten.prefix(3))
     let new = Fixtures.ten
 
-    func service(_ base: ScriptedMovieService, store: MovieStore) -> CachedMovieService {
+    func service(_ base: ScriptedMovieService, store: MovieStore) -> CachedMovieService<ScriptedMovieService> {
         CachedMovieService(base: base, store: store, api: Fixtures.api, now: clock.now)
     }
 
     func storeHoldingOld() async throws -> MovieStore {
         let store = try makeStore()
-        try await store.saveList(old, for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: clock.now())
+        try await store.saveList(old, for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: clock.now())
         return store
     }
 
@@ -26,12 +26,12 @@ struct CachePolicyTests {
     func cacheThenNetworkEmpty() async throws {
         let store = try makeStore()
         let (snapshots, error) = await service(ScriptedMovieService(.answer(new)), store: store)
-            .topRatedMovies(year: 2016, policy: .cacheThenNetwork).collect()
+            .snapshots(.topRated, year: 2016, policy: .cacheThenNetwork).collect()
         #expect(error == nil)
         #expect(snapshots.map(\.source) == [.store, .network])
         #expect(snapshots.map(\.value.count) == [0, 10])
         #expect(snapshots[0].fetchedAt == nil)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == new)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)?.value == new)
     }
 
     @Test("cacheThenNetwork: the stored answer, then the network's, which replaces it")
@@ -39,7 +39,7 @@ struct CachePolicyTests {
         let store = try await storeHoldingOld()
         clock.advance(by: 60)
         let (snapshots, error) = await service(ScriptedMovieService(.answer(new)), store: store)
-            .topRatedMovies(year: 2016, policy: .cacheThenNetwork).collect()
+            .snapshots(.topRated, year: 2016, policy: .cacheThenNetwork).collect()
         #expect(error == nil)
         #expect(snapshots.map(\.value) == [old, new])
         #expect(snapshots.map(\.source) == [.store, .network])
@@ -50,10 +50,10 @@ struct CachePolicyTests {
     func cacheThenNetworkFailing() async throws {
         let store = try await storeHoldingOld()
         let (snapshots, error) = await service(ScriptedMovieService(.fail(TestFailure.offline)), store: store)
-            .topRatedMovies(year: 2016, policy: .cacheThenNetwork).collect()
+            .snapshots(.topRated, year: 2016, policy: .cacheThenNetwork).collect()
         #expect(snapshots.map(\.value) == [old])
         #expect(error as? TestFailure == .offline)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == old)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)?.value == old)
     }
 
     @Test("cacheThenNetwork with a slow network: the stored answer arrives before the network answers")
@@ -61,15 +61,22 @@ struct CachePolicyTests {
         let store = try await storeHoldingOld()
         let gate = Gate()
         let base = ScriptedMovieService(.slow(new, gate))
-        var iterator = service(base, store: store).topRatedMovies(year: 2016, policy: .cacheThenNetwork).makeAsyncIterator()
-        let first = try await iterator.next()
+        let (snapshots, shown) = AsyncStream<MovieSnapshot<[Movie], TestFailure>>.makeStream()
+        let cache = service(base, store: store)
+        let call = Task {
+            defer { shown.finish() }
+            return try await cache.movies(.topRated, year: 2016, policy: .cacheThenNetwork) { shown.yield($0) }
+        }
+        var iterator = snapshots.makeAsyncIterator()
+        let first = await iterator.next()
         #expect(first?.source == .store)
         #expect(first?.value == old)
         gate.open()
-        let second = try await iterator.next()
+        let second = await iterator.next()
         #expect(second?.source == .network)
         #expect(second?.value == new)
-        #expect(try await iterator.next() == nil)
+        #expect(await iterator.next() == nil)
+        #expect(try await call.value.source == .network)
     }
 
     @Test("cacheElseNetwork: a young enough stored answer, without asking the network")
@@ -77,7 +84,7 @@ struct CachePolicyTests {
         let store = try await storeHoldingOld()
         clock.advance(by: 299)
         let base = ScriptedMovieService(.answer(new))
-        let snapshot = try await service(base, store: store).topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300))).answer()
+        let snapshot = try await service(base, store: store).movies(.topRated, year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300)))
         #expect(snapshot.source == .store)
         #expect(snapshot.value == old)
         #expect(base.callCount == 0)
@@ -88,13 +95,13 @@ struct CachePolicyTests {
         let store = try await storeHoldingOld()
         clock.advance(by: 301)
         let failing = ScriptedMovieService(.fail(TestFailure.offline))
-        let stale = try await service(failing, store: store).topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300))).answer()
+        let stale = try await service(failing, store: store).movies(.topRated, year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300)))
         #expect(stale.isStale)
         #expect(stale.value == old)
-        #expect(stale.networkError as? TestFailure == .offline)
+        #expect(stale.networkError == .offline)
 
         let fresh = try await service(ScriptedMovieService(.answer(new)), store: store)
-            .topRatedMovies(year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300))).answer()
+            .movies(.topRated, year: 2016, policy: .cacheElseNetwork(maxAge: .seconds(300)))
         #expect(fresh.source == .network)
         #expect(fresh.value == new)
     }
@@ -103,7 +110,7 @@ struct CachePolicyTests {
     func networkElseCacheWorking() async throws {
         let store = try await storeHoldingOld()
         let (snapshots, error) = await service(ScriptedMovieService(.answer(new)), store: store)
-            .topRatedMovies(year: 2016, policy: .networkElseCache).collect()
+            .snapshots(.topRated, year: 2016, policy: .networkElseCache).collect()
         #expect(error == nil)
         #expect(snapshots.map(\.source) == [.network])
         #expect(snapshots.map(\.value) == [new])
@@ -115,61 +122,61 @@ struct CachePolicyTests {
         let storedAt = clock.now()
         clock.advance(by: 180)
         let (snapshots, error) = await service(ScriptedMovieService(.fail(TestFailure.offline)), store: store)
-            .topRatedMovies(year: 2016, policy: .networkElseCache).collect()
+            .snapshots(.topRated, year: 2016, policy: .networkElseCache).collect()
         #expect(error == nil)
         #expect(snapshots.count == 1)
         #expect(snapshots.first?.isStale == true)
         #expect(snapshots.first?.fetchedAt == storedAt)
-        #expect(snapshots.first?.networkError as? TestFailure == .offline)
+        #expect(snapshots.first?.networkError == .offline)
     }
 
     @Test("networkElseCache with nothing stored: the network's error")
     func networkElseCacheNothingStored() async throws {
-        await #expect(throws: TestFailure.offline) {
+        await #expect(throws: CacheFailure<TestFailure>.network(.offline)) {
             try await service(ScriptedMovieService(.fail(TestFailure.offline)), store: try makeStore())
-                .topRatedMovies(year: 2016, policy: .networkElseCache).answer()
+                .movies(.topRated, year: 2016, policy: .networkElseCache)
         }
     }
 
     @Test("networkOnly: a network failure fails the call even when something is stored; success is stored")
     func networkOnly() async throws {
         let store = try await storeHoldingOld()
-        await #expect(throws: TestFailure.offline) {
-            try await service(ScriptedMovieService(.fail(TestFailure.offline)), store: store).topRatedMovies(year: 2016, policy: .networkOnly).answer()
+        await #expect(throws: CacheFailure<TestFailure>.network(.offline)) {
+            try await service(ScriptedMovieService(.fail(TestFailure.offline)), store: store).movies(.topRated, year: 2016, policy: .networkOnly)
         }
-        let snapshot = try await service(ScriptedMovieService(.answer(new)), store: store).topRatedMovies(year: 2016, policy: .networkOnly).answer()
+        let snapshot = try await service(ScriptedMovieService(.answer(new)), store: store).movies(.topRated, year: 2016, policy: .networkOnly)
         #expect(snapshot.source == .network)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == new)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)?.value == new)
     }
 
     @Test("cacheOnly: the stored answer, never the network; a list never stored is derived from the year's movies; none stored is notStored")
     func cacheOnly() async throws {
         let store = try await storeHoldingOld()
         let base = ScriptedMovieService(.answer(new))
-        let snapshot = try await service(base, store: store).topRatedMovies(year: 2016, policy: .cacheOnly).answer()
+        let snapshot = try await service(base, store: store).movies(.topRated, year: 2016, policy: .cacheOnly)
         #expect(snapshot.source == .store)
         #expect(snapshot.value == old)
-        let derived = try await service(base, store: store).topGrossingMovies(year: 2016, policy: .cacheOnly).answer()
+        let derived = try await service(base, store: store).movies(.topGrossing, year: 2016, policy: .cacheOnly)
         #expect(derived.source == .derived(records: 3))
         #expect(derived.value.map(\.id) == [3, 2, 1], "grossing descending")
-        await #expect(throws: StoreError.notStored("the top grossing movies of 2015")) {
-            try await service(base, store: store).topGrossingMovies(year: 2015, policy: .cacheOnly).answer()
+        await #expect(throws: CacheFailure<TestFailure>.nothingStored(what: "the top grossing movies of 2015")) {
+            try await service(base, store: store).movies(.topGrossing, year: 2015, policy: .cacheOnly)
         }
         #expect(base.callCount == 0)
-        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api) == nil, "a derived list is never stored")
+        #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: Fixtures.api) == nil, "a derived list is never stored")
     }
 
     @Test("one movie: stored by the network, then served from the store when offline")
     func singleMovie() async throws {
         let store = try makeStore()
         let base = ScriptedMovieService(.answer(new))
-        let fresh = try await service(base, store: store).movie(id: 6, policy: .networkElseCache).answer()
+        let fresh = try await service(base, store: store).movie(id: 6, policy: .networkElseCache)
         #expect(fresh.source == .network)
         base.set(.fail(TestFailure.offline))
-        let stale = try await service(base, store: store).movie(id: 6, policy: .networkElseCache).answer()
+        let stale = try await service(base, store: store).movie(id: 6, policy: .networkElseCache)
         #expect(stale.isStale)
         #expect(stale.value == Fixtures.movie(6))
-        let (snapshots, error) = await service(base, store: try makeStore()).movie(id: 6, policy: .cacheThenNetwork).collect()
+        let (snapshots, error) = await service(base, store: try makeStore()).snapshotsOfMovie(id: 6, policy: .cacheThenNetwork).collect()
         #expect(snapshots.isEmpty, "no stored movie means no store snapshot, unlike an empty list")
         #expect(error as? TestFailure == .offline, "the network's failure ends the stream")
     }
@@ -178,8 +185,8 @@ struct CachePolicyTests {
     func defaultPolicy() async throws {
         let store = try await storeHoldingOld()
         let cached = CachedMovieService(base: ScriptedMovieService(.fail(TestFailure.offline)), store: store, api: Fixtures.api, defaultPolicy: .networkElseCache, now: clock.now)
-        #expect(try await cached.topRatedMovies(year: 2016) == old)
+        #expect(try await cached.movies(.topRated, year: 2016) == old)
         let service: any MovieService = cached
-        await #expect(throws: TestFailure.offline) { try await service.topGrossingMovies(year: 2015) }
+        await #expect(throws: CacheFailure<TestFailure>.network(.offline)) { try await service.movies(.topGrossing, year: 2015) }
     }
 }

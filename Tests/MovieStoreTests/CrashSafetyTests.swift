@@ -31,7 +31,7 @@ struct CrashSafetyTests {
 
             let store = try MovieStore(url: url)
             #expect(try await store.checkIntegrity().isEmpty, "round \(round)")
-            for query in [ListQuery.topGrossing(year: 2016), .topRated(year: 2016)] {
+            for query in [ListQuery(.topGrossing, year: 2016), ListQuery(.topRated, year: 2016)] {
                 let movies = try #require(try await store.list(query, api: "test")?.value, "round \(round): \(query) is missing")
                 #expect(movies.count == Self.batchSize, "round \(round): \(query) is not whole")
                 let generations = Set(movies.map { $0.name.split(separator: " ").last.map(String.init) ?? "" })

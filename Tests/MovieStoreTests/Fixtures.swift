@@ -27,7 +27,7 @@ func makeStore() throws -> MovieStore {
 final class ScriptedMovieService: MovieService {
     enum Behaviour: Sendable {
         case answer([Movie])
-        case fail(any Error)
+        case fail(TestFailure)
         /// Waits until the test opens the gate, then answers.
         case slow([Movie], Gate)
     }
@@ -43,17 +43,15 @@ final class ScriptedMovieService: MovieService {
 
     func set(_ newBehaviour: Behaviour) { behaviour.withLockedValue { $0 = newBehaviour } }
 
-    func movie(id: Int) async throws -> Movie {
+    func movie(id: Int) async throws(TestFailure) -> Movie {
         let movies = try await answer()
         guard let movie = movies.first(where: { $0.id == id }) else { throw TestFailure.notFound }
         return movie
     }
 
-    func topGrossingMovies(year: Int) async throws -> [Movie] { try await answer() }
+    func movies(_ list: MovieList, year: Int) async throws(TestFailure) -> [Movie] { try await answer() }
 
-    func topRatedMovies(year: Int) async throws -> [Movie] { try await answer() }
-
-    private func answer() async throws -> [Movie] {
+    private func answer() async throws(TestFailure) -> [Movie] {
         calls.withLockedValue { $0 += 1 }
         switch behaviour.withLockedValue({ $0 }) {
         case let .answer(movies): return movies
@@ -65,7 +63,7 @@ final class ScriptedMovieService: MovieService {
     }
 }
 
-enum TestFailure: Error, Equatable {
+enum TestFailure: Error, Equatable, Sendable {
     case offline
     case notFound
 }
@@ -95,22 +93,38 @@ final class Gate: Sendable {
     }
 }
 
-extension AsyncThrowingStream {
-    /// Every element until the stream ends, and the error it ended with, if any.
-    func collect() async -> (elements: [Element], error: (any Error)?) {
-        var elements: [Element] = []
-        do {
-            for try await element in self { elements.append(element) }
-            return (elements, nil)
+/// What one call of a cached service showed: every snapshot it emitted, in order, and the error
+/// it ended with, if any: its failure (the network's own error when the network failed), or the
+/// network failure its answer carries that no emitted snapshot showed (`cacheThenNetwork` after
+/// the stored answer).
+struct CallRecord<Value: Sendable, NetworkFailure: Error> {
+    var elements: [MovieSnapshot<Value, NetworkFailure>] = []
+    var error: (any Error)?
+
+    func collect() -> (elements: [MovieSnapshot<Value, NetworkFailure>], error: (any Error)?) { (elements, error) }
+
+    static func of(
+        _ call: ((MovieSnapshot<Value, NetworkFailure>) -> Void) async throws(CacheFailure<NetworkFailure>) -> MovieSnapshot<Value, NetworkFailure>
+    ) async -> CallRecord {
+        var record = CallRecord()
+        do throws(CacheFailure<NetworkFailure>) {
+            let answer = try await call { record.elements.append($0) }
+            if let networkError = answer.networkError, record.elements.last?.networkError == nil { record.error = networkError }
         } catch {
-            return (elements, error)
+            if case let .network(networkError) = error { record.error = networkError } else { record.error = error }
         }
+        return record
     }
 }
 
-extension AsyncThrowingStream {
-    /// The answer the call ends with, as ``MovieSnapshot/last(of:)`` gives it.
-    func answer<Value>() async throws -> MovieSnapshot<Value> where Element == MovieSnapshot<Value>, Failure == any Error {
-        try await MovieSnapshot.last(of: self)
+extension CachedMovieService {
+    /// The record of one list call by `policy`.
+    func snapshots(_ list: MovieList, year: Int, policy: CachePolicy) async -> CallRecord<[Movie], Base.Failure> {
+        await CallRecord.of { each throws(Failure) in try await self.movies(list, year: year, policy: policy, each: each) }
+    }
+
+    /// The record of one movie call by `policy`.
+    func snapshotsOfMovie(id: Int, policy: CachePolicy) async -> CallRecord<Movie, Base.Failure> {
+        await CallRecord.of { each throws(Failure) in try await self.movie(id: id, policy: policy, each: each) }
     }
 }

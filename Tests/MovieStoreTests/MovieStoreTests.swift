@@ -14,13 +14,13 @@ struct MovieStoreTests {
         let store = try makeStore()
         try await store.saveMovies(Fixtures.ten, api: Fixtures.api, fetchedAt: date)
         let answer = [Fixtures.movie(7), Fixtures.movie(2), Fixtures.movie(9)]
-        try await store.saveList(answer, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
-        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api) == StoredValue(value: answer, fetchedAt: date))
+        try await store.saveList(answer, for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
+        #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: Fixtures.api) == StoredValue(value: answer, fetchedAt: date))
 
         let next = [Fixtures.movie(4), Fixtures.movie(7)]
-        try await store.saveList(next, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date.addingTimeInterval(60))
-        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api)?.value == next)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api) == nil)
+        try await store.saveList(next, for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date.addingTimeInterval(60))
+        #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: Fixtures.api)?.value == next)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api) == nil)
     }
 
     @Test("movies keep their cast in billing order, and actors are shared between movies")
@@ -28,7 +28,7 @@ struct MovieStoreTests {
         let store = try makeStore()
         let first = Fixtures.movie(1, cast: ["B", "A", "C"])
         let second = Fixtures.movie(2, cast: ["C", "A"])
-        try await store.saveList([first, second], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([first, second], for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await store.movie(id: 1, api: Fixtures.api)?.value.cast.map(\.name) == ["B", "A", "C"])
         #expect(try await store.movie(id: 2, api: Fixtures.api)?.value.cast.map(\.name) == ["C", "A"])
         #expect(try await store.statistics().actors == 3)
@@ -37,17 +37,17 @@ struct MovieStoreTests {
     @Test("an updated movie replaces the stored one everywhere it is listed")
     func updatesMovies() async throws {
         let store = try makeStore()
-        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1)], for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: date)
         let renamed = Fixtures.movie(1, name: "Renamed", cast: ["New Actor"])
         try await store.saveMovies([renamed], api: Fixtures.api, fetchedAt: date)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == [renamed])
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)?.value == [renamed])
     }
 
     @Test("statistics count movies, actors and lists")
     func statistics() async throws {
         let store = try makeStore()
-        try await store.saveList(Fixtures.ten, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
-        try await store.saveList(Array(Fixtures.ten.prefix(4)), for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList(Fixtures.ten, for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList(Array(Fixtures.ten.prefix(4)), for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: date)
         let statistics = try await store.statistics()
         #expect(statistics.movies == 10)
         #expect(statistics.actors == 1)
@@ -150,7 +150,7 @@ struct MovieStoreTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)/movies.sqlite")
         do {
             let store = try MovieStore(url: url)
-            try await store.saveList(Fixtures.ten, for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+            try await store.saveList(Fixtures.ten, for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         }
         try damageDatabase(at: url)
         return url

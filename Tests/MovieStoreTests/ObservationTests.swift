@@ -13,19 +13,19 @@ struct ObservationTests {
     func emitsOnChangeOnly() async throws {
         let store = try makeStore()
         let cached = CachedMovieService(base: ScriptedMovieService(.answer([])), store: store, api: Fixtures.api)
-        var values = cached.observeTopGrossing(year: 2016).makeAsyncIterator()
+        var values = cached.observe(.topGrossing, year: 2016).makeAsyncIterator()
 
         let initial = try await values.next()
         #expect(initial == .some(nil))
 
-        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
-        try await store.saveList([Fixtures.movie(2)], for: .topGrossing(year: 2015), api: Fixtures.api, fetchedAt: date)
-        try await store.saveList([Fixtures.movie(3)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1)], for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(2)], for: ListQuery(.topGrossing, year: 2015), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(3)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         let changed = try await values.next()
         #expect(changed == StoredValue(value: [Fixtures.movie(3)], fetchedAt: date), "the unrelated writes must not have emitted")
 
-        try await store.saveList([Fixtures.movie(3)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
-        try await store.saveList([Fixtures.movie(3), Fixtures.movie(4)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(3)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(3), Fixtures.movie(4)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         let grown = try await values.next()
         #expect(grown??.value.map(\.id) == [3, 4], "rewriting the same answer must not have emitted")
     }
@@ -34,20 +34,20 @@ struct ObservationTests {
     func unchangedWritesEmitNothing() async throws {
         let store = try makeStore()
         let (fetches, fetched) = AsyncStream<Void>.makeStream()
-        var values = store.observeList(.topGrossing(year: 2016), api: Fixtures.api, didFetch: { fetched.yield() }).makeAsyncIterator()
+        var values = store.observeList(ListQuery(.topGrossing, year: 2016), api: Fixtures.api, didFetch: { fetched.yield() }).makeAsyncIterator()
         var fetchCount = fetches.makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
         await fetchCount.next()
 
-        try await store.saveList([Fixtures.movie(1)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(1)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         await fetchCount.next()
         #expect(try await values.next()??.value == [Fixtures.movie(1)])
 
         for _ in 0..<3 {
-            try await store.saveList([Fixtures.movie(1)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+            try await store.saveList([Fixtures.movie(1)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
             await fetchCount.next()
         }
-        try await store.saveList([Fixtures.movie(2)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(2)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         await fetchCount.next()
         #expect(try await values.next()??.value == [Fixtures.movie(2)], "each rewrite was fetched; none may have emitted")
     }
@@ -56,14 +56,14 @@ struct ObservationTests {
     func seesOtherConnections() async throws {
         let store = try makeStore()
         let otherProcess = try MovieStore(url: store.url)
-        var values = store.observeList(.topGrossing(year: 2016), api: Fixtures.api).makeAsyncIterator()
+        var values = store.observeList(ListQuery(.topGrossing, year: 2016), api: Fixtures.api).makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
         let relay = Task { try await store.relayWritesOfOtherProcesses(every: .milliseconds(20)) }
         defer { relay.cancel() }
 
-        try await otherProcess.saveList([Fixtures.movie(7)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await otherProcess.saveList([Fixtures.movie(7)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await values.next()??.value == [Fixtures.movie(7)])
-        try await otherProcess.saveList([Fixtures.movie(8)], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await otherProcess.saveList([Fixtures.movie(8)], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await values.next()??.value == [Fixtures.movie(8)])
     }
 
@@ -72,10 +72,10 @@ struct ObservationTests {
         let store = try makeStore()
         var values = store.observeMovie(id: 5, api: Fixtures.api).makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
-        try await store.saveList([Fixtures.movie(5)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([Fixtures.movie(5)], for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await values.next()??.value == Fixtures.movie(5))
         let renamed = Fixtures.movie(5, name: "Five")
-        try await store.saveList([renamed], for: .topGrossing(year: 2016), api: Fixtures.api, fetchedAt: date)
+        try await store.saveList([renamed], for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)
         #expect(try await values.next()??.value == renamed)
     }
 
@@ -83,9 +83,9 @@ struct ObservationTests {
     func observesNetworkAnswers() async throws {
         let store = try makeStore()
         let cached = CachedMovieService(base: ScriptedMovieService(.answer(Fixtures.ten)), store: store, api: Fixtures.api, now: { date })
-        var values = cached.observeTopRated(year: 2016).makeAsyncIterator()
+        var values = cached.observe(.topRated, year: 2016).makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
-        _ = try await MovieSnapshot.last(of: cached.topRatedMovies(year: 2016, policy: .networkOnly))
+        _ = try await cached.movies(.topRated, year: 2016, policy: .networkOnly)
         #expect(try await values.next()??.value == Fixtures.ten)
     }
 }

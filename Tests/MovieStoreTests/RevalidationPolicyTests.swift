@@ -7,7 +7,7 @@ import Testing
 
 /// A revalidating base with one current answer: it answers `304` to its own tag, and records the
 /// tag of every call.
-final class RevalidatingFake: RevalidatingMovieService {
+final class RevalidatingFake: MovieService {
     struct Current: Sendable {
         var movies: [Movie]
         var freshness: Freshness
@@ -28,8 +28,7 @@ final class RevalidatingFake: RevalidatingMovieService {
     func set(_ movies: [Movie], freshness: Freshness) { current.withLockedValue { $0 = Current(movies: movies, freshness: freshness) } }
 
     func movie(id: Int) async throws -> Movie { try await movie(id: id, ifNoneMatch: nil).value }
-    func topGrossingMovies(year: Int) async throws -> [Movie] { try await topGrossingMovies(year: year, ifNoneMatch: nil).value }
-    func topRatedMovies(year: Int) async throws -> [Movie] { try await topRatedMovies(year: year, ifNoneMatch: nil).value }
+    func movies(_ list: MovieList, year: Int) async throws -> [Movie] { try await movies(list, year: year, ifNoneMatch: nil).value }
 
     func movie(id: Int, ifNoneMatch entityTag: String?) async throws -> Revalidation<Movie> {
         switch try await answer(entityTag) {
@@ -41,8 +40,7 @@ final class RevalidatingFake: RevalidatingMovieService {
         }
     }
 
-    func topGrossingMovies(year: Int, ifNoneMatch entityTag: String?) async throws -> Revalidation<[Movie]> { try await answer(entityTag) }
-    func topRatedMovies(year: Int, ifNoneMatch entityTag: String?) async throws -> Revalidation<[Movie]> { try await answer(entityTag) }
+    func movies(_ list: MovieList, year: Int, ifNoneMatch entityTag: String?) async throws -> Revalidation<[Movie]> { try await answer(entityTag) }
 
     private func answer(_ entityTag: String?) async throws -> Revalidation<[Movie]> {
         received.withLockedValue { $0.append(entityTag) }
@@ -69,7 +67,7 @@ struct RevalidationPolicyTests {
     let clock = ManualClock()
     let tagged = Freshness(entityTag: "\"v1\"", maxAge: .seconds(120))
 
-    func service(_ base: any MovieService, store: MovieStore, policy: CachePolicy = .networkElseCache) -> CachedMovieService {
+    func service<Base: MovieService>(_ base: Base, store: MovieStore, policy: CachePolicy = .networkElseCache) -> CachedMovieService<Base> {
         CachedMovieService(base: base, store: store, api: Fixtures.api, defaultPolicy: policy, now: clock.now)
     }
 
@@ -78,19 +76,19 @@ struct RevalidationPolicyTests {
         let store = try makeStore()
         let base = RevalidatingFake(Fixtures.ten, freshness: tagged)
         let cache = service(base, store: store)
-        _ = await cache.topRatedMovies(year: 2016, policy: .cacheThenNetwork).collect()
+        _ = await cache.snapshots(.topRated, year: 2016, policy: .cacheThenNetwork).collect()
         let firstFetch = clock.now()
         let movieBefore = try await store.movie(id: Fixtures.ten[0].id, api: Fixtures.api)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.entityTag == "\"v1\"")
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)?.entityTag == "\"v1\"")
 
         clock.advance(by: 600)
-        let (snapshots, error) = await cache.topRatedMovies(year: 2016, policy: .cacheThenNetwork).collect()
+        let (snapshots, error) = await cache.snapshots(.topRated, year: 2016, policy: .cacheThenNetwork).collect()
         #expect(error == nil)
         #expect(base.receivedTags == [nil, "\"v1\""])
         #expect(snapshots.map(\.revalidated) == [false, true])
         #expect(snapshots.map(\.fetchedAt) == [firstFetch, clock.now()])
         #expect(snapshots.last?.value == Fixtures.ten)
-        let list = try await store.list(.topRated(year: 2016), api: Fixtures.api)
+        let list = try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)
         #expect(list?.fetchedAt == clock.now())
         #expect(list?.maxAge == .seconds(120))
         #expect(try await store.movie(id: Fixtures.ten[0].id, api: Fixtures.api) == movieBefore, "no movie row is written")
@@ -101,22 +99,22 @@ struct RevalidationPolicyTests {
         let store = try makeStore()
         let base = RevalidatingFake(Fixtures.ten, freshness: tagged) { _ = try await store.removeAPI(Fixtures.api) }
         let cache = service(base, store: store)
-        _ = await cache.topGrossingMovies(year: 2016, policy: .networkOnly).collect()
-        let (snapshots, error) = await cache.topGrossingMovies(year: 2016, policy: .networkOnly).collect()
+        _ = await cache.snapshots(.topGrossing, year: 2016, policy: .networkOnly).collect()
+        let (snapshots, error) = await cache.snapshots(.topGrossing, year: 2016, policy: .networkOnly).collect()
         #expect(error == nil)
         #expect(base.receivedTags == [nil, "\"v1\"", nil])
         #expect(snapshots.map(\.revalidated) == [false])
-        #expect(try await store.list(.topGrossing(year: 2016), api: Fixtures.api)?.value == Fixtures.ten)
+        #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: Fixtures.api)?.value == Fixtures.ten)
     }
 
     @Test("a no-store answer is shown and never stored")
     func noStore() async throws {
         let store = try makeStore()
         let base = RevalidatingFake(Fixtures.ten, freshness: Freshness(entityTag: "\"v1\"", mayStore: false))
-        let snapshot = await service(base, store: store).topRatedMovies(year: 2016, policy: .networkElseCache).collect().0.last
+        let snapshot = await service(base, store: store).snapshots(.topRated, year: 2016, policy: .networkElseCache).collect().0.last
         #expect(snapshot?.value == Fixtures.ten)
         #expect(snapshot?.storeError == nil)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api) == nil)
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api) == nil)
         #expect(try await store.statistics().apis.isEmpty)
     }
 
@@ -125,22 +123,22 @@ struct RevalidationPolicyTests {
         let store = try makeStore()
         let base = RevalidatingFake(Fixtures.ten, freshness: tagged)
         let cache = service(base, store: store, policy: .cacheElseNetwork(maxAge: nil))
-        _ = try await cache.topRatedMovies(year: 2016)
+        _ = try await cache.movies(.topRated, year: 2016)
         clock.advance(by: 119)
-        _ = try await cache.topRatedMovies(year: 2016)
+        _ = try await cache.movies(.topRated, year: 2016)
         #expect(base.receivedTags == [nil], "119 s old is fresh for a max-age of 120 s")
         clock.advance(by: 2)
-        _ = try await cache.topRatedMovies(year: 2016)
+        _ = try await cache.movies(.topRated, year: 2016)
         #expect(base.receivedTags == [nil, "\"v1\""], "121 s old is revalidated")
 
         let plain = ScriptedMovieService(.answer(Fixtures.ten))
         let plainCache = service(plain, store: try makeStore(), policy: .cacheElseNetwork(maxAge: nil))
-        _ = try await plainCache.topRatedMovies(year: 2016)
+        _ = try await plainCache.movies(.topRated, year: 2016)
         clock.advance(by: 3599)
-        _ = try await plainCache.topRatedMovies(year: 2016)
+        _ = try await plainCache.movies(.topRated, year: 2016)
         #expect(plain.callCount == 1)
         clock.advance(by: 2)
-        _ = try await plainCache.topRatedMovies(year: 2016)
+        _ = try await plainCache.movies(.topRated, year: 2016)
         #expect(plain.callCount == 2)
     }
 
@@ -152,12 +150,12 @@ struct RevalidationPolicyTests {
         let id = Fixtures.ten[0].id
         _ = try await cache.movie(id: id)
         clock.advance(by: 60)
-        let snapshot = await cache.movie(id: id, policy: .networkElseCache).collect().0.last
+        let snapshot = await cache.snapshotsOfMovie(id: id, policy: .networkElseCache).collect().0.last
         #expect(snapshot?.revalidated == true)
         #expect(base.receivedTags == [nil, "\"v1\""])
         #expect(try await store.movie(id: id, api: Fixtures.api)?.fetchedAt == clock.now())
 
-        try await store.saveList(Fixtures.ten, for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: clock.now())
+        try await store.saveList(Fixtures.ten, for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: clock.now())
         #expect(try await store.movie(id: id, api: Fixtures.api)?.entityTag == nil)
     }
 }

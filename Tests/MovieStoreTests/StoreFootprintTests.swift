@@ -30,7 +30,7 @@ struct StoreFootprintTests {
             let store = try MovieStore(url: url)
             let movies = (1...500).map { Fixtures.movie($0, year: 2000 + $0 % 20, cast: ["A \($0 % 7)", "B \($0 % 11)", "C"]) }
             try await store.saveMovies(movies, api: api, fetchedAt: StoreContents.written)
-            try await store.saveList(Array(movies.prefix(10)), for: .topGrossing(year: 2016), api: api, fetchedAt: StoreContents.written)
+            try await store.saveList(Array(movies.prefix(10)), for: ListQuery(.topGrossing, year: 2016), api: api, fetchedAt: StoreContents.written)
             #expect(try await store.statistics().movies == 500)
         }
         try await DatabaseQueue(path: url.path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -45,9 +45,9 @@ struct StoreFootprintTests {
         let afterLargeWrite = Self.size(of: store.url.path + "-wal")
         #expect(afterLargeWrite > 6 * 1_048_576, "the large write went through a log larger than the limit")
 
-        try await store.saveList([Fixtures.movie(1)], for: .topRated(year: 2016), api: Fixtures.api, fetchedAt: StoreContents.written)
+        try await store.saveList([Fixtures.movie(1)], for: ListQuery(.topRated, year: 2016), api: Fixtures.api, fetchedAt: StoreContents.written)
         #expect(Self.size(of: store.url.path + "-wal") <= 4 * 1_048_576)
-        #expect(try await store.list(.topRated(year: 2016), api: Fixtures.api)?.value == [Fixtures.movie(1)])
+        #expect(try await store.list(ListQuery(.topRated, year: 2016), api: Fixtures.api)?.value == [Fixtures.movie(1)])
         #expect(try await store.statistics().movies == 30_000)
     }
 }

@@ -73,7 +73,7 @@ struct APIClientTests {
         struct Movie: Decodable { let id: Int }
         let client = APIClient(baseURL: baseURL, transport: StubTransport.scripted([.success(.json(#"[{"id":1},{"id":"two"}]"#))]))
         do {
-            _ = try await client.decode([Movie].self, from: Endpoint(path: ["movies"]))
+            _ = try await client.send(Request<[Movie]>(Endpoint(path: ["movies"])))
             Issue.record("decoding should fail")
         } catch {
             guard case let .cannotDecode(path, _) = error else { Issue.record("unexpected \(error)"); return }

@@ -16,7 +16,7 @@ struct AsyncHTTPClientTransportTests {
         }) { server in
             try await withTransport { transport in
                 let client = APIClient(baseURL: server.baseURL, transport: transport)
-                let numbers = try await client.decode([Int].self, from: Endpoint(path: ["hello"]))
+                let numbers = try await client.send(Networking.Request<[Int]>(Endpoint(path: ["hello"])))
                 #expect(numbers == [1, 2])
                 let response = try await client.send(Endpoint(path: ["missing"], acceptableStatusCodes: 200..<600))
                 #expect(response.status == .notFound)

@@ -15,9 +15,9 @@ struct HTTPCachingAndCurlTests {
         (["cache-control": "public, max-age=abc"], CacheHeaders(maxAge: .zero)),
         (["cache-control": "max-age="], CacheHeaders(maxAge: .zero)),
         (["cache-control": "max-age=1e3"], CacheHeaders(maxAge: .zero)),
-        (["cache-control": "max-age=999999999999999999999999999"], CacheHeaders(maxAge: .seconds(31_536_000))),
+        (["cache-control": "max-age=999999999999999999999999999"], CacheHeaders(maxAge: .seconds(2_147_483_648))),
         (["cache-control": "public"], CacheHeaders()),
-        (["etag": "\"" + String(repeating: "a", count: 300) + "\"", "cache-control": "max-age=99999999999"], CacheHeaders(maxAge: .seconds(31_536_000))),
+        (["etag": "\"" + String(repeating: "a", count: 300) + "\"", "cache-control": "max-age=99999999999"], CacheHeaders(maxAge: .seconds(2_147_483_648))),
         (["cache-control": "no-cache"], CacheHeaders(maxAge: .zero)),
     ])
     func readsCacheHeaders(fields: [String: String], expected: CacheHeaders) {

@@ -22,9 +22,9 @@ struct RedirectionTests {
             try await withTransport { transport in
                 let client = APIClient(baseURL: server.baseURL, transport: transport)
                 let get = Endpoint(path: ["start"], headerFields: [.authorization: "Bearer same-origin"])
-                let afterGet = try await client.decode([Int].self, from: get)
+                let afterGet = try await client.send(Networking.Request<[Int]>(get))
                 let post = Endpoint(method: .post, path: ["start"], headerFields: [.authorization: "Bearer same-origin"], body: Data("x".utf8))
-                let afterPost = try await client.decode([Int].self, from: post)
+                let afterPost = try await client.send(Networking.Request<[Int]>(post))
                 #expect(afterGet == [1] && afterPost == [1])
                 #expect(seen.values == ["Bearer same-origin", "Bearer same-origin"])
             }

@@ -68,7 +68,7 @@ struct RetryPolicyTests {
     ])
     func leavesPermanentFailures(failure: StubResponse) async throws {
         let stub = StubTransport(rules: [.any(failure)])
-        await #expect(throws: NetworkError.self) { try await client(stub, policy()).decode([Int].self, from: Endpoint(path: ["x"])) }
+        await #expect(throws: NetworkError.self) { try await client(stub, policy()).send(Request<[Int]>(Endpoint(path: ["x"]))) }
         #expect(stub.receivedRequests.count == 1)
     }
 

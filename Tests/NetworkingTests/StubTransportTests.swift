@@ -20,8 +20,8 @@ struct StubTransportTests {
             .path(.post, "movies/*", .status(405)),
         ])
         let client = client(stub)
-        #expect(try await client.decode([Int].self, from: Endpoint(path: ["movies", "topRated", "2016"])) == [1])
-        #expect(try await client.decode([Int].self, from: Endpoint(path: ["movies", "6"], headerFields: [.accept: "application/json"])) == [2])
+        #expect(try await client.send(Request<[Int]>(Endpoint(path: ["movies", "topRated", "2016"]))) == [1])
+        #expect(try await client.send(Request<[Int]>(Endpoint(path: ["movies", "6"], headerFields: [.accept: "application/json"]))) == [2])
         await #expect(throws: NetworkError.status(code: 404, excerpt: "No stub answers this request.")) {
             try await client.send(Endpoint(path: ["films", "6"]))
         }
@@ -56,7 +56,7 @@ struct StubTransportTests {
         ])
         let client = client(stub)
         await #expect(throws: NetworkError.cannotDecode(path: "$", reason: "the body is not valid JSON")) {
-            try await client.decode([Int].self, from: Endpoint(path: ["broken"]))
+            try await client.send(Request<[Int]>(Endpoint(path: ["broken"])))
         }
         await #expect(throws: NetworkError.status(code: 418, excerpt: "short and stout")) { try await client.send(Endpoint(path: ["teapot"])) }
     }
@@ -83,7 +83,7 @@ struct StubTransportTests {
             .path(.get, "present", .file(file)),
             .path(.get, "absent", .file(file.appendingPathExtension("missing"))),
         ])
-        #expect(try await client(stub).decode([Int].self, from: Endpoint(path: ["present"])) == [7])
+        #expect(try await client(stub).send(Request<[Int]>(Endpoint(path: ["present"]))) == [7])
         await #expect(throws: NetworkError.status(code: 404, excerpt: "no stub fixture at \(file.appendingPathExtension("missing").lastPathComponent)")) {
             try await client(stub).send(Endpoint(path: ["absent"]))
         }

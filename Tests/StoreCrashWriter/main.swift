@@ -11,7 +11,7 @@ guard arguments.count == 3, let batchSize = Int(arguments[2]) else {
     exit(64)
 }
 let store = try MovieStore(url: URL(fileURLWithPath: arguments[1]))
-let queries: [(ListQuery, Int)] = [(.topGrossing(year: 2016), 0), (.topRated(year: 2016), 1_000_000)]
+let queries: [(ListQuery, Int)] = [(ListQuery(.topGrossing, year: 2016), 0), (ListQuery(.topRated, year: 2016), 1_000_000)]
 
 var generation = 0
 for (query, _) in queries {

@@ -112,7 +112,7 @@ final class LoopbackFixture: @unchecked Sendable {
 
     func start() async throws {
         if lock.withLock({ running != nil }) { return }
-        var configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: .publicAccess)
+        var configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, storage: MemoryStorage(catalog: try Catalog.reference()), auth: .publicAccess)
         // A line per request on standard output would be measured on both sides; the client is what is compared.
         configuration.logger.logLevel = .warning
         let server = try await MovieServer(configuration: configuration).start()

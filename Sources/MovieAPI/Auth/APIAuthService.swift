@@ -24,7 +24,7 @@ public struct APIAuthService: AuthService {
 
     private func credential(for grant: TokenGrant) async throws(NetworkError) -> Credential {
         let requestedAt = now()
-        let token = try await client.decode(APIToken.self, from: APIRoute.token(grant))
+        let token = try await client.send(APIRoute.tokenRequest(grant))
         guard token.tokenType.lowercased() == "bearer" else {
             throw .cannotDecode(path: "$.token_type", reason: "expected Bearer, found '\(token.tokenType.prefix(20))'")
         }

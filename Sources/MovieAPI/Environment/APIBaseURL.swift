@@ -1,7 +1,7 @@
 import Foundation
 
-/// The base URL of an API, checked and written one way: `http` or `https`, a host, a port from
-/// 1 to 65535, no user name or password, query or fragment; scheme and host lowercased, the
+/// The base URL of an API, checked and written one way: an HTTP address as the client can
+/// request it (``Foundation/URL/problemAsHTTPAddress``), no user name or password, query or fragment; scheme and host lowercased, the
 /// scheme's default port dropped, and the path ending in exactly one `/`.
 ///
 /// Two spellings of one API (`HTTP://Host:80/api`, `http://host/api/`) are one value, so
@@ -27,20 +27,16 @@ public struct APIBaseURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     private init(components: URLComponents, shown: String) throws(Invalid) {
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw Invalid(reason: "'\(shown)' is not an http or https URL")
-        }
-        guard let host = components.host?.lowercased(), !host.isEmpty else {
-            throw Invalid(reason: "'\(shown)' has no host")
+        guard let given = components.url else { throw Invalid(reason: "'\(shown)' is not a URL") }
+        if let problem = given.problemAsHTTPAddress { throw Invalid(reason: "'\(shown)' \(problem)") }
+        guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else {
+            throw Invalid(reason: "'\(shown)' is not a URL")
         }
         guard components.user == nil, components.password == nil else {
             throw Invalid(reason: "a user name or password in the URL is not supported; the client authenticates with its own credentials")
         }
         guard components.query == nil, components.fragment == nil else {
             throw Invalid(reason: "'\(shown)' has a query or fragment; give the API's base path only")
-        }
-        if let port = components.port, !(1...65535).contains(port) {
-            throw Invalid(reason: "the port \(port) is not from 1 to 65535")
         }
         let defaultPort = scheme == "https" ? 443 : 80
         let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""

@@ -99,7 +99,7 @@ public enum CredentialsFileError: Error, Sendable, Hashable, CustomStringConvert
 extension Credential {
     /// Dates that later arithmetic can use: after 1970 and before the year 10000.
     var isPlausible: Bool {
-        let range = 0.0...253_402_300_799.0
+        let range = CalendarDate.plausibleSeconds
         return range.contains(issuedAt.timeIntervalSince1970) && range.contains(expiresAt.timeIntervalSince1970)
             || expiresAt == .distantFuture && range.contains(issuedAt.timeIntervalSince1970)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Movies
 import Networking
 
 /// Every request the movie API client can make. There is no other way to reach the API.
@@ -8,8 +9,7 @@ public enum APIRoute: Route, Hashable {
     /// The OAuth 2.0 token endpoint.
     case token(TokenGrant)
     case movie(id: Int)
-    case topGrossingMovies(year: Int)
-    case topRatedMovies(year: Int)
+    case movies(MovieList, year: Int)
 
     public var endpoint: Endpoint {
         switch self {
@@ -27,10 +27,26 @@ public enum APIRoute: Route, Hashable {
             )
         case let .movie(id):
             Endpoint(path: ["movies", String(id)])
-        case let .topGrossingMovies(year):
-            Endpoint(path: ["movies", "topGrossing", String(year)])
-        case let .topRatedMovies(year):
-            Endpoint(path: ["movies", "topRated", String(year)])
+        case let .movies(list, year):
+            Endpoint(path: ["movies", Self.pathSegment(of: list), String(year)])
         }
     }
+
+    private static func pathSegment(of list: MovieList) -> String {
+        switch list {
+        case .topGrossing: "topGrossing"
+        case .topRated: "topRated"
+        }
+    }
+}
+
+extension APIRoute {
+    /// The movie with the given id.
+    public static func movieRequest(id: Int) -> Request<APIMovie> { Request(APIRoute.movie(id: id)) }
+
+    /// The movies of `list` for `year`.
+    public static func moviesRequest(_ list: MovieList, year: Int) -> Request<[APIMovie]> { Request(APIRoute.movies(list, year: year)) }
+
+    /// The token the client's credentials are exchanged for.
+    static func tokenRequest(_ grant: TokenGrant) -> Request<APIToken> { Request(APIRoute.token(grant)) }
 }

@@ -19,7 +19,6 @@ public struct BrowserState: Sendable, Equatable {
     /// Why the typed year was refused.
     public var notice: String?
 
-    public static let years = 1...9999
 
     /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
     /// since 1970 in a double, so the network's answer read back from it may differ from the one
@@ -72,7 +71,7 @@ public struct BrowserState: Sendable, Equatable {
             return [.cancelList] + beginLoading(tab, into: &pane)
         case .character("["), .character("]"):
             let next = year + (key == .character("[") ? -1 : 1)
-            guard Self.years.contains(next) else { return [] }
+            guard MovieList.years.contains(next) else { return [] }
             panes[tab] = pane
             let effects = changeYear(to: next)
             pane = self.pane
@@ -125,8 +124,8 @@ public struct BrowserState: Sendable, Equatable {
             yearDraft = nil
         case .enter:
             yearDraft = nil
-            guard let year = Int(draft), Self.years.contains(year) else {
-                notice = "a year is a number from 1 to 9999"
+            guard let year = Int(draft), MovieList.years.contains(year) else {
+                notice = "a year is a number from \(MovieList.years.lowerBound) to \(MovieList.years.upperBound)"
                 return []
             }
             return changeYear(to: year)

@@ -1,3 +1,5 @@
+import Movies
+
 /// The segmented control's segments: the two lists of a year.
 public enum BrowserTab: Int, Sendable, CaseIterable, Hashable {
     case topGrossing
@@ -12,4 +14,12 @@ public enum BrowserTab: Int, Sendable, CaseIterable, Hashable {
 
     /// The other segment: there are two, so ←, → and Tab all switch.
     public var other: BrowserTab { self == .topGrossing ? .topRated : .topGrossing }
+
+    /// The list the segment shows.
+    public var list: MovieList {
+        switch self {
+        case .topGrossing: .topGrossing
+        case .topRated: .topRated
+        }
+    }
 }

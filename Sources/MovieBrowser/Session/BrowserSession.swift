@@ -3,6 +3,13 @@ import Movies
 import MovieStore
 import TextFormatting
 
+/// Why a ``BrowserSession`` ended.
+public enum BrowserEnding: Sendable, Equatable {
+    case quit
+    case signal(Int32)
+    case hangUp
+}
+
 /// Runs the browser: feeds keys and answers into a ``BrowserState`` and starts and cancels
 /// what its effects ask for. Each segment runs the chosen ``CachePolicy`` (stored list at once,
 /// then the network's) and observes the stored list, so that a newer answer stored by another
@@ -10,26 +17,24 @@ import TextFormatting
 ///
 /// Everything the session touches comes in through its parameters, so a test drives it with
 /// a scripted service and a stream of keys, and reads what it drew.
-public final class BrowserSession: Sendable {
-    /// Why the session ended.
-    public enum Ending: Sendable, Equatable {
-        case quit
-        case signal(Int32)
-        case hangUp
-    }
+public final class BrowserSession<Service: OfflineMovieService>: Sendable {
+    public typealias Ending = BrowserEnding
 
-    private let service: any OfflineMovieService
+    public typealias Failure = CacheFailure<Service.NetworkFailure>
+
+    private let service: Service
     private let policy: CachePolicy
-    private let describe: @Sendable (any Error) -> String
+    private let describe: @Sendable (Failure) -> String
     private let now: @Sendable () -> Date
     private let tick: Duration
 
-    /// `describe` turns an error into the words of the status line; `tick` is how often the
+    /// `describe` turns a failure into the words of the status line (a network failure shown
+    /// beside a stored answer comes as ``CacheFailure/network(_:)``); `tick` is how often the
     /// ages on screen ("fetched 3 minutes ago") are redrawn.
     public init(
-        service: any OfflineMovieService,
+        service: Service,
         policy: CachePolicy,
-        describe: @escaping @Sendable (any Error) -> String,
+        describe: @escaping @Sendable (Failure) -> String,
         now: @escaping @Sendable () -> Date = { Date() },
         tick: Duration = .seconds(1)
     ) {
@@ -128,28 +133,21 @@ public final class BrowserSession: Sendable {
     }
 
     private func loadList(_ tab: BrowserTab, year: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        let stream = switch tab {
-        case .topGrossing: service.topGrossingMovies(year: year, policy: policy)
-        case .topRated: service.topRatedMovies(year: year, policy: policy)
-        }
-        return Task { [describe] in
-            do {
-                for try await snapshot in stream {
+        Task { [service, policy, describe] in
+            do throws(Failure) {
+                let answer = try await service.movies(tab.list, year: year, policy: policy) { snapshot in
                     sink.yield(.update(.listAnswer(tab, year: year, movies: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
                 }
-                sink.yield(.update(.listFinished(tab, year: year, failure: nil)))
+                sink.yield(.update(.listFinished(tab, year: year, failure: Self.failure(carriedBy: answer, describe: describe))))
             } catch {
-                guard !Task.isCancelled, !(error is CancellationError) else { return }
+                guard !Task.isCancelled, !error.isCancellation else { return }
                 sink.yield(.update(.listFinished(tab, year: year, failure: TerminalText.safe(describe(error)))))
             }
         }
     }
 
     private func observeList(_ tab: BrowserTab, year: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        let stored = switch tab {
-        case .topGrossing: service.observeTopGrossing(year: year)
-        case .topRated: service.observeTopRated(year: year)
-        }
+        let stored = service.observe(tab.list, year: year)
         return Task {
             do {
                 for try await value in stored {
@@ -163,26 +161,30 @@ public final class BrowserSession: Sendable {
     }
 
     private func loadMovie(id: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        let stream = service.movie(id: id, policy: policy)
-        return Task { [describe] in
-            do {
-                for try await snapshot in stream {
+        Task { [service, policy, describe] in
+            do throws(Failure) {
+                let answer = try await service.movie(id: id, policy: policy) { snapshot in
                     sink.yield(.update(.movieAnswer(id: id, movie: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
                 }
-                sink.yield(.update(.movieFinished(id: id, failure: nil)))
+                sink.yield(.update(.movieFinished(id: id, failure: Self.failure(carriedBy: answer, describe: describe))))
             } catch {
-                guard !Task.isCancelled, !(error is CancellationError) else { return }
+                guard !Task.isCancelled, !error.isCancellation else { return }
                 sink.yield(.update(.movieFinished(id: id, failure: TerminalText.safe(describe(error)))))
             }
         }
     }
 
-    private static func answer<Value>(of snapshot: MovieSnapshot<Value>, describe: (any Error) -> String) -> Answer {
+    /// The words of the network failure an answer carries (a stored answer shown because the network failed).
+    private static func failure<Value>(carriedBy answer: MovieSnapshot<Value, Service.NetworkFailure>, describe: (Failure) -> String) -> String? {
+        answer.networkError.map { TerminalText.safe(describe(.network($0))) }
+    }
+
+    private static func answer<Value>(of snapshot: MovieSnapshot<Value, Service.NetworkFailure>, describe: (Failure) -> String) -> Answer {
         let source: Answer.Source = switch snapshot.source {
         case .store: .store
         case .network: .network
         case let .derived(records): .derived(records: records)
         }
-        return Answer(source: source, fetchedAt: snapshot.fetchedAt, failure: snapshot.networkError.map { TerminalText.safe(describe($0)) })
+        return Answer(source: source, fetchedAt: snapshot.fetchedAt, failure: snapshot.networkError.map { TerminalText.safe(describe(.network($0))) })
     }
 }

@@ -22,7 +22,7 @@ public struct AuthConfiguration: Sendable {
     public init(
         requiresToken: Bool = true,
         client: ClientCredentials = .development,
-        accessTokenLifetime: Duration = .seconds(3600),
+        accessTokenLifetime: Duration = ServerSetting.accessTokenLifetime.defaultDuration,
         refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
         signingKey: SymmetricKey? = nil,
         signingKeys: SigningKeyRing? = nil,

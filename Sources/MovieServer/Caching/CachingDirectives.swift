@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// How the movie answers may be cached: for how long, and whether a shared cache may keep them.
@@ -9,15 +10,26 @@ struct CachingDirectives: Sendable {
 
     var cacheControl: String { "\(isPrivate ? "private" : "public"), max-age=\(maxAge)" }
 
+    /// Whether a request with these `If-None-Match` values gets a `304` for `body`: one of
+    /// them names the body's tag (weakly), or is `*`.
+    static func isNotModified(_ ifNoneMatch: [String], body: CacheableBody) -> Bool {
+        !ifNoneMatch.isEmpty && EntityTagMatching.ifNoneMatch(ifNoneMatch.joined(separator: ","), matches: body.entityTag)
+    }
+
+    /// The headers of the answer for `body`, in order, besides those every answer has (`Date`,
+    /// `Content-Length`, `Server`): the ones the router and the event-loop path both send.
+    func headerFields(for body: CacheableBody, notModified: Bool) -> [(name: HTTPField.Name, value: String)] {
+        let validators: [(name: HTTPField.Name, value: String)] = [(.eTag, body.entityTag), (.cacheControl, cacheControl)]
+        return notModified ? validators : validators + [(.contentType, "application/json")]
+    }
+
     /// `body` with its validator and freshness, or a bodiless `304 Not Modified` when the request's
     /// `If-None-Match` names the body's tag (or is `*`).
     func response(for body: CacheableBody, to request: Request) -> Response {
-        var headers: HTTPFields = [.eTag: body.entityTag, .cacheControl: cacheControl]
-        let conditions = request.headers[values: .ifNoneMatch].joined(separator: ",")
-        if !conditions.isEmpty, EntityTagMatching.ifNoneMatch(conditions, matches: body.entityTag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "application/json"
+        let notModified = Self.isNotModified(request.headers[values: .ifNoneMatch], body: body)
+        var headers = HTTPFields()
+        for field in headerFields(for: body, notModified: notModified) { headers.append(HTTPField(name: field.name, value: field.value)) }
+        if notModified { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body.bytes))
     }
 }

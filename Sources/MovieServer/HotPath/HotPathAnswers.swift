@@ -1,5 +1,6 @@
 import CoreMetrics
 import NIOCore
+import HTTPTypes
 import NIOHTTP1
 
 /// The answers the server can give without leaving the event loop: the top lists it keeps
@@ -22,7 +23,7 @@ struct HotPathAnswers: Sendable {
     private let topLists: TopListBodies
     /// Checks the bearer token; `nil` on a public server.
     private let tokens: TokenService?
-    private let cacheControl: String
+    private let caching: CachingDirectives
     private let serverName: String?
     /// By list (grossing, rating), method (GET, HEAD) and status (200, 304).
     private let recorders: [ServerMetrics.RequestRecorder]
@@ -31,7 +32,7 @@ struct HotPathAnswers: Sendable {
     init(topLists: TopListBodies, tokens: TokenService?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
         self.topLists = topLists
         self.tokens = tokens
-        self.cacheControl = caching.cacheControl
+        self.caching = caching
         self.serverName = serverName
         var recorders: [ServerMetrics.RequestRecorder] = []
         for route in ["/api/movies/topGrossing/{year}", "/api/movies/topRated/{year}"] {
@@ -52,16 +53,15 @@ struct HotPathAnswers: Sendable {
               let body = topLists.keptBody(order, year: year, now: now)
         else { return nil }
         let recorderIndex = (order == .grossing ? 0 : 4) + (request.method == .GET ? 0 : 2)
-        let conditions = request.headers["If-None-Match"]
-        if !conditions.isEmpty, EntityTagMatching.ifNoneMatch(conditions.joined(separator: ","), matches: body.entityTag) {
-            var headers = HTTPHeaders([("ETag", body.entityTag), ("Cache-Control", cacheControl), ("Date", date)])
+        let notModified = CachingDirectives.isNotModified(request.headers["If-None-Match"], body: body)
+        var headers = HTTPHeaders(caching.headerFields(for: body, notModified: notModified).map { ($0.name.rawName, $0.value) })
+        if notModified {
+            headers.add(name: "Date", value: date)
             if let serverName { headers.add(name: "Server", value: serverName) }
             return Answer(head: HTTPResponseHead(version: .http1_1, status: .notModified, headers: headers), body: nil, recorder: recorders[recorderIndex + 1])
         }
-        var headers = HTTPHeaders([
-            ("ETag", body.entityTag), ("Cache-Control", cacheControl), ("Content-Type", "application/json"),
-            ("Content-Length", body.contentLength), ("Date", date),
-        ])
+        headers.add(name: "Content-Length", value: body.contentLength)
+        headers.add(name: "Date", value: date)
         if let serverName { headers.add(name: "Server", value: serverName) }
         return Answer(
             head: HTTPResponseHead(version: .http1_1, status: .ok, headers: headers),

@@ -10,7 +10,11 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// How many connections may be open at once; further ones wait to be accepted.
     public var maximumConnections: Int
 
-    public init(headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60), maximumConnections: Int = 1024) {
+    public init(
+        headerTimeout: Duration = ServerSetting.headerTimeout.defaultDuration,
+        idleTimeout: Duration = ServerSetting.idleTimeout.defaultDuration,
+        maximumConnections: Int = ServerSetting.maximumConnections.defaultValue
+    ) {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.maximumConnections = maximumConnections

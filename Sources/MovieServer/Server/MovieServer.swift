@@ -29,47 +29,41 @@ public struct MovieServer: Sendable {
         /// How long `GET /health/ready` waits for the database before it reports it unavailable.
         /// A server busy enough to miss it is taken out of rotation by its balancer: raise it for
         /// a database that is slow to answer under load.
-        public var readinessTimeout: Duration = .seconds(1)
+        public var readinessTimeout: Duration
         /// How long one request may wait for the database in all, whatever it queries
         /// (``RequestDeadline``); a request past it is a `503`.
-        public var queryTimeout: Duration = .seconds(5)
+        public var queryTimeout: Duration
         public var logger: Logger
         /// Whether the answers the server keeps ready (the top lists) are sent right from the
         /// connection's event loop, without the router; off, every request is routed, which is
         /// slower and answers the same bytes.
         public var answersOnEventLoop = true
 
+        /// Every default is the ``ServerSetting``'s; a catalog in memory is
+        /// `storage: MemoryStorage(catalog: …)`.
         public init(
             host: String = "127.0.0.1",
-            port: Int = 8080,
-            catalog: Catalog,
-            auth: AuthConfiguration = AuthConfiguration(),
-            limits: ConnectionLimits = ConnectionLimits(),
-            maxAge: Duration = .seconds(60),
-            logger: Logger = Logger(label: "marquee.server")
-        ) {
-            self.init(host: host, port: port, storage: MemoryStorage(catalog: catalog), auth: auth, limits: limits, maxAge: maxAge, logger: logger)
-        }
-
-        public init(
-            host: String = "127.0.0.1",
-            port: Int = 8080,
+            port: Int = ServerSetting.port.defaultValue,
             storage: any ServerStorage,
             auth: AuthConfiguration = AuthConfiguration(),
             limits: ConnectionLimits = ConnectionLimits(),
-            maxAge: Duration = .seconds(60),
-            drainDelay: Duration = .zero,
-            shutdownTimeout: Duration = .seconds(10),
+            maxAge: Duration = ServerSetting.maximumAge.defaultDuration,
+            drainDelay: Duration = ServerSetting.drainDelay.defaultDuration,
+            shutdownTimeout: Duration = ServerSetting.shutdownTimeout.defaultDuration,
+            readinessTimeout: Duration = ServerSetting.readinessTimeout.defaultDuration,
+            queryTimeout: Duration = ServerSetting.queryTimeout.defaultDuration,
             logger: Logger = Logger(label: "marquee.server")
         ) {
             self.host = host
             self.port = port
             self.storage = storage
-            self.drainDelay = drainDelay
-            self.shutdownTimeout = shutdownTimeout
             self.auth = auth
             self.limits = limits
             self.maxAge = maxAge
+            self.drainDelay = drainDelay
+            self.shutdownTimeout = shutdownTimeout
+            self.readinessTimeout = readinessTimeout
+            self.queryTimeout = queryTimeout
             self.logger = logger
         }
     }

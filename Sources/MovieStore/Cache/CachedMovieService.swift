@@ -5,14 +5,19 @@ import Movies
 /// A ``MovieService`` decorator that keeps every answer of its base service in a ``MovieStore``,
 /// under the base's API, and answers from it by a ``CachePolicy``: offline first.
 ///
-/// The base can be any `MovieService`; this type never knows which. When the base is a
-/// ``RevalidatingMovieService``, a stored answer with an entity tag is revalidated: an unchanged
-/// one costs a `304` and no write but its age. A network answer replaces
-/// the stored one in one transaction; a failed call never removes or changes stored data. A list
-/// the server never gave is, when the network cannot answer, derived from the API's stored movies
-/// of that year and marked ``MovieSnapshot/Source/derived(records:)``; it is never stored.
-public final class CachedMovieService: MovieService {
-    public let base: any MovieService
+/// The base can be any `MovieService`; its failures keep their type: a snapshot's
+/// ``MovieSnapshot/networkError`` is a `Base.Failure`, and a call that ends without an answer
+/// throws one ``CacheFailure`` (the network's, the store's, or "nothing stored"). A stored
+/// answer with an entity tag is revalidated: an unchanged one costs a `304` and no write but its
+/// age. A network answer replaces the stored one in one transaction; a failed call never removes
+/// or changes stored data. A list the server never gave is, when the network cannot answer,
+/// derived from the API's stored movies of that year and marked
+/// ``MovieSnapshot/Source/derived(records:)``; it is never stored.
+public final class CachedMovieService<Base: MovieService>: MovieService {
+    public typealias Failure = CacheFailure<Base.Failure>
+    public typealias Snapshot<Value: Sendable> = MovieSnapshot<Value, Base.Failure>
+
+    public let base: Base
     public let store: MovieStore
     /// The API whose answers the base gives: the only data this service reads or writes.
     public let api: MovieStore.APIKey
@@ -23,7 +28,7 @@ public final class CachedMovieService: MovieService {
     private let logger: Logger
 
     public init(
-        base: any MovieService,
+        base: Base,
         store: MovieStore,
         api: MovieStore.APIKey,
         defaultPolicy: CachePolicy = .networkElseCache,
@@ -38,31 +43,47 @@ public final class CachedMovieService: MovieService {
         self.logger = logger
     }
 
-    // MARK: Streams of snapshots
+    // MARK: Answers by policy
 
-    public func topGrossingMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        listSnapshots(.topGrossing(year: year), policy: policy, fetch: ask(
-            conditionally: { try await $0.topGrossingMovies(year: year, ifNoneMatch: $1) },
-            plainly: { try await $0.topGrossingMovies(year: year) }
-        ))
+    /// The movies of `list` for `year` by `policy`; `each` sees every snapshot as it is made
+    /// (two under `cacheThenNetwork`: the stored list, then the network's).
+    public func movies(
+        _ list: MovieList, year: Int, policy: CachePolicy,
+        each: (Snapshot<[Movie]>) -> Void = { _ in }
+    ) async throws(Failure) -> Snapshot<[Movie]> {
+        let query = ListQuery(list, year: year)
+        let store = self.store, api = self.api, base = self.base
+        return try await PolicyRun(
+            policy: policy,
+            now: now,
+            emptyValue: [],
+            what: query.description,
+            read: { () throws(StoreError) in try await store.list(query, api: api) },
+            fetch: { entityTag throws(Base.Failure) in try await base.movies(list, year: year, ifNoneMatch: entityTag) },
+            save: { movies, date, freshness throws(StoreError) in
+                try await store.saveList(movies, for: query, api: api, fetchedAt: date, freshness: freshness)
+            },
+            revalidate: { entityTag, date, freshness throws(StoreError) in
+                try await store.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
+            },
+            derive: { () throws(StoreError) in try await store.derivedList(query, api: api) },
+            logger: logger
+        ).run(emit: each)
     }
 
-    public func topRatedMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        listSnapshots(.topRated(year: year), policy: policy, fetch: ask(
-            conditionally: { try await $0.topRatedMovies(year: year, ifNoneMatch: $1) },
-            plainly: { try await $0.topRatedMovies(year: year) }
-        ))
-    }
-
-    public func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error> {
-        let store = self.store, api = self.api
-        return PolicyRun(
+    /// The movie with the given id by `policy`; `each` sees every snapshot as it is made.
+    public func movie(
+        id: Int, policy: CachePolicy,
+        each: (Snapshot<Movie>) -> Void = { _ in }
+    ) async throws(Failure) -> Snapshot<Movie> {
+        let store = self.store, api = self.api, base = self.base
+        return try await PolicyRun(
             policy: policy,
             now: now,
             emptyValue: nil,
             what: "movie \(id)",
-            read: { try await store.movie(id: id, api: api) },
-            fetch: ask(conditionally: { try await $0.movie(id: id, ifNoneMatch: $1) }, plainly: { try await $0.movie(id: id) }),
+            read: { () throws(StoreError) in try await store.movie(id: id, api: api) },
+            fetch: { entityTag throws(Base.Failure) in try await base.movie(id: id, ifNoneMatch: entityTag) },
             save: { movie, date, freshness throws(StoreError) in
                 try await store.saveMovies([movie], api: api, fetchedAt: date, freshness: freshness)
             },
@@ -71,77 +92,34 @@ public final class CachedMovieService: MovieService {
             },
             derive: nil,
             logger: logger
-        ).makeStream()
+        ).run(emit: each)
     }
 
     // MARK: MovieService
 
-    public func movie(id: Int) async throws -> Movie {
-        try await MovieSnapshot.last(of: movie(id: id, policy: defaultPolicy)).value
+    public func movie(id: Int) async throws(Failure) -> Movie {
+        try await movie(id: id, policy: defaultPolicy).value
     }
 
-    public func topGrossingMovies(year: Int) async throws -> [Movie] {
-        try await MovieSnapshot.last(of: topGrossingMovies(year: year, policy: defaultPolicy)).value
-    }
-
-    public func topRatedMovies(year: Int) async throws -> [Movie] {
-        try await MovieSnapshot.last(of: topRatedMovies(year: year, policy: defaultPolicy)).value
+    public func movies(_ list: MovieList, year: Int) async throws(Failure) -> [Movie] {
+        try await movies(list, year: year, policy: defaultPolicy).value
     }
 
     // MARK: Observation
 
-    /// The stored top grossing movies of `year` now and after every change: the Realm notification of the original.
-    public func observeTopGrossing(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
-        store.observeList(.topGrossing(year: year), api: api)
+    /// The stored list now and after every change: the Realm notification of the original.
+    public func observe(_ list: MovieList, year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
+        store.observeList(ListQuery(list, year: year), api: api)
     }
 
-    public func observeTopRated(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error> {
-        store.observeList(.topRated(year: year), api: api)
-    }
-
-    public func relayWritesOfOtherProcesses() async throws {
-        try await store.relayWritesOfOtherProcesses()
-    }
-
+    /// The stored movie now and after every change.
     public func observeMovie(id: Int) -> AsyncThrowingStream<StoredValue<Movie>?, any Error> {
         store.observeMovie(id: id, api: api)
     }
 
-    // MARK: Helpers
-
-    /// Asks the base with the stored answer's entity tag when it can revalidate, plainly when it cannot.
-    private func ask<Value: Sendable>(
-        conditionally: @escaping @Sendable (any RevalidatingMovieService, String?) async throws -> Revalidation<Value>,
-        plainly: @escaping @Sendable (any MovieService) async throws -> Value
-    ) -> @Sendable (String?) async throws -> Revalidation<Value> {
-        let base = self.base
-        return { entityTag in
-            if let revalidating = base as? any RevalidatingMovieService { return try await conditionally(revalidating, entityTag) }
-            return .modified(try await plainly(base), .unknown)
-        }
-    }
-
-    private func listSnapshots(
-        _ query: ListQuery,
-        policy: CachePolicy,
-        fetch: @escaping @Sendable (_ ifNoneMatch: String?) async throws -> Revalidation<[Movie]>
-    ) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error> {
-        let store = self.store, api = self.api
-        return PolicyRun(
-            policy: policy,
-            now: now,
-            emptyValue: [],
-            what: query.description,
-            read: { try await store.list(query, api: api) },
-            fetch: fetch,
-            save: { movies, date, freshness throws(StoreError) in
-                try await store.saveList(movies, for: query, api: api, fetchedAt: date, freshness: freshness)
-            },
-            revalidate: { entityTag, date, freshness throws(StoreError) in
-                try await store.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
-            },
-            derive: { try await store.derivedList(query, api: api) },
-            logger: logger
-        ).makeStream()
+    /// Makes the observations see what other processes store, until cancelled
+    /// (``MovieStore/relayWritesOfOtherProcesses(every:)``).
+    public func relayWritesOfOtherProcesses() async throws {
+        try await store.relayWritesOfOtherProcesses()
     }
 }

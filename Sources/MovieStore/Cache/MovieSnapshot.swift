@@ -1,7 +1,8 @@
 import Foundation
 
 /// One answer of a ``CachedMovieService`` call: the value, where it came from, and how old it is.
-public struct MovieSnapshot<Value: Sendable>: Sendable {
+/// `NetworkFailure` is the base service's error type: why the network could not give a fresher value.
+public struct MovieSnapshot<Value: Sendable, NetworkFailure: Error>: Sendable {
     /// Where a snapshot's value came from.
     public enum Source: Sendable, Hashable {
         /// The answer the server gave, as it was stored.
@@ -18,7 +19,7 @@ public struct MovieSnapshot<Value: Sendable>: Sendable {
     /// When the network gave this value; `nil` for the empty answer of an empty store.
     public var fetchedAt: Date?
     /// Why the network could not give a fresher value, when it failed.
-    public var networkError: (any Error)?
+    public var networkError: NetworkFailure?
     /// Why a fresh value could not be stored (it was still returned).
     public var storeError: StoreError?
     /// Whether the network's answer was `304 Not Modified`: the stored value is current, and was
@@ -27,7 +28,7 @@ public struct MovieSnapshot<Value: Sendable>: Sendable {
 
     public init(
         value: Value, source: Source, fetchedAt: Date?,
-        networkError: (any Error)? = nil, storeError: StoreError? = nil, revalidated: Bool = false
+        networkError: NetworkFailure? = nil, storeError: StoreError? = nil, revalidated: Bool = false
     ) {
         self.value = value
         self.source = source
@@ -39,38 +40,4 @@ public struct MovieSnapshot<Value: Sendable>: Sendable {
 
     /// A stored or derived value shown because the network failed.
     public var isStale: Bool { source != .network && networkError != nil }
-}
-
-extension MovieSnapshot {
-    /// The answer a call ends with: the last snapshot of `stream`. When the network fails after a
-    /// stored answer was given (`cacheThenNetwork`), that answer is returned with the error in its
-    /// ``networkError``; when nothing was answered, or only the empty answer of an empty store,
-    /// the error is thrown. `each` sees every snapshot as it arrives and `failure` the error the
-    /// stream ended with, for callers that show the steps (the app's trace).
-    public static func last(
-        of stream: AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
-        each: (MovieSnapshot<Value>) -> Void = { _ in },
-        failure: (any Error) -> Void = { _ in }
-    ) async throws -> MovieSnapshot<Value> {
-        var last: MovieSnapshot<Value>?
-        do {
-            for try await snapshot in stream {
-                each(snapshot)
-                last = snapshot
-            }
-        } catch {
-            failure(error)
-            return try answer(last: last, error: error)
-        }
-        guard let last else { throw CancellationError() }
-        return last
-    }
-
-    /// A stored answer given before a network failure, with that failure; the error when nothing
-    /// was answered but the empty answer of an empty store.
-    private static func answer(last: MovieSnapshot<Value>?, error: any Error) throws -> MovieSnapshot<Value> {
-        guard var last, last.fetchedAt != nil, !(error is CancellationError) else { throw error }
-        if last.networkError == nil { last.networkError = error }
-        return last
-    }
 }

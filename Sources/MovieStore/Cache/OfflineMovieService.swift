@@ -1,20 +1,28 @@
 import Movies
 
-/// A ``MovieService`` that also answers by a ``CachePolicy``, as a stream of snapshots that say
-/// where each answer came from. What the app's commands depend on; ``CachedMovieService`` is
-/// the implementation.
-public protocol OfflineMovieService: MovieService {
-    func topGrossingMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
-    func topRatedMovies(year: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
-    func movie(id: Int, policy: CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Movie>, any Error>
+/// A ``MovieService`` that also answers by a ``CachePolicy``, with snapshots that say where each
+/// answer came from, and whose failures keep the network's type. What the app's commands and
+/// the browser depend on; ``CachedMovieService`` is the implementation.
+public protocol OfflineMovieService<NetworkFailure>: MovieService where Failure == CacheFailure<NetworkFailure> {
+    associatedtype NetworkFailure: Error
+
+    func movies(
+        _ list: MovieList, year: Int, policy: CachePolicy,
+        each: (MovieSnapshot<[Movie], NetworkFailure>) -> Void
+    ) async throws(CacheFailure<NetworkFailure>) -> MovieSnapshot<[Movie], NetworkFailure>
+
+    func movie(
+        id: Int, policy: CachePolicy,
+        each: (MovieSnapshot<Movie, NetworkFailure>) -> Void
+    ) async throws(CacheFailure<NetworkFailure>) -> MovieSnapshot<Movie, NetworkFailure>
 
     /// The stored list now and after every change to it.
-    func observeTopGrossing(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
-    func observeTopRated(year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
+    func observe(_ list: MovieList, year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
 
-    /// Makes the observations see what other processes store, until cancelled
-    /// (``MovieStore/relayWritesOfOtherProcesses(every:)``).
+    /// Makes the observations see what other processes store, until cancelled.
     func relayWritesOfOtherProcesses() async throws
 }
 
-extension CachedMovieService: OfflineMovieService {}
+extension CachedMovieService: OfflineMovieService {
+    public typealias NetworkFailure = Base.Failure
+}

@@ -1,23 +1,18 @@
-/// A list the API answers, and the key its snapshot is stored under (`topGrossing/2016`).
-public enum ListQuery: Sendable, Hashable, CustomStringConvertible {
-    case topGrossing(year: Int)
-    case topRated(year: Int)
+import Movies
 
-    /// The most movies a list of the contract holds.
-    public static let maximumCount = 10
+/// A list of one year, as the store keeps it: the key its snapshot is stored under (`topGrossing/2016`).
+public struct ListQuery: Sendable, Hashable, CustomStringConvertible {
+    public var list: MovieList
+    public var year: Int
+
+    public init(_ list: MovieList, year: Int) {
+        self.list = list
+        self.year = year
+    }
 
     /// The key of the list's snapshot in the store.
-    public var key: String {
-        switch self {
-        case let .topGrossing(year): "topGrossing/\(year)"
-        case let .topRated(year): "topRated/\(year)"
-        }
-    }
+    public var key: String { "\(list.rawValue)/\(year)" }
 
-    public var description: String {
-        switch self {
-        case let .topGrossing(year): "the top grossing movies of \(year)"
-        case let .topRated(year): "the top rated movies of \(year)"
-        }
-    }
+    /// "the top grossing movies of 2016".
+    public var description: String { "\(list.description) of \(year)" }
 }

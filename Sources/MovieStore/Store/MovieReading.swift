@@ -33,7 +33,7 @@ enum MovieReading {
     /// A stored max-age; a negative or non-finite one is ignored.
     static func maxAge(_ seconds: Double?) -> Duration? {
         guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
-        return .seconds(min(seconds, 31_536_000))
+        return .seconds(min(seconds, Freshness.longestMaxAge / .seconds(1)))
     }
 
     static func casts(of movieIDs: [Int], api: String, in db: Database) throws -> [Int: [MovieActor]] {
@@ -61,7 +61,7 @@ enum MovieReading {
 
     /// A stored time; one outside 1970...9999 is damage, not a date to compute with.
     static func date(_ seconds: Double) throws -> Date {
-        guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else {
+        guard seconds.isFinite, CalendarDate.plausibleSeconds.contains(seconds) else {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a stored fetch time (\(seconds)) is out of range")
         }
         return Date(timeIntervalSince1970: seconds)
@@ -73,16 +73,17 @@ extension MovieReading {
     /// order (ties to the higher id), at most ten; with how many movies of that year are stored
     /// and when the oldest of those shown was fetched. `nil` when no movie of the year is stored.
     static func derivedList(_ query: ListQuery, api: String, in db: Database) throws -> (StoredValue<[Movie]>, records: Int)? {
-        let (year, column) =
-            switch query {
-            case let .topGrossing(year): (year, "grossing")
-            case let .topRated(year): (year, "rating")
+        let year = query.year
+        let column =
+            switch query.list {
+            case .topGrossing: "grossing"
+            case .topRated: "rating"
             }
         let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ?"), arguments: [api, year]) ?? 0
         guard count > 0 else { return nil }
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ? ORDER BY \(column) DESC, id DESC LIMIT ?
-            """), arguments: [api, year, ListQuery.maximumCount])
+            """), arguments: [api, year, MovieList.maximumCount])
         let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
         let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
         let oldest = try rows.map { row in try date(row["fetchedAt"]) }.min() ?? Date(timeIntervalSince1970: 0)

@@ -11,8 +11,6 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case newerVersion(path: String)
     /// The disk or the file system is full.
     case diskFull(path: String)
-    /// Nothing is stored for what was asked, and the policy forbids the network.
-    case notStored(String)
     /// Reading or writing failed for another reason.
     case failed(path: String, reason: String)
 
@@ -28,8 +26,6 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "the movie store \(path) was written by a newer version; nothing was changed"
         case let .diskFull(path):
             "the disk is full: the movie store \(path) cannot grow"
-        case let .notStored(what):
-            "nothing is stored for \(what) yet; run once with the network to fill the store"
         case let .failed(path, reason):
             "the movie store \(path) failed: \(reason)"
         }
@@ -40,7 +36,6 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .damaged(path, _), let .notAStore(path, _), let .cannotOpen(path, _), let .failed(path, _): path
         case let .newerVersion(path), let .diskFull(path): path
-        case .notStored: nil
         }
     }
 }

@@ -8,6 +8,10 @@ import Foundation
 public enum CalendarDate {
     private static let secondsPerDay = 86_400.0
 
+    /// The instants, in seconds since 1970, that a stored or received time may be: from 1970 to
+    /// the end of the year 9999, so that later arithmetic and formatting cannot overflow.
+    public static let plausibleSeconds: ClosedRange<Double> = 0...253_402_300_799
+
     /// The date at midnight UTC of `text`, or `nil` when `text` is not a real `yyyy-MM-dd` day.
     public static func date(from text: String) -> Date? {
         date(utf8: text.utf8)

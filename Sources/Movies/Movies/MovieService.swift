@@ -3,15 +3,32 @@
 /// The app depends on this protocol only. Which implementation backs it is decided in one
 /// place, the app's composition root. `Failure` is the implementation's own error type (the
 /// movie API's is `NetworkError`), so a caller that knows the implementation keeps the error's type.
+///
+/// A service that can ask conditionally (with the entity tag of an answer the caller holds)
+/// implements the `ifNoneMatch` calls; for one that cannot, they always answer
+/// ``Revalidation/modified(_:_:)`` with ``Freshness/unknown``.
 public protocol MovieService<Failure>: Sendable {
     associatedtype Failure: Error
 
     /// The movie with the given id.
     func movie(id: Int) async throws(Failure) -> Movie
 
-    /// At most ten movies of `year`, highest grossing first.
-    func topGrossingMovies(year: Int) async throws(Failure) -> [Movie]
+    /// The movies of `list` for `year`, in the list's order.
+    func movies(_ list: MovieList, year: Int) async throws(Failure) -> [Movie]
 
-    /// At most ten movies of `year`, highest rated first.
-    func topRatedMovies(year: Int) async throws(Failure) -> [Movie]
+    /// The movie with the given id, or word that the answer tagged `entityTag` is still current.
+    func movie(id: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<Movie>
+
+    /// The movies of `list` for `year`, or word that the answer tagged `entityTag` is still current.
+    func movies(_ list: MovieList, year: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<[Movie]>
+}
+
+extension MovieService {
+    public func movie(id: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<Movie> {
+        .modified(try await movie(id: id), .unknown)
+    }
+
+    public func movies(_ list: MovieList, year: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<[Movie]> {
+        .modified(try await movies(list, year: year), .unknown)
+    }
 }

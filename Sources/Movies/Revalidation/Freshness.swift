@@ -8,9 +8,13 @@ public struct Freshness: Sendable, Hashable {
     /// `false` when the server forbade storing the answer (`Cache-Control: no-store`).
     public var mayStore: Bool
 
+    /// The longest an answer is kept fresh, whatever its server said: a year.
+    public static let longestMaxAge: Duration = .seconds(31_536_000)
+
+    /// `maxAge` is cut to ``longestMaxAge``.
     public init(entityTag: String? = nil, maxAge: Duration? = nil, mayStore: Bool = true) {
         self.entityTag = entityTag
-        self.maxAge = maxAge
+        self.maxAge = maxAge.map { min($0, Self.longestMaxAge) }
         self.mayStore = mayStore
     }
 

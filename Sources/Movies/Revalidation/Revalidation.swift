@@ -5,3 +5,13 @@ public enum Revalidation<Value: Sendable>: Sendable {
     /// The value whose entity tag was sent is current (`304 Not Modified`); nothing was sent again.
     case notModified(Freshness)
 }
+
+extension Revalidation {
+    /// The same answer with its value, if any, transformed.
+    public func map<Other: Sendable>(_ transform: (Value) -> Other) -> Revalidation<Other> {
+        switch self {
+        case let .modified(value, freshness): .modified(transform(value), freshness)
+        case let .notModified(freshness): .notModified(freshness)
+        }
+    }
+}

@@ -3,14 +3,16 @@ import HTTPTypes
 
 /// What a response's `ETag` and `Cache-Control` say about keeping it (RFC 9111), read defensively:
 /// a tag that is not a well-formed entity tag is ignored (it is sent back in a header later), a
-/// max-age is capped at a year, and one that is not a number of seconds means stale.
+/// max-age too large to represent is 2^31 seconds (RFC 9111, 1.2.2), and one that is not a
+/// number of seconds means stale. How long an answer is then kept is the app's to bound.
 public struct CacheHeaders: Sendable, Hashable {
     public var entityTag: String?
     public var maxAge: Duration?
     /// `Cache-Control: no-store`: the response must not be kept.
     public var noStore: Bool
 
-    public static let maximumAge: Int64 = 31_536_000
+    /// What a `max-age` greater than a cache can represent counts as (RFC 9111, 1.2.2).
+    public static let maximumAge: Int64 = 2_147_483_648
 
     public init(entityTag: String? = nil, maxAge: Duration? = nil, noStore: Bool = false) {
         self.entityTag = entityTag
@@ -37,7 +39,7 @@ public struct CacheHeaders: Sendable, Hashable {
         }
     }
 
-    /// A `max-age` value (RFC 9111, 1.2.2): digits are seconds, capped at ``maximumAge`` however
+    /// A `max-age` value (RFC 9111, 1.2.2): digits are seconds, at most ``maximumAge`` however
     /// many there are; anything else (`-1`, `abc`, empty) is invalid, and an invalid freshness
     /// makes the response stale (4.2.1), never "no max-age".
     static func age(_ value: String) -> Duration {

@@ -131,16 +131,9 @@ public struct APIClient: Sendable {
         return .notModified(response)
     }
 
-    /// Sends `route` and decodes its JSON body as `type`.
-    public func decode<Value: Decodable>(_ type: Value.Type, from route: some Route) async throws(NetworkError) -> Value {
-        let response = try await send(route)
-        return try ResponseDecoding.decode(type, from: response.body)
-    }
-
-    /// Sends `route` and reads its JSON body as `type`, with a ``JSONReader`` first (``JSONReadable``).
-    public func decode<Value: JSONReadable>(_ type: Value.Type, from route: some Route) async throws(NetworkError) -> Value {
-        let response = try await send(route)
-        return try ResponseDecoding.decode(type, from: response.body)
+    /// Sends `request` and decodes its answer's body as the type the request names.
+    public func send<Response>(_ request: Request<Response>) async throws(NetworkError) -> Response {
+        try request.decode(try await send(request.endpoint).body)
     }
 
     /// Sends `route` and returns its body as text, without surrounding whitespace.

@@ -32,9 +32,7 @@ struct URLBase: Sendable {
         guard let prefix, endpoint.queryItems.isEmpty else { return try endpoint.url(relativeTo: url) }
         var text = prefix
         for segment in endpoint.pathSegments {
-            guard !segment.isEmpty, segment != ".", segment != ".." else {
-                throw .invalidRoute("the path segment '\(segment)' is not allowed")
-            }
+            try Endpoint.check(segment)
             text += "/"
             text += Endpoint.percentEncoded(segment)
         }

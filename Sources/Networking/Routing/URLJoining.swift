@@ -12,9 +12,7 @@ extension Endpoint {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
             throw .invalidRoute("the base URL \(baseURL.absoluteString) cannot be read")
         }
-        for segment in pathSegments where segment.isEmpty || segment == "." || segment == ".." {
-            throw .invalidRoute("the path segment '\(segment)' is not allowed")
-        }
+        for segment in pathSegments { try Self.check(segment) }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
         let encodedSegments = pathSegments.map(Self.percentEncoded)
@@ -26,6 +24,13 @@ extension Endpoint {
             throw .invalidRoute("cannot form a URL from \(baseURL.absoluteString) and \(pathSegments)")
         }
         return url
+    }
+
+    /// Refuses a segment that would not stay one segment of its own: empty, `.` or `..`.
+    static func check(_ segment: String) throws(NetworkError) {
+        if segment.isEmpty || segment == "." || segment == ".." {
+            throw .invalidRoute("the path segment '\(segment)' is not allowed")
+        }
     }
 
     private static let segmentCharacters: CharacterSet = {
@@ -52,7 +57,7 @@ extension Endpoint {
 extension URL {
     /// Why this URL cannot be requested (not http or https, no host, a port outside 1 to 65535),
     /// or `nil` when it can.
-    var problemAsHTTPAddress: String? {
+    public var problemAsHTTPAddress: String? {
         guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else { return "is not an http or https URL" }
         guard let host, !host.isEmpty else { return "has no host" }
         if let port, !(1...65535).contains(port) { return "names the port \(port), which is not from 1 to 65535" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MovieAPI
 
 /// `marquee auth logout`: forget the credential of an API.
 struct AuthLogoutCommand: AsyncParsableCommand {
@@ -16,7 +17,11 @@ struct AuthLogoutCommand: AsyncParsableCommand {
             print("Not signed in to \(api); nothing to remove.")
             return
         }
-        try await context.store(nil)
+        do {
+            try await context.store(nil)
+        } catch {
+            throw CLIError.failed(ErrorReporter.describe(error))
+        }
         print("Signed out of \(api).")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MovieBrowser
 import MovieStore
+import Networking
 import TextFormatting
 
 /// `marquee browse`: the original app's screen in the terminal — two segments (top grossing and
@@ -30,25 +31,30 @@ struct BrowseCommand: AsyncParsableCommand {
         let policy = client.cachePolicy(defaultingTo: .cacheThenNetwork)
         let apiName = try client.api.selection.identity.description
         let ending = try await CompositionRoot.withMovieService(client) { service in
-            let terminal = try Terminal.open()
-            defer { terminal.restore() }
-            let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-            let session = BrowserSession(service: service, policy: policy, describe: ErrorReporter.describe)
-            func layout() -> BrowserLayout {
-                let size = terminal.size
-                return BrowserLayout(width: size.width, height: size.height, color: color)
-            }
-            return await session.run(
-                BrowserState(apiName: apiName, year: year.year),
-                inputs: Terminal.inputs(),
-                visibleRows: { layout().visibleRows },
-                draw: { state in terminal.draw(layout().lines(for: state, now: Date())) }
-            )
+            try await browse(service, policy: policy, apiName: apiName)
         }
         switch ending {
         case .quit: return
         case let .signal(number): throw ExitCode(128 + number)
         case .hangUp: throw ExitCode(1)
         }
+    }
+
+    /// Runs the screen over `service`, whatever implementation the composition root chose.
+    private func browse(_ service: some OfflineMovieService<NetworkError>, policy: CachePolicy, apiName: String) async throws -> BrowserEnding {
+        let terminal = try Terminal.open()
+        defer { terminal.restore() }
+        let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let session = BrowserSession(service: service, policy: policy, describe: { ErrorReporter.describe($0) })
+        func layout() -> BrowserLayout {
+            let size = terminal.size
+            return BrowserLayout(width: size.width, height: size.height, color: color)
+        }
+        return await session.run(
+            BrowserState(apiName: apiName, year: year.year),
+            inputs: Terminal.inputs(),
+            visibleRows: { layout().visibleRows },
+            draw: { state in terminal.draw(layout().lines(for: state, now: Date())) }
+        )
     }
 }

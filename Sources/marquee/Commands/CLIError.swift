@@ -4,6 +4,8 @@ enum CLIError: Error, CustomStringConvertible {
     case cannotStartEmbeddedServer(reason: String)
     case cannotWriteOutput(reason: String)
     case noDatabase
+    /// A library's failure the app has already put into one line, with its fix.
+    case failed(String)
 
     var description: String {
         switch self {
@@ -15,6 +17,8 @@ enum CLIError: Error, CustomStringConvertible {
             "cannot write the output: \(reason)"
         case .noDatabase:
             "no database is named: give --database URL, or set MARQUEE_DATABASE_URL"
+        case let .failed(line):
+            line
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MovieAPI
 import MovieStore
 import TextFormatting
 
@@ -14,17 +15,22 @@ struct CacheClearCommand: AsyncParsableCommand {
     @OptionGroup var options: APIOptions
 
     func run() async throws {
-        let url = options.storeURL, path = TerminalText.safe(url.path)
-        if let identity = try options.selectionIfGiven()?.identity {
-            guard StoreFile.classify(url) != .missing else {
-                print("No movie store at \(path); nothing to remove.")
-                return
-            }
-            let removed = try await MovieStore(url: url).removeAPI(identity.key)
-            print(removed ? "Removed what \(path) held for \(identity)." : "\(path) holds nothing for \(identity); nothing to remove.")
-        } else {
-            let removed = try MovieStore.removeFiles(at: url)
-            print(removed ? "Removed the movie store \(path)." : "No movie store at \(path); nothing to remove.")
+        let url = options.storeURL
+        let api = try options.selectionIfGiven()?.identity
+        do {
+            print(try await clear(url, api: api))
+        } catch {
+            throw CLIError.failed(ErrorReporter.describe(error))
         }
+    }
+
+    private func clear(_ url: URL, api: APIIdentity?) async throws(StoreError) -> String {
+        let path = TerminalText.safe(url.path)
+        guard let api else {
+            return try MovieStore.removeFiles(at: url) ? "Removed the movie store \(path)." : "No movie store at \(path); nothing to remove."
+        }
+        guard StoreFile.classify(url) != .missing else { return "No movie store at \(path); nothing to remove." }
+        let removed = try await MovieStore(url: url).removeAPI(api.key)
+        return removed ? "Removed what \(path) held for \(api)." : "\(path) holds nothing for \(api); nothing to remove."
     }
 }

@@ -14,13 +14,16 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = options.storeURL
+        let only = try options.selectionIfGiven()?.identity.key
         guard StoreFile.classify(url) != .missing else {
             print("No movie store at \(TerminalText.safe(url.path)) yet.")
             return
         }
-        let statistics = try await MovieStore(url: url).statistics()
-        let only = try options.selectionIfGiven()?.identity.key
-        print(Self.render(statistics, only: only, now: Date()))
+        do {
+            print(Self.render(try await MovieStore(url: url).statistics(), only: only, now: Date()))
+        } catch {
+            throw CLIError.failed(ErrorReporter.describe(error))
+        }
     }
 
     static func render(_ statistics: StoreStatistics, only: String?, now: Date) -> String {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import MovieStore
+import Networking
 import TextFormatting
 
 /// `marquee movie <id>`: one movie with its cast.
@@ -21,7 +23,9 @@ struct MovieCommand: AsyncParsableCommand {
         try await SnapshotQuery.run(
             client,
             subject: "movies",
-            ask: { [id] service, policy in service.movie(id: id, policy: policy) },
+            ask: { [id] service, policy, each throws(CacheFailure<NetworkError>) in
+                try await service.movie(id: id, policy: policy, each: each)
+            },
             traceLine: { "Found movie \(TerminalText.safe($0.name))" },
             show: { try MovieOutput(json: client.json).printMovie($0, provenance: $1) }
         )

@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on, 0 for any free port.")
-    var port = 8080
+    var port = ServerSetting.port.defaultValue
 
     @Option(help: ArgumentHelp("A JSON file of movies to serve instead of the bundled catalog.", valueName: "file"))
     var catalog: String?
@@ -39,22 +39,22 @@ struct ServeCommand: AsyncParsableCommand {
     var signingKeys: String?
 
     @Option(name: .customLong("drain-delay"), help: ArgumentHelp("After SIGTERM, how long to keep serving while /health/ready reports not ready.", valueName: "seconds"))
-    var drainDelay = 0
+    var drainDelay = ServerSetting.drainDelay.defaultValue
 
     @Option(name: .customLong("shutdown-timeout"), help: ArgumentHelp("After SIGTERM, how long requests in flight may take to finish.", valueName: "seconds"))
-    var shutdownTimeout = 10
+    var shutdownTimeout = ServerSetting.shutdownTimeout.defaultValue
 
     @Flag(help: "Serve the movie paths without authentication, like the original static site.")
     var `public` = false
 
     @Option(name: .customLong("ready-timeout"), help: ArgumentHelp("How long /health/ready waits for the database before it answers 503.", valueName: "seconds"))
-    var readyTimeout = 1
+    var readyTimeout = ServerSetting.readinessTimeout.defaultValue
 
-    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("With a --database: how long one request may wait for the database in all before it answers 503 (default 5).", valueName: "seconds"))
+    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("With a --database: how long one request may wait for the database in all before it answers 503 (default \(ServerSetting.queryTimeout.defaultValue)).", valueName: "seconds"))
     var queryTimeout: Int?
 
     @Option(name: .customLong("token-ttl"), help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
-    var tokenLifetime = 3600
+    var tokenLifetime = ServerSetting.accessTokenLifetime.defaultValue
 
     @Option(help: "The client id allowed to obtain tokens.")
     var clientID: String?
@@ -63,42 +63,36 @@ struct ServeCommand: AsyncParsableCommand {
     var clientSecret: String?
 
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp("How long a client may take to send a request's head.", valueName: "seconds"))
-    var headerTimeout = 10
+    var headerTimeout = ServerSetting.headerTimeout.defaultValue
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
-    var idleTimeout = 60
+    var idleTimeout = ServerSetting.idleTimeout.defaultValue
 
     @Option(name: .customLong("max-age"), help: ArgumentHelp("How long clients may use a movie answer before asking again (Cache-Control: max-age).", valueName: "seconds"))
-    var maximumAge = 60
+    var maximumAge = ServerSetting.maximumAge.defaultValue
 
     @Option(name: .customLong("max-connections"), help: "How many connections may be open at once.")
-    var maximumConnections = 1024
+    var maximumConnections = ServerSetting.maximumConnections.defaultValue
 
     @Option(help: ArgumentHelp("What to log: trace, debug, info (one line a request), notice (start and grants), warning, error.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
+    private var effectiveQueryTimeout: Int { queryTimeout ?? ServerSetting.queryTimeout.defaultValue }
+
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("the port must be from 0 to 65535, not \(port)") }
-        guard (1...3600).contains(headerTimeout) else { throw ValidationError("the header timeout must be from 1 to 3600 seconds, not \(headerTimeout)") }
-        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("the idle timeout must be from 1 to 86400 seconds, not \(idleTimeout)") }
-        guard (1...100_000).contains(maximumConnections) else {
-            throw ValidationError("the maximum number of connections must be from 1 to 100000, not \(maximumConnections)")
+        let settings: [(ServerSetting, Int?)] = [
+            (.port, port), (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.maximumConnections, maximumConnections),
+            (.maximumAge, maximumAge), (.drainDelay, drainDelay), (.readinessTimeout, readyTimeout), (.queryTimeout, queryTimeout),
+            (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime),
+        ]
+        for case let (setting, value?) in settings {
+            if let problem = setting.problem(with: value) { throw ValidationError(problem) }
         }
-        guard (0...31_536_000).contains(maximumAge) else {
-            throw ValidationError("the maximum age must be from 0 to 31536000 seconds, not \(maximumAge)")
+        if queryTimeout != nil, database == nil {
+            throw ValidationError("--query-timeout is for a --database (PostgreSQL or SQLite)")
         }
-        guard (0...3600).contains(drainDelay) else { throw ValidationError("the drain delay must be from 0 to 3600 seconds, not \(drainDelay)") }
-        guard (1...60).contains(readyTimeout) else { throw ValidationError("the ready timeout must be from 1 to 60 seconds, not \(readyTimeout)") }
-        if let queryTimeout {
-            guard (1...600).contains(queryTimeout) else { throw ValidationError("the query timeout must be from 1 to 600 seconds, not \(queryTimeout)") }
-            guard database != nil else { throw ValidationError("--query-timeout is for a --database (PostgreSQL or SQLite)") }
-        }
-        guard (1...3600).contains(shutdownTimeout) else { throw ValidationError("the shutdown timeout must be from 1 to 3600 seconds, not \(shutdownTimeout)") }
         if databaseOption != nil, catalog != nil {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
-        }
-        guard (1...31_536_000).contains(tokenLifetime) else {
-            throw ValidationError("the token lifetime must be from 1 to 31536000 seconds, not \(tokenLifetime)")
         }
     }
 
@@ -108,12 +102,11 @@ struct ServeCommand: AsyncParsableCommand {
         let auth = try authConfiguration()
         let storage = try await openStorage(logger: logger)
         let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
-        var configuration = MovieServer.Configuration(
+        let configuration = MovieServer.Configuration(
             host: host, port: port, storage: storage, auth: auth, limits: limits, maxAge: .seconds(maximumAge),
-            drainDelay: .seconds(drainDelay), shutdownTimeout: .seconds(shutdownTimeout), logger: logger
+            drainDelay: .seconds(drainDelay), shutdownTimeout: .seconds(shutdownTimeout),
+            readinessTimeout: .seconds(readyTimeout), queryTimeout: .seconds(effectiveQueryTimeout), logger: logger
         )
-        configuration.readinessTimeout = .seconds(readyTimeout)
-        configuration.queryTimeout = .seconds(queryTimeout ?? 5)
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()
@@ -129,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
             let movies = try catalog.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
             return MemoryStorage(catalog: movies)
         }
-        let storage = try await DatabaseLocation(parsing: database).open(logger: logger, queryTimeout: .seconds(queryTimeout ?? 5))
+        let storage = try await DatabaseLocation(parsing: database).open(logger: logger, queryTimeout: .seconds(effectiveQueryTimeout))
         if try await storage.catalogVersion() == 0 {
             logger.warning("the database holds no catalog yet: load one with 'marquee catalog import FILE --database URL'")
         }

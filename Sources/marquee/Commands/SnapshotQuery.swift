@@ -2,20 +2,39 @@ import Foundation
 import Logging
 import MovieStore
 import Movies
+import Networking
+
+/// The service the app's commands use: the movie API's answers, kept in the store.
+typealias AppMovieService = any OfflineMovieService<NetworkError>
+
+/// One answer of the app's movie service.
+typealias AppSnapshot<Value: Sendable> = MovieSnapshot<Value, NetworkError>
 
 /// Runs one call of the cached movie service by the options' policy, traces its answers when
 /// asked, and prints the last one with where it came from.
 enum SnapshotQuery {
+    /// Asks the service by a policy, showing each snapshot to the callback as it comes.
+    typealias Ask<Value: Sendable> = (
+        AppMovieService, CachePolicy, (AppSnapshot<Value>) -> Void
+    ) async throws(CacheFailure<NetworkError>) -> AppSnapshot<Value>
+
     static func run<Value>(
         _ options: ClientOptions,
         subject: String,
-        ask: @escaping (any OfflineMovieService, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<Value>, any Error>,
-        traceLine: (Value) -> String,
-        show: (MovieSnapshot<Value>, Provenance.Line) throws -> Void
+        ask: Ask<Value>,
+        traceLine: @escaping (Value) -> String,
+        show: (AppSnapshot<Value>, Provenance.Line) throws -> Void
     ) async throws {
         try await CompositionRoot.withMovieService(options) { service in
-            let presenter = SnapshotPresenter(trace: options.trace, traceToStandardError: options.json)
-            let answer = try await presenter.answer(of: ask(service, options.cachePolicy), describe: traceLine)
+            var presenter = SnapshotPresenter(trace: options.trace, traceToStandardError: options.json)
+            let answer: AppSnapshot<Value>
+            do throws(CacheFailure<NetworkError>) {
+                answer = try await ask(service, options.cachePolicy) { presenter.traced($0, describe: traceLine) }
+            } catch {
+                presenter.traced(error)
+                throw CLIError.failed(ErrorReporter.describe(error))
+            }
+            presenter.tracedEnd(of: answer)
             if let storeError = answer.storeError {
                 Logger(label: "marquee").warning("the answer could not be stored: \(ErrorReporter.describe(storeError))")
             }
@@ -23,18 +42,15 @@ enum SnapshotQuery {
         }
     }
 
-    /// Runs a top-list command: `ask` the service for the list of `year`, trace "Found N movies",
+    /// Runs a list command: ask the service for `list` of `year`, trace "Found N movies",
     /// print it under "`title` `year`".
-    static func runTopList(
-        _ options: ClientOptions,
-        year: Int,
-        title: String,
-        ask: @escaping (any OfflineMovieService, Int, CachePolicy) -> AsyncThrowingStream<MovieSnapshot<[Movie]>, any Error>
-    ) async throws {
+    static func runList(_ options: ClientOptions, _ list: MovieList, year: Int, title: String) async throws {
         try await run(
             options,
             subject: "movies of \(year)",
-            ask: { service, policy in ask(service, year, policy) },
+            ask: { service, policy, each throws(CacheFailure<NetworkError>) in
+                try await service.movies(list, year: year, policy: policy, each: each)
+            },
             traceLine: { "Found \($0.count) movies" },
             show: { try MovieOutput(json: options.json).printList($0, title: "\(title) \(year)", provenance: $1) }
         )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Movies
 
 /// `marquee top-grossing`: the highest grossing movies of a year.
 struct TopGrossingCommand: AsyncParsableCommand {
@@ -11,6 +12,6 @@ struct TopGrossingCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await SnapshotQuery.runTopList(client, year: year.year, title: "Top grossing movies of") { $0.topGrossingMovies(year: $1, policy: $2) }
+        try await SnapshotQuery.runList(client, .topGrossing, year: year.year, title: "Top grossing movies of")
     }
 }

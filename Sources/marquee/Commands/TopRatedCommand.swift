@@ -1,4 +1,5 @@
 import ArgumentParser
+import Movies
 
 /// `marquee top-rated`: the highest rated movies of a year.
 struct TopRatedCommand: AsyncParsableCommand {
@@ -11,6 +12,6 @@ struct TopRatedCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await SnapshotQuery.runTopList(client, year: year.year, title: "Top rated movies of") { $0.topRatedMovies(year: $1, policy: $2) }
+        try await SnapshotQuery.runList(client, .topRated, year: year.year, title: "Top rated movies of")
     }
 }

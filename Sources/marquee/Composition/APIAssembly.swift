@@ -5,11 +5,10 @@ import Networking
 import ReferenceAPI
 import Swinject
 
-/// The API's shared pieces: one context, one transport, and one client stack built on them
-/// (its authenticated client, token client, auth service and interceptor).
+/// The API's shared pieces: one context, one transport, and one client stack built on them,
+/// which decides how its authenticated client, token client, auth service and interceptor fit;
+/// the app resolves the authenticated client.
 struct APIAssembly: Assembly {
-    static let tokenClient = "token"
-
     let settings: AppSettings
 
     func assemble(container: Container) {
@@ -38,10 +37,5 @@ struct APIAssembly: Assembly {
         }.inObjectScope(.container)
 
         container.register(APIClient.self) { resolver in resolver.resolved(APIClientStack.self).client }
-        container.register(APIClient.self, name: Self.tokenClient) { resolver in resolver.resolved(APIClientStack.self).tokenClient }
-        container.register((any AuthService<NetworkError>).self) { resolver in resolver.resolved(APIClientStack.self).authService }
-        container.register(AuthenticationInterceptor<APIAuthenticator>.self) { resolver in
-            resolver.resolved(APIClientStack.self).interceptor
-        }
     }
 }

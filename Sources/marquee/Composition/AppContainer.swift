@@ -15,7 +15,7 @@ final class AppContainer {
     var resolver: any Resolver { container }
 
     /// The service the commands use.
-    var movieService: any OfflineMovieService { container.resolved() }
+    var movieService: AppMovieService { container.resolved() }
 
     /// Closes the HTTP client's connections, if one was made.
     func shutdown() async {

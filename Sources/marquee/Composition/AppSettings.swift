@@ -15,10 +15,11 @@ struct AppSettings {
     var clientCredentials: APIClientCredentials = ClientSecrets.fromEnvironment()
     /// Where the credential of an API that outlives this run is kept.
     var credentialsFile: URL = AppPaths.credentialsFile()
-    /// How long one attempt may take; short for a stub, so its timeout scenario ends quickly.
-    var requestTimeout: Duration = .seconds(30)
+
+    /// How long one attempt may take; short for the stub, so its timeout scenario ends quickly.
+    var requestTimeout: Duration { stubScenario == nil ? .seconds(30) : .seconds(2) }
     /// How long one call may take across its retries.
-    var callDeadline: Duration = .seconds(60)
+    var callDeadline: Duration { stubScenario == nil ? .seconds(60) : .seconds(3) }
 
     /// Whether the credential is worth keeping for the next run: an API that outlives this process.
     var keepsCredential: Bool {

@@ -14,18 +14,14 @@ enum CompositionRoot {
     /// whether `body` succeeded or not.
     static func withMovieService<Result>(
         _ options: ClientOptions,
-        _ body: (any OfflineMovieService) async throws -> Result
+        _ body: (AppMovieService) async throws -> Result
     ) async throws -> Result {
         ConsoleSettings.shared.set(level: options.consoleLevel, showsCurl: options.curl)
         let selection = try options.api.selection
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
-        var settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
-        if selection.stubScenario != nil {
-            settings.requestTimeout = .seconds(2)
-            settings.callDeadline = .seconds(3)
-        }
+        let settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
         let app = AppContainer(settings: settings)
 
         let outcome: Swift.Result<Result, any Error>
@@ -50,13 +46,15 @@ enum CompositionRoot {
         } catch {
             switch error {
             case .cannotOpen, .diskFull, .failed:
-                guard options.cachePolicy != .cacheOnly else { throw error }
+                guard options.cachePolicy != .cacheOnly else { throw CLIError.failed(ErrorReporter.describe(error)) }
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-throwaway-\(UUID().uuidString)")
-                guard let throwaway = try? MovieStore(url: folder.appendingPathComponent("movies.sqlite")) else { throw error }
+                guard let throwaway = try? MovieStore(url: folder.appendingPathComponent("movies.sqlite")) else {
+                    throw CLIError.failed(ErrorReporter.describe(error))
+                }
                 Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); answers are shown but not stored this run")
                 return (throwaway, folder)
             default:
-                throw error
+                throw CLIError.failed(ErrorReporter.describe(error))
             }
         }
     }
@@ -82,7 +80,7 @@ enum CompositionRoot {
         do {
             let client = ClientSecrets.fromEnvironment()
             let auth = AuthConfiguration(client: ClientCredentials(id: client.id, secret: client.secret))
-            let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, catalog: try Catalog.reference(), auth: auth, logger: logger)
+            let configuration = MovieServer.Configuration(host: "127.0.0.1", port: 0, storage: MemoryStorage(catalog: try Catalog.reference()), auth: auth, logger: logger)
             return try await MovieServer(configuration: configuration).start()
         } catch {
             throw CLIError.cannotStartEmbeddedServer(reason: ErrorReporter.describe(error))

@@ -1,13 +1,14 @@
 import ArgumentParser
+import Movies
 
 /// `--year`, shared by the top-list commands.
 struct YearOption: ParsableArguments {
-    @Option(help: "The release year, from 1 to 9999.")
+    @Option(help: "The release year, from \(MovieList.years.lowerBound) to \(MovieList.years.upperBound).")
     var year: Int = 2016
 
     func validate() throws {
-        guard (1...9999).contains(year) else {
-            throw ValidationError("the year must be from 1 to 9999, not \(year)")
+        guard MovieList.years.contains(year) else {
+            throw ValidationError("the year must be from \(MovieList.years.lowerBound) to \(MovieList.years.upperBound), not \(year)")
         }
     }
 }

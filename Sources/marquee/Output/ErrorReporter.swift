@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MovieAPI
+import Networking
 import MovieStore
 import TextFormatting
 
@@ -24,8 +25,10 @@ enum ErrorReporter {
         exit(1)
     }
 
-    /// The one-line, user-facing text of any error, safe for a terminal, with what to run to
-    /// fix it when the app knows.
+    /// The one-line, user-facing text of an error that reached the end of a command, safe for a
+    /// terminal. The app's own failures arrive already in words (``CLIError``); this also puts
+    /// the libraries' errors that commands pass on untouched (ArgumentParser's, the file
+    /// context's) into one line.
     static func describe(_ error: any Error) -> String {
         let text =
             if let error = error as? any LocalizedError, let description = error.errorDescription {
@@ -33,28 +36,44 @@ enum ErrorReporter {
             } else {
                 String(describing: error)
             }
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ") + (hint(for: error).map { "; \($0)" } ?? "")
-        return TerminalText.safe(line)
+        return oneLine(text)
     }
 
-    /// The app's advice for a library's error: the commands and options that fix it.
-    private static func hint(for error: any Error) -> String? {
-        switch error {
-        case let error as StoreError:
-            let store = error.path.map { " --store '\($0)'" } ?? ""
-            switch error {
-            case .damaged: return "move the file away, or run 'marquee cache clear\(store)' to start over"
-            case .newerVersion: return "update Marquee, or run 'marquee cache clear\(store)' to start over"
-            case .cannotOpen: return "check the folder's permissions, or choose another file with --store"
-            case .notAStore: return "choose another file with --store"
-            case .diskFull: return "free some space, or choose another file with --store"
-            case .notStored, .failed: return nil
-            }
-        case is CredentialsFileError:
-            return "check the file's permissions, or remove it to sign in again"
-        default:
-            return nil
+    /// A failed call of the cached movie service, with what to run to fix it when the app knows.
+    static func describe(_ failure: CacheFailure<NetworkError>) -> String {
+        switch failure {
+        case let .network(error): describe(error)
+        case let .store(error): describe(error)
+        case .nothingStored, .cancelled: oneLine(failure.description)
         }
+    }
+
+    static func describe(_ error: NetworkError) -> String {
+        oneLine(error.errorDescription ?? error.description)
+    }
+
+    /// A store that cannot be used, with the commands and options that fix it.
+    static func describe(_ error: StoreError) -> String {
+        let store = error.path.map { " --store \(ShellQuoting.quoted($0))" } ?? ""
+        let hint: String? =
+            switch error {
+            case .damaged: "move the file away, or start over with: marquee cache clear\(store)"
+            case .newerVersion: "update Marquee, or start over with: marquee cache clear\(store)"
+            case .cannotOpen: "check the folder's permissions, or choose another file with --store"
+            case .notAStore: "choose another file with --store"
+            case .diskFull: "free some space, or choose another file with --store"
+            case .failed: nil
+            }
+        return oneLine(error.description + (hint.map { "; \($0)" } ?? ""))
+    }
+
+    /// A credentials file that cannot be read or written, with what fixes it.
+    static func describe(_ error: CredentialsFileError) -> String {
+        oneLine("\(describe(error as any Error)); check the file's permissions, or remove it to sign in again")
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        TerminalText.safe(text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 
     private static func printLine(_ line: String) {

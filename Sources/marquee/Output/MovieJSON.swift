@@ -18,7 +18,7 @@ enum MovieJSON {
         var movies: [Movie]?
         var movie: Movie?
 
-        init<Value>(_ snapshot: MovieSnapshot<Value>, movies: [Movie]? = nil, movie: Movie? = nil) {
+        init<Value>(_ snapshot: AppSnapshot<Value>, movies: [Movie]? = nil, movie: Movie? = nil) {
             switch snapshot.source {
             case .network: source = "network"
             case .store: source = "store"
@@ -26,7 +26,7 @@ enum MovieJSON {
             }
             revalidated = snapshot.revalidated ? true : nil
             fetchedAt = snapshot.fetchedAt.map { $0.formatted(.iso8601) }
-            networkError = snapshot.networkError.map(ErrorReporter.describe)
+            networkError = snapshot.networkError.map { ErrorReporter.describe($0) }
             self.movies = movies
             self.movie = movie
         }

@@ -9,7 +9,7 @@ import TextFormatting
 struct MovieOutput {
     let json: Bool
 
-    func printList(_ snapshot: MovieSnapshot<[Movie]>, title: String, provenance: Provenance.Line) throws {
+    func printList(_ snapshot: AppSnapshot<[Movie]>, title: String, provenance: Provenance.Line) throws {
         if json {
             try write(MovieJSON.encode(MovieJSON.Answer(snapshot, movies: snapshot.value)))
             note(provenance)
@@ -18,7 +18,7 @@ struct MovieOutput {
         }
     }
 
-    func printMovie(_ snapshot: MovieSnapshot<Movie>, provenance: Provenance.Line) throws {
+    func printMovie(_ snapshot: AppSnapshot<Movie>, provenance: Provenance.Line) throws {
         if json {
             try write(MovieJSON.encode(MovieJSON.Answer(snapshot, movie: snapshot.value)))
             note(provenance)

@@ -12,7 +12,7 @@ enum Provenance {
     }
 
     /// `subject` says what a derived answer was made of: "movies of 2016".
-    static func line<Value>(for snapshot: MovieSnapshot<Value>, subject: String, now: Date = Date()) -> Line {
+    static func line<Value>(for snapshot: AppSnapshot<Value>, subject: String, now: Date = Date()) -> Line {
         let age = snapshot.fetchedAt.map { "fetched " + DurationText.age(now.timeIntervalSince($0)) } ?? "nothing stored yet"
         let reason = snapshot.networkError.map { " — network unavailable: \(ErrorReporter.describe($0))" } ?? ""
         switch snapshot.source {
