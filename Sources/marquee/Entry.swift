@@ -26,13 +26,14 @@ enum Entry {
     }
 
     private static func runCommandLine() async {
-        LoggingSystem.bootstrapForMarquee()
         let command: any ParsableCommand
         do {
             command = try MarqueeCommand.parseAsRoot()
         } catch {
             ErrorReporter.exitForParsing(error)
         }
+        let client = (command as? any ParsableCommandWithClient)?.client
+        LoggingSystem.bootstrapForMarquee(console: client?.consoleSettings ?? ConsoleSettings())
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -91,7 +91,7 @@ struct MovieStoreTests {
             if case let .notAStore(path, _) = error as? StoreError { path == url.path } else { false }
         }
         #expect(performing: { try MovieStore(url: url) }, throws: isNotAStore)
-        #expect(performing: { try MovieStore.removeFiles(at: url) }, throws: isNotAStore)
+        #expect(performing: { try StoreFile.removeStore(at: url) }, throws: isNotAStore)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == before, "nothing created or removed beside it")
         if kind == "text" { #expect(try Data(contentsOf: url) == Data("my notes".utf8)) }
     }
@@ -118,7 +118,7 @@ struct MovieStoreTests {
         }
         #expect(StoreFile.classify(url) == .store)
         #expect(throws: StoreError.newerVersion(path: url.path)) { try MovieStore(url: url) }
-        #expect(try MovieStore.removeFiles(at: url))
+        #expect(try StoreFile.removeStore(at: url))
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
@@ -133,16 +133,16 @@ struct MovieStoreTests {
         try migrator.migrate(DatabaseQueue(path: url.path))
         #expect(StoreFile.classify(url) == .otherDatabase)
         #expect(throws: StoreError.notAStore(path: url.path, reason: "it is another program's SQLite database")) { try MovieStore(url: url) }
-        #expect(throws: StoreError.notAStore(path: url.path, reason: "it is another program's SQLite database")) { try MovieStore.removeFiles(at: url) }
+        #expect(throws: StoreError.notAStore(path: url.path, reason: "it is another program's SQLite database")) { try StoreFile.removeStore(at: url) }
         #expect(try await DatabaseQueue(path: url.path).read { db in try String.fetchAll(db, sql: "SELECT title FROM movie") } == ["Mine"])
     }
 
     @Test("removing the files works on a damaged store")
     func removesDamagedFiles() async throws {
         let url = try await damagedStore()
-        #expect(try MovieStore.removeFiles(at: url))
+        #expect(try StoreFile.removeStore(at: url))
         #expect(!FileManager.default.fileExists(atPath: url.path))
-        #expect(try MovieStore.removeFiles(at: url) == false)
+        #expect(try StoreFile.removeStore(at: url) == false)
     }
 
     /// A store with a list in it, then damaged on disk.

@@ -67,14 +67,14 @@ struct HTTPCachingAndCurlTests {
         #expect(lines.messages.contains { $0.contains("the 304 confirms \"v2\", not the one sent; asking again without a tag") })
     }
 
-    @Test("curl commands quote everything and replace every credential with a placeholder")
+    @Test("curl commands quote everything and replace every credential with a placeholder the app names")
     func curlCommands() throws {
         let base = URL(string: "http://127.0.0.1:8080/api/")!
         var get = try APIRequest(endpoint: Endpoint(path: ["movies", "it's"], headerFields: [.accept: "a'b"]), baseURL: base, defaultTimeout: .seconds(1))
         get.headerFields[.authorization] = "Bearer s3cr3t"
         get.headerFields[HTTPField.Name("AUTH_TOKEN")!] = "legacy-s3cr3t"
         get.sensitiveHeaderNames.insert(HTTPField.Name("AUTH_TOKEN")!)
-        let command = CurlCommand.make(for: get)
+        let command = CurlCommand.make(for: get, placeholders: CurlCommand.Placeholders(prefix: "MARQUEE_"))
         #expect(command.hasPrefix(#"curl --header 'Accept: a'\''b' --header "Authorization: Bearer ${MARQUEE_ACCESS_TOKEN}" --header "AUTH_TOKEN: ${MARQUEE_ACCESS_TOKEN}" 'http://127.0.0.1:8080/api/movies/"#), "\(command)")
         #expect(!command.contains("s3cr3t"))
 
@@ -85,8 +85,8 @@ struct HTTPCachingAndCurlTests {
         )
         post.headerFields[.authorization] = "Basic bWU6c2VjcmV0"
         let postCommand = CurlCommand.make(for: post)
-        #expect(postCommand.contains(#"--header "Authorization: Basic ${MARQUEE_CLIENT_CREDENTIALS}""#))
-        #expect(postCommand.contains(#"--data-binary "grant_type=refresh_token&refresh_token=${MARQUEE_REFRESH_TOKEN}&client_id=me&client_secret=${MARQUEE_CLIENT_SECRET}&my_password=${MARQUEE_SECRET}""#))
+        #expect(postCommand.contains(#"--header "Authorization: Basic ${CLIENT_CREDENTIALS}""#))
+        #expect(postCommand.contains(#"--data-binary "grant_type=refresh_token&refresh_token=${REFRESH_TOKEN}&client_id=me&client_secret=${CLIENT_SECRET}&my_password=${SECRET}""#))
         for secret in ["r3fr3sh", "$ecret", "pw\"", "bWU6c2VjcmV0"] {
             #expect(!postCommand.contains(secret))
         }

@@ -149,7 +149,7 @@ final class LoopbackFixture: @unchecked Sendable {
 
     func marqueeTopGrossing(concurrency: Int) async throws -> Int {
         let service = lock.withLock { concurrency == 1 ? marquee! : marqueeUnshared! }
-        return try await service.topGrossingMovies(year: 2016).count
+        return try await service.movies(.topGrossing, year: 2016).count
     }
 
     /// `iterations` requests, `concurrency` at a time.
@@ -253,7 +253,7 @@ final class SharedFixture: @unchecked Sendable {
             return made
         }
         try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<100 { group.addTask { try await service.topGrossingMovies(year: 2016).count } }
+            for _ in 0..<100 { group.addTask { try await service.movies(.topGrossing, year: 2016).count } }
             for try await count in group { precondition(count == 10) }
         }
         lock.withLock { batches += 1 }

@@ -7,7 +7,7 @@ import Networking
 /// benchmarks: a token client, the auth service the API's scheme asks for, one shared
 /// ``AuthenticationInterceptor``, and the ``RetryPolicy`` after it. Identical movie requests in
 /// flight at once share one exchange (``SharedExchangeTransport``) unless `sharesExchanges` is
-/// `false`. `logger` receives the request log and the authorization steps (nothing by default).
+/// `false`. `curlPlaceholders` names the shell variables of the debug `curl` commands. `logger` receives the request log and the authorization steps (nothing by default).
 ///
 /// The scheme follows the API: production uses the original site's plain-text token in an
 /// `AUTH_TOKEN` header, on every request; every other API gets OAuth bearer tokens, up front
@@ -30,11 +30,12 @@ public struct APIClientStack: Sendable {
         requestTimeout: Duration = .seconds(30),
         callDeadline: Duration? = .seconds(60),
         sharesExchanges: Bool = true,
+        curlPlaceholders: CurlCommand.Placeholders = CurlCommand.Placeholders(),
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = .disabled
     ) {
         let environment = context.environment
-        tokenClient = APIClient(baseURL: environment.baseURL, transport: transport, defaultTimeout: requestTimeout, logger: logger)
+        tokenClient = APIClient(baseURL: environment.baseURL, transport: transport, defaultTimeout: requestTimeout, curlPlaceholders: curlPlaceholders, logger: logger)
         let header: AuthorizationHeader
         let presentation: AuthenticationInterceptor<APIAuthenticator>.Presentation
         switch environment.identity {
@@ -63,6 +64,7 @@ public struct APIClientStack: Sendable {
             interceptors: interceptors,
             defaultTimeout: requestTimeout,
             deadline: callDeadline,
+            curlPlaceholders: curlPlaceholders,
             logger: logger
         )
     }

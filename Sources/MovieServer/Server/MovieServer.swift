@@ -84,9 +84,10 @@ public struct MovieServer: Sendable {
         self.metrics = metrics
         storage = MeteredStorage(base: configuration.storage, metrics: metrics, logger: configuration.logger)
         tokens = await TokenService(configuration: configuration.auth, storage: storage, metrics: metrics)
-        topLists = TopListBodies(storage: storage, recheckInterval: configuration.storage is MemoryStorage ? nil : .seconds(1))
-        if let memory = configuration.storage as? MemoryStorage {
-            try? await topLists.prepare(years: Set(memory.catalog.movies.map(\.year)))
+        let fixedCatalog = configuration.storage.fixedCatalog
+        topLists = TopListBodies(storage: storage, recheckInterval: fixedCatalog == nil ? .seconds(1) : nil)
+        if let fixedCatalog {
+            try? await topLists.prepare(years: Set(fixedCatalog.movies.map(\.year)))
         }
     }
 
@@ -152,14 +153,15 @@ public struct MovieServer: Sendable {
         )
     }
 
-    /// Every route of the API. Registered twice: once on a bare router, to list them for the
-    /// answers to a wrong method, then on the served one, behind middleware that needs that list.
+    /// How the movie answers may be cached, as configured.
     private var caching: CachingDirectives {
         CachingDirectives(maxAge: Int(configuration.maxAge / .seconds(1)), isPrivate: configuration.auth.requiresToken)
     }
 
     private static let serverName = "Marquee"
 
+    /// Every route of the API. Registered twice: once on a bare router, to list them for the
+    /// answers to a wrong method, then on the served one, behind middleware that needs that list.
     private func registerRoutes(on router: Router<BasicRequestContext>) throws {
         let api = router.group("api")
         let movies = api.group("movies")

@@ -13,6 +13,8 @@ public final class MemoryStorage: ServerStorage {
 
     public var summary: String { "memory (\(catalog.movies.count) movies)" }
 
+    public var fixedCatalog: Catalog? { catalog }
+
     public func movie(id: Int) -> CatalogMovie? { catalog.movie(id: id) }
 
     public func topMovies(_ order: TopListOrder, year: Int, limit: Int) -> [CatalogMovie] {

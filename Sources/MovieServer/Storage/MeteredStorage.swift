@@ -9,6 +9,7 @@ struct MeteredStorage: ServerStorage {
     let logger: Logger
 
     var summary: String { base.summary }
+    var fixedCatalog: Catalog? { base.fixedCatalog }
 
     func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
         try await observe("movie") { () async throws(StorageError) in try await base.movie(id: id) }

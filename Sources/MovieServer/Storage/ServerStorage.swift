@@ -7,6 +7,10 @@ public protocol ServerStorage: Sendable {
     /// Names the storage in logs and errors, without any password.
     var summary: String { get }
 
+    /// The catalog, when this storage's can never change while the server runs (it is kept in
+    /// memory): its answers can be prepared at start and never rechecked. `nil` for a database.
+    var fixedCatalog: Catalog? { get }
+
     func movie(id: Int) async throws(StorageError) -> CatalogMovie?
 
     /// The best `limit` movies of `year` in `order`, ties to the higher id.
@@ -35,6 +39,10 @@ public protocol ServerStorage: Sendable {
 public enum TopListOrder: String, Sendable, CaseIterable {
     case grossing
     case rating
+}
+
+extension ServerStorage {
+    public var fixedCatalog: Catalog? { nil }
 }
 
 /// A refresh token as storage keeps it: only the SHA-256 of the token, never the token.

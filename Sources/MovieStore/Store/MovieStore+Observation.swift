@@ -58,7 +58,7 @@ extension MovieStore {
                     for try await value in values { continuation.yield(value) }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: Self.storeError(error, path: path))
+                    continuation.finish(throwing: StoreError(error, path: path))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -49,7 +49,7 @@ public final class MovieStore: Sendable {
         } catch let error as FileLock.Failure {
             throw .cannotOpen(path: url.path, reason: error.description)
         } catch {
-            throw Self.storeError(error, path: url.path)
+            throw StoreError(error, path: url.path)
         }
     }
 
@@ -127,30 +127,6 @@ public final class MovieStore: Sendable {
         }
     }
 
-    /// Deletes the store at `url` with its WAL, shared-memory and lock files, without opening it
-    /// for writing, so a damaged store can be removed too. Only a store or a damaged SQLite file
-    /// is deleted: a folder, a link, another program's database or any other file is refused
-    /// with ``StoreError/notAStore(path:reason:)`` and left as it is. Returns whether there was
-    /// anything to remove.
-    @discardableResult
-    public static func removeFiles(at url: URL) throws(StoreError) -> Bool {
-        let file = StoreFile.classify(url)
-        guard file != .missing else { return false }
-        if let refusal = file.refusal ?? (file == .empty ? "it is an empty file" : nil) {
-            throw .notAStore(path: url.path, reason: refusal)
-        }
-        for suffix in ["-wal", "-shm", "", "-lock"] {
-            let path = url.path + suffix
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                throw .cannotOpen(path: path, reason: (error as NSError).localizedDescription)
-            }
-        }
-        return true
-    }
-
     /// The writer's page cache, in KiB (SQLite's default is 2,000). A write of many movies touches
     /// pages of every table and index over and over; when they do not fit, SQLite spills them to
     /// the log and reads them back. Pages are only allocated as they are used.
@@ -169,7 +145,7 @@ public final class MovieStore: Sendable {
         do {
             return try await pool.read(body)
         } catch {
-            throw Self.storeError(error, path: url.path)
+            throw StoreError(error, path: url.path)
         }
     }
 
@@ -177,7 +153,7 @@ public final class MovieStore: Sendable {
         do {
             try await pool.write(body)
         } catch {
-            throw Self.storeError(error, path: url.path)
+            throw StoreError(error, path: url.path)
         }
     }
 
@@ -188,35 +164,7 @@ public final class MovieStore: Sendable {
         do {
             result(try await pool.write(body))
         } catch {
-            throw Self.storeError(error, path: url.path)
+            throw StoreError(error, path: url.path)
         }
-    }
-
-    static func storeError(_ error: any Error, path: String) -> StoreError {
-        if let error = error as? StoreError { return error }
-        guard let error = error as? DatabaseError else {
-            return .failed(path: path, reason: (error as NSError).localizedDescription)
-        }
-        switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return .damaged(path: path, reason: error.message ?? "not a database")
-        case .SQLITE_FULL:
-            return .diskFull(path: path)
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
-            return .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
-        default:
-            if error.extendedResultCode == .SQLITE_IOERR_WRITE || error.message?.contains("disk I/O error") == true,
-               Self.isDiskFull(at: path) {
-                return .diskFull(path: path)
-            }
-            return .failed(path: path, reason: error.message ?? "\(error.resultCode)")
-        }
-    }
-
-    /// Whether the file system of `path` has no free block left for an unprivileged writer.
-    private static func isDiskFull(at path: String) -> Bool {
-        var status = statvfs()
-        guard statvfs(URL(fileURLWithPath: path).deletingLastPathComponent().path, &status) == 0 else { return false }
-        return status.f_bavail == 0
     }
 }

@@ -62,4 +62,28 @@ public enum StoreFile: Sendable, Hashable {
     static func isStoreSchema(tables: Set<String>, steps: Set<String>) -> Bool {
         steps.contains(StoreMigrations.firstStep) || (steps.isEmpty && tables == ["grdb_migrations"])
     }
+
+    /// Deletes the store at `url` with its WAL, shared-memory and lock files, without opening it
+    /// for writing, so a damaged store can be removed too. Only a store or a damaged SQLite file
+    /// is deleted: a folder, a link, another program's database or any other file is refused
+    /// with ``StoreError/notAStore(path:reason:)`` and left as it is. Returns whether there was
+    /// anything to remove.
+    @discardableResult
+    public static func removeStore(at url: URL) throws(StoreError) -> Bool {
+        let file = classify(url)
+        guard file != .missing else { return false }
+        if let refusal = file.refusal ?? (file == .empty ? "it is an empty file" : nil) {
+            throw .notAStore(path: url.path, reason: refusal)
+        }
+        for suffix in ["-wal", "-shm", "", "-lock"] {
+            let path = url.path + suffix
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw .cannotOpen(path: path, reason: (error as NSError).localizedDescription)
+            }
+        }
+        return true
+    }
 }

@@ -22,6 +22,8 @@ public struct APIClient: Sendable {
     public let maximumAttempts: Int
     /// How long one call may take across all its attempts; `nil` for no limit beyond the attempts'.
     public let deadline: Duration?
+    /// The shell variables the debug `curl` commands put in place of credentials.
+    public let curlPlaceholders: CurlCommand.Placeholders
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
     private let base: URLBase
@@ -33,6 +35,7 @@ public struct APIClient: Sendable {
         defaultTimeout: Duration = .seconds(30),
         maximumAttempts: Int = 8,
         deadline: Duration? = nil,
+        curlPlaceholders: CurlCommand.Placeholders = CurlCommand.Placeholders(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         logger: Logger = .disabled
     ) {
@@ -43,6 +46,7 @@ public struct APIClient: Sendable {
         self.defaultTimeout = defaultTimeout
         self.maximumAttempts = maximumAttempts
         self.deadline = deadline
+        self.curlPlaceholders = curlPlaceholders
         self.sleep = sleep
         self.logger = logger
     }
@@ -69,7 +73,7 @@ public struct APIClient: Sendable {
                 for interceptor in interceptors {
                     request = try await interceptor.adapt(request)
                 }
-                logger.debug("\(CurlCommand.make(for: request))", metadata: [Self.curlMetadataKey: "true"])
+                logger.debug("\(CurlCommand.make(for: request, placeholders: curlPlaceholders))", metadata: [Self.curlMetadataKey: "true"])
                 request.sentAt = .now
                 let received = try await transport.send(request)
                 response = received

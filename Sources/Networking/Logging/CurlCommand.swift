@@ -2,18 +2,34 @@ import Foundation
 import HTTPTypes
 
 /// A request as a `curl` command a person can paste into a POSIX shell, with every credential
-/// replaced by a shell variable: `"Authorization: Bearer ${MARQUEE_ACCESS_TOKEN}"`. Set the
-/// variable (or replace the placeholder) and the command asks exactly what the client asked.
+/// replaced by a shell variable: `"Authorization: Bearer ${ACCESS_TOKEN}"`. Set the variable (or
+/// replace the placeholder) and the command asks exactly what the client asked. The variables'
+/// names are the app's to choose (``Placeholders``).
 ///
 /// Credentials are the request's ``APIRequest/sensitiveHeaderNames`` and, in a form body, the
 /// values of fields named like a secret, a token or a password.
 public enum CurlCommand {
-    public static let accessTokenPlaceholder = "MARQUEE_ACCESS_TOKEN"
-    public static let clientCredentialsPlaceholder = "MARQUEE_CLIENT_CREDENTIALS"
-    public static let clientSecretPlaceholder = "MARQUEE_CLIENT_SECRET"
-    public static let refreshTokenPlaceholder = "MARQUEE_REFRESH_TOKEN"
+    /// The names of the shell variables that stand for credentials.
+    public struct Placeholders: Sendable, Hashable {
+        public var accessToken: String
+        public var clientCredentials: String
+        public var clientSecret: String
+        public var refreshToken: String
+        /// Any other form field named like a secret, a token or a password.
+        public var otherSecret: String
 
-    public static func make(for request: APIRequest) -> String {
+        /// `ACCESS_TOKEN`, `CLIENT_CREDENTIALS`, `CLIENT_SECRET`, `REFRESH_TOKEN` and `SECRET`,
+        /// each after `prefix` (`MARQUEE_ACCESS_TOKEN`).
+        public init(prefix: String = "") {
+            accessToken = prefix + "ACCESS_TOKEN"
+            clientCredentials = prefix + "CLIENT_CREDENTIALS"
+            clientSecret = prefix + "CLIENT_SECRET"
+            refreshToken = prefix + "REFRESH_TOKEN"
+            otherSecret = prefix + "SECRET"
+        }
+    }
+
+    public static func make(for request: APIRequest, placeholders: Placeholders = Placeholders()) -> String {
         var words = ["curl"]
         switch request.method {
         case .get: break
@@ -22,7 +38,7 @@ public enum CurlCommand {
         }
         for field in request.headerFields {
             if request.sensitiveHeaderNames.contains(field.name) {
-                words += ["--header", Word.text("\(field.name.rawName): ").then(credential(in: field.value)).quoted]
+                words += ["--header", Word.text("\(field.name.rawName): ").then(credential(in: field.value, placeholders)).quoted]
             } else {
                 words += ["--header", Word.text("\(field.name.rawName): \(field.value)").quoted]
             }
@@ -30,22 +46,22 @@ public enum CurlCommand {
         if let body = request.body {
             let isForm = request.headerFields[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
             let text = String(decoding: body, as: UTF8.self)
-            words += ["--data-binary", (isForm ? form(text) : Word.text(text)).quoted]
+            words += ["--data-binary", (isForm ? form(text, placeholders) : Word.text(text)).quoted]
         }
         words.append(Word.text(request.url.absoluteString).quoted)
         return words.joined(separator: " ")
     }
 
     /// `Bearer <token>` keeps its scheme; any other value is replaced whole.
-    private static func credential(in value: String) -> Word {
+    private static func credential(in value: String, _ placeholders: Placeholders) -> Word {
         let parts = value.split(separator: " ", maxSplits: 1)
-        if parts.count == 2, parts[0].lowercased() == "bearer" { return Word.text("\(parts[0]) ").then(.variable(accessTokenPlaceholder)) }
-        if parts.count == 2, parts[0].lowercased() == "basic" { return Word.text("\(parts[0]) ").then(.variable(clientCredentialsPlaceholder)) }
-        return .variable(accessTokenPlaceholder)
+        if parts.count == 2, parts[0].lowercased() == "bearer" { return Word.text("\(parts[0]) ").then(.variable(placeholders.accessToken)) }
+        if parts.count == 2, parts[0].lowercased() == "basic" { return Word.text("\(parts[0]) ").then(.variable(placeholders.clientCredentials)) }
+        return .variable(placeholders.accessToken)
     }
 
     /// A form body with the value of every secret-like field replaced.
-    private static func form(_ body: String) -> Word {
+    private static func form(_ body: String, _ placeholders: Placeholders) -> Word {
         var word = Word.text("")
         for (index, pair) in body.split(separator: "&", omittingEmptySubsequences: false).enumerated() {
             if index > 0 { word = word.then(.text("&")) }
@@ -53,9 +69,9 @@ public enum CurlCommand {
             let name = String(parts[0]).removingPercentEncoding?.lowercased() ?? String(parts[0])
             let placeholder: String? =
                 switch name {
-                case "client_secret": clientSecretPlaceholder
-                case "refresh_token": refreshTokenPlaceholder
-                case _ where ["secret", "token", "password"].contains(where: name.contains): "MARQUEE_SECRET"
+                case "client_secret": placeholders.clientSecret
+                case "refresh_token": placeholders.refreshToken
+                case _ where ["secret", "token", "password"].contains(where: name.contains): placeholders.otherSecret
                 default: nil
                 }
             if let placeholder, parts.count == 2 {

@@ -27,7 +27,7 @@ public indirect enum StubResponse: Sendable {
     }
 
     /// A 200 whose body claims to be JSON but is cut off.
-    public static let malformedJSON = StubResponse.json(Data(#"[{"name":"Finding Dory","id":1,"ye"#.utf8))
+    public static let malformedJSON = StubResponse.json(Data(#"[{"name":"A","id":1,"ye"#.utf8))
 
     /// A 200 with the contents of `file`, or a 404 when it cannot be read.
     public static func file(_ file: URL, contentType: String = "application/json") -> StubResponse {

@@ -27,7 +27,7 @@ struct CacheClearCommand: AsyncParsableCommand {
     private func clear(_ url: URL, api: APIIdentity?) async throws(StoreError) -> String {
         let path = TerminalText.safe(url.path)
         guard let api else {
-            return try MovieStore.removeFiles(at: url) ? "Removed the movie store \(path)." : "No movie store at \(path); nothing to remove."
+            return try StoreFile.removeStore(at: url) ? "Removed the movie store \(path)." : "No movie store at \(path); nothing to remove."
         }
         guard StoreFile.classify(url) != .missing else { return "No movie store at \(path); nothing to remove." }
         let removed = try await MovieStore(url: url).removeAPI(api.key)

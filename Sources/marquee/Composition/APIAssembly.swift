@@ -32,6 +32,7 @@ struct APIAssembly: Assembly {
                 clientCredentials: settings.clientCredentials,
                 requestTimeout: settings.requestTimeout,
                 callDeadline: settings.callDeadline,
+                curlPlaceholders: settings.curlPlaceholders,
                 logger: Logger(label: "marquee.http")
             )
         }.inObjectScope(.container)

@@ -13,6 +13,8 @@ struct AppSettings {
     var store: MovieStore
     var defaultPolicy: CachePolicy
     var clientCredentials: APIClientCredentials = ClientSecrets.fromEnvironment()
+    /// The variables `--curl` prints for credentials: `${MARQUEE_ACCESS_TOKEN}`.
+    var curlPlaceholders = CurlCommand.Placeholders(prefix: "MARQUEE_")
     /// Where the credential of an API that outlives this run is kept.
     var credentialsFile: URL = AppPaths.credentialsFile()
 

@@ -16,7 +16,6 @@ enum CompositionRoot {
         _ options: ClientOptions,
         _ body: (AppMovieService) async throws -> Result
     ) async throws -> Result {
-        ConsoleSettings.shared.set(level: options.consoleLevel, showsCurl: options.curl)
         let selection = try options.api.selection
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }

@@ -7,13 +7,18 @@ import TextFormatting
 /// `marquee: warning: …`, without timestamps or metadata: what a person at a terminal reads.
 /// The request log's `curl` commands are printed bare, to be pasted, and only with `--curl`.
 struct ConsoleLogHandler: LogHandler {
+    /// What the command line asked the console to show, captured once after parsing.
+    let console: ConsoleSettings
     /// A level set on one logger, which then ignores the command line's.
     private var ownLevel: Logger.Level?
     var metadata: Logger.Metadata = [:]
 
+    init(console: ConsoleSettings) {
+        self.console = console
+    }
+
     var logLevel: Logger.Level {
         get {
-            let console = ConsoleSettings.shared.current
             let level = ownLevel ?? console.level
             return console.showsCurl ? min(level, .debug) : level
         }
@@ -26,7 +31,6 @@ struct ConsoleLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let console = ConsoleSettings.shared.current
         let line: String
         if event.metadata?[APIClient.curlMetadataKey] != nil {
             guard console.showsCurl else { return }
@@ -39,31 +43,12 @@ struct ConsoleLogHandler: LogHandler {
     }
 }
 
-/// What the console shows, as the command line asked: the lowest level printed, and whether
-/// requests are printed as `curl` commands.
-final class ConsoleSettings: @unchecked Sendable {
-    struct Values {
-        var level: Logger.Level = .warning
-        var showsCurl = false
-    }
-
-    static let shared = ConsoleSettings()
-
-    private let lock = NSLock()
-    private var values = Values()
-
-    var current: Values { lock.withLock { values } }
-
-    func set(level: Logger.Level, showsCurl: Bool) {
-        lock.withLock { values = Values(level: level, showsCurl: showsCurl) }
-    }
-}
-
 extension LoggingSystem {
-    /// Timestamped lines for a server's logs, short lines for everything else.
-    static func bootstrapForMarquee() {
+    /// Timestamped lines for a server's logs, short lines showing what `console` asks for
+    /// everything else.
+    static func bootstrapForMarquee(console: ConsoleSettings) {
         bootstrap { label -> any LogHandler in
-            label == "marquee.server" ? StreamLogHandler.standardError(label: label) : ConsoleLogHandler()
+            label == "marquee.server" ? StreamLogHandler.standardError(label: label) : ConsoleLogHandler(console: console)
         }
     }
 }

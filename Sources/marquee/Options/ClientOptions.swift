@@ -37,8 +37,10 @@ struct ClientOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What to log on standard error: trace, debug, info (as --verbose), notice, warning (the default), error.", valueName: "level"))
     var logLevel: Logger.Level?
 
-    /// The lowest level the console prints for these options.
-    var consoleLevel: Logger.Level { logLevel ?? (verbose ? .info : .warning) }
+    /// What the console shows for these options.
+    var consoleSettings: ConsoleSettings {
+        ConsoleSettings(level: logLevel ?? (verbose ? .info : .warning), showsCurl: curl)
+    }
 
     func validate() throws {
         if let maximumAge, maximumAge < 0 { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
