@@ -96,7 +96,7 @@ struct ClientCommandTests {
         ([], ["USAGE: marquee <subcommand>", "top-grossing", "top-rated", "browse", "serve", "catalog"]),
         (["top-grossing"], ["OVERVIEW: List the ten highest grossing movies of a year.", "USAGE: marquee top-grossing", "--year <year>", "--offline"]),
         (["top-rated"], ["OVERVIEW: List the ten highest rated movies of a year.", "USAGE: marquee top-rated", "--year <year>"]),
-        (["movie"], ["OVERVIEW: Show one movie and its cast.", "USAGE: marquee movie <id>"]),
+        (["movie"], ["OVERVIEW: Show one movie and its cast.", "USAGE: marquee movie [<options>] <id>"]),
         (["serve"], ["USAGE: marquee serve", "--database <url>", "MARQUEE_DATABASE_URL", "--query-timeout <seconds>", "--signing-keys"]),
         (["catalog", "import"], ["USAGE: marquee catalog import <file>", "--database <url>", "--query-timeout <seconds>"]),
     ])

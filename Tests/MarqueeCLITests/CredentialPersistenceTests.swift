@@ -39,7 +39,7 @@ struct CredentialPersistenceTests {
             let logout = try await marquee.run(["auth", "logout", "--env", api])
             #expect(logout.standardOutput == "Signed out of \(api).\n")
             let after = try await marquee.run(["auth", "status", "--env", api])
-            #expect(after.standardOutput == "Not signed in to \(api).\n")
+            #expect(after.standardOutput == "Not signed in to \(api).\nThe API is chosen by --env.\n")
 
             for outcome in [first, second, status, third, logout, after] {
                 #expect(!outcome.standardOutput.contains(token) && !outcome.standardError.contains(token))

@@ -73,7 +73,7 @@ struct HardeningTests {
         try Data(contents.utf8).write(to: home.credentialsFile)
         let status = try await home.marquee.run(["auth", "status", "--env", api])
         #expect(status.status == 0, "\(status.standardError)")
-        #expect(status.standardOutput == "Not signed in to \(api).\n")
+        #expect(status.standardOutput == "Not signed in to \(api).\nThe API is chosen by --env.\n")
         #expect(status.errorLines.count == 1)
         #expect(try Data(contentsOf: home.credentialsFile) == Data(contents.utf8), "left as it was")
     }

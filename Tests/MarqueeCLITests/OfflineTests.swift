@@ -73,18 +73,27 @@ struct OfflineTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test("a damaged store is one clear line naming the file and 'marquee cache clear'; the file is kept until cleared")
+    @Test("a damaged store, like an unwritable one, is one warning naming the file and 'marquee cache clear' while the network's answer is shown; offline it is an error; the file is kept until cleared")
     func damagedStore() async throws {
         let marquee = MarqueeProcess()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("damaged it's \(UUID().uuidString).sqlite")
         #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--store", store.path]).status == 0)
         try damageDatabase(at: store)
         let garbage = try Data(contentsOf: store)
-        let outcome = try await marquee.run(["top-rated", "--store", store.path])
-        #expect(outcome.status != 0)
-        #expect(outcome.errorLines.count == 1)
         let quotedPath = "'" + store.path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-        #expect(outcome.standardError.hasSuffix("start over with: marquee cache clear --store \(quotedPath)\n"), "the hint names the store that was used, quoted for the shell")
+        let hint = "start over with: marquee cache clear --store \(quotedPath)"
+
+        let online = try await marquee.run(["top-rated", "--store", store.path])
+        #expect(online.status == 0, "\(online.standardError)")
+        #expect(online.standardOutput.contains("Zootopia"), "the network's answer is shown")
+        #expect(online.errorLines.count == 1)
+        #expect(online.errorLines.first?.hasPrefix("marquee: warning: the movie store") == true)
+        #expect(online.standardError.contains(hint), "the hint names the store that was used, quoted for the shell")
+
+        let offline = try await marquee.run(["top-rated", "--store", store.path, "--offline"])
+        #expect(offline.status == 1)
+        #expect(offline.errorLines.count == 1)
+        #expect(offline.standardError.hasSuffix(hint + "\n"))
         #expect(try Data(contentsOf: store) == garbage)
 
         _ = try await marquee.run(["cache", "clear", "--store", store.path])

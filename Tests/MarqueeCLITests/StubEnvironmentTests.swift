@@ -42,7 +42,7 @@ struct StubEnvironmentTests {
     func timeout() async throws {
         let outcome = try await marquee.run(["top-rated", "--env", "stub:timeout", "--policy", "networkOnly"])
         #expect(outcome.status != 0)
-        #expect(outcome.errorLines == ["marquee: the server did not answer within 3 s; try again later or raise the timeout"], "the call's deadline, across the retry")
+        #expect(outcome.errorLines == ["marquee: the server did not answer within 3 s; try again later, or allow longer with --timeout SECONDS"], "the call's deadline, across the retry")
     }
 
     @Test("an unknown scenario is a bad argument")

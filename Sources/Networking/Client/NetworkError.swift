@@ -35,7 +35,7 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
         case let .cannotConnect(host, port, reason):
             "cannot connect to \(host):\(port) (\(reason)); is the server running and the address right?"
         case let .timedOut(after):
-            "the server did not answer within \(Self.seconds(after)); try again later or raise the timeout"
+            "the server did not answer within \(Self.seconds(after))"
         case let .connectionLost(reason):
             "the connection to the server was lost (\(reason))"
         case let .status(code, excerpt):

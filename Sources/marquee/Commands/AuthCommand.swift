@@ -11,7 +11,7 @@ struct AuthCommand: AsyncParsableCommand {
 
     /// The stored credential's context for `options`' API, or `nil` (after saying so) for an API
     /// whose credential lasts one run.
-    static func storedContext(_ options: APIOptions) throws -> FileAPIContext? {
+    static func storedContext(_ options: EnvironmentOption) throws -> FileAPIContext? {
         let identity = try options.selection.identity
         guard let context = CompositionRoot.persistentContext(for: identity) else {
             print("The credential of \(identity) lasts for one run only; nothing is stored.")

@@ -8,7 +8,7 @@ struct AuthLogoutCommand: AsyncParsableCommand {
         abstract: "Remove the credential stored for an API; the next request signs in again."
     )
 
-    @OptionGroup var options: APIOptions
+    @OptionGroup var options: EnvironmentOption
 
     func run() async throws {
         guard let context = try AuthCommand.storedContext(options) else { return }

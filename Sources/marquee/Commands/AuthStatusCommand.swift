@@ -10,9 +10,11 @@ struct AuthStatusCommand: AsyncParsableCommand {
         abstract: "Say whether a credential is stored for an API, and when it expires."
     )
 
-    @OptionGroup var options: APIOptions
+    @OptionGroup var options: EnvironmentOption
 
     func run() async throws {
+        let source = try options.resolved().1
+        defer { print("The API is chosen by \(source).") }
         guard let context = try AuthCommand.storedContext(options) else { return }
         let api = context.environment.identity.description
         guard let credential = await context.credential() else {

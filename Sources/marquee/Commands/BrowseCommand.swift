@@ -18,9 +18,6 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
-        if client.json || client.trace {
-            throw ValidationError("--json and --trace are for the other commands; browse draws a screen")
-        }
         if client.verbose || client.curl || client.logLevel != nil, isatty(STDERR_FILENO) == 1 {
             throw ValidationError("the request log goes to standard error, which is this screen: redirect it, as in 2>requests.log")
         }

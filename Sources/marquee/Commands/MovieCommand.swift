@@ -13,6 +13,7 @@ struct MovieCommand: AsyncParsableCommand {
     @Argument(help: "The movie's id, a whole number.")
     var id: Int
 
+    @OptionGroup var output: OutputOptions
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
@@ -22,12 +23,13 @@ struct MovieCommand: AsyncParsableCommand {
     func run() async throws {
         try await SnapshotQuery.run(
             client,
+            output,
             subject: "movies",
             ask: { [id] service, policy, each throws(CacheFailure<NetworkError>) in
                 try await service.movie(id: id, policy: policy, each: each)
             },
             traceLine: { "Found movie \(TerminalText.safe($0.name))" },
-            show: { try MovieOutput(json: client.json).printMovie($0, provenance: $1) }
+            show: { try MovieOutput(json: output.json).printMovie($0, provenance: $1) }
         )
     }
 }

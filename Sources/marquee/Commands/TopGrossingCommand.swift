@@ -9,9 +9,10 @@ struct TopGrossingCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var year: YearOption
+    @OptionGroup var output: OutputOptions
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await SnapshotQuery.runList(client, .topGrossing, year: year.year, title: "Top grossing movies of")
+        try await SnapshotQuery.runList(client, output, .topGrossing, year: year.year, title: "Top grossing movies of")
     }
 }

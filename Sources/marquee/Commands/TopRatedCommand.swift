@@ -9,9 +9,10 @@ struct TopRatedCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var year: YearOption
+    @OptionGroup var output: OutputOptions
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await SnapshotQuery.runList(client, .topRated, year: year.year, title: "Top rated movies of")
+        try await SnapshotQuery.runList(client, output, .topRated, year: year.year, title: "Top rated movies of")
     }
 }

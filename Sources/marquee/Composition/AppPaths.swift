@@ -12,6 +12,11 @@ enum AppPaths {
         folder("XDG_CONFIG_HOME", else: ".config", variables).appendingPathComponent("credentials.json")
     }
 
+    /// `$XDG_CONFIG_HOME/marquee/config`, else `~/.config/marquee/config`: the user's settings.
+    static func configFile(environment variables: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        folder("XDG_CONFIG_HOME", else: ".config", variables).appendingPathComponent("config")
+    }
+
     private static func folder(_ variable: String, else homeFolder: String, _ variables: [String: String]) -> URL {
         let base = variables[variable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: variables["HOME"] ?? NSHomeDirectory()).appendingPathComponent(homeFolder)

@@ -18,10 +18,18 @@ struct AppSettings {
     /// Where the credential of an API that outlives this run is kept.
     var credentialsFile: URL = AppPaths.credentialsFile()
 
-    /// How long one attempt may take; short for the stub, so its timeout scenario ends quickly.
-    var requestTimeout: Duration { stubScenario == nil ? .seconds(30) : .seconds(2) }
-    /// How long one call may take across its retries.
-    var callDeadline: Duration { stubScenario == nil ? .seconds(60) : .seconds(3) }
+    /// `--timeout`, when given.
+    var chosenTimeout: Duration?
+
+    /// How long one attempt may take: `--timeout`, else 30 s, or 2 s for the stub, so its
+    /// timeout scenario ends quickly.
+    var requestTimeout: Duration { chosenTimeout ?? (stubScenario == nil ? .seconds(30) : .seconds(2)) }
+    /// How long one call may take across its retries: twice `--timeout` when given, else a
+    /// minute (3 s for the stub).
+    var callDeadline: Duration {
+        if let chosenTimeout { return chosenTimeout * 2 }
+        return stubScenario == nil ? .seconds(60) : .seconds(3)
+    }
 
     /// Whether the credential is worth keeping for the next run: an API that outlives this process.
     var keepsCredential: Bool {

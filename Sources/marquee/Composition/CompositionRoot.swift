@@ -20,7 +20,8 @@ enum CompositionRoot {
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
-        let settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
+        var settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
+        settings.chosenTimeout = options.timeout.map { .seconds($0) }
         let app = AppContainer(settings: settings)
 
         let outcome: Swift.Result<Result, any Error>
@@ -34,26 +35,26 @@ enum CompositionRoot {
         return try outcome.get()
     }
 
-    /// The store `options` name. When it cannot be opened or written (its folder is not writable,
-    /// the disk is full), and the policy may use the network, a throwaway store stands in for this
-    /// run with one warning, so the network's answer is still shown; the throwaway folder is
-    /// returned for removal. A damaged store, another program's file or a store of a newer version
-    /// is never worked around: it is reported.
+    /// The store `options` name. When it cannot be used — its folder is not writable, the disk
+    /// is full, the file is damaged or of a newer version — and the policy may use the network,
+    /// a throwaway store stands in for this run with one warning that says how to fix it, so the
+    /// network's answer is still shown; the throwaway folder is returned for removal. The file
+    /// itself is never changed. Under `--offline`, and for a file that is not a movie store at
+    /// all (the option names the wrong file), it is an error.
     private static func openStore(_ options: ClientOptions) throws -> (MovieStore, URL?) {
         do {
             return (try MovieStore(url: options.api.storeURL), nil)
         } catch {
+            let unusable = CLIError.failed(ErrorReporter.describe(error))
             switch error {
-            case .cannotOpen, .diskFull, .failed:
-                guard options.cachePolicy != .cacheOnly else { throw CLIError.failed(ErrorReporter.describe(error)) }
+            case .cannotOpen, .diskFull, .failed, .damaged, .newerVersion:
+                guard options.cachePolicy != .cacheOnly else { throw unusable }
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-throwaway-\(UUID().uuidString)")
-                guard let throwaway = try? MovieStore(url: folder.appendingPathComponent("movies.sqlite")) else {
-                    throw CLIError.failed(ErrorReporter.describe(error))
-                }
+                guard let throwaway = try? MovieStore(url: folder.appendingPathComponent("movies.sqlite")) else { throw unusable }
                 Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); answers are shown but not stored this run")
                 return (throwaway, folder)
-            default:
-                throw CLIError.failed(ErrorReporter.describe(error))
+            case .notAStore:
+                throw unusable
             }
         }
     }

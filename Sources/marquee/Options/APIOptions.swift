@@ -2,38 +2,19 @@ import ArgumentParser
 import Foundation
 import MovieAPI
 
-/// `--env` and `--store`: which API, and which movie store. Shared by the client, `auth` and
-/// `cache` commands.
+/// `--env` and `--store`: which API, and which movie store. Shared by the client and `cache` commands.
 struct APIOptions: ParsableArguments {
-    @Option(
-        name: .customLong("env"),
-        help: ArgumentHelp(
-            "Which API: embedded, production, a base URL such as http://127.0.0.1:8080/api/, or \(APISelection.stubNames.joined(separator: "|")).",
-            valueName: "environment"
-        )
-    )
-    var environment: String?
+    @OptionGroup var api: EnvironmentOption
 
     @Option(help: ArgumentHelp("The movie store file (default: $XDG_CACHE_HOME/marquee/movies.sqlite).", valueName: "path"))
     var store: String?
 
-    func validate() throws {
-        _ = try selectionIfGiven()
-    }
-
     /// The API `--env` names, or `nil` when it was not given.
-    func selectionIfGiven() throws -> APISelection? {
-        guard let environment else { return nil }
-        do {
-            return try APISelection(parsing: environment)
-        } catch {
-            throw ValidationError("invalid --env: \(error)")
-        }
-    }
+    func selectionIfGiven() throws -> APISelection? { try api.selectionIfGiven() }
 
-    /// The API `--env` names; the embedded API when it was not given.
+    /// The API in force: `--env`, else the default of this environment.
     var selection: APISelection {
-        get throws { try selectionIfGiven() ?? .embedded }
+        get throws { try api.selection }
     }
 
     /// The store file these options name.

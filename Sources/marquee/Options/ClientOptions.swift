@@ -3,12 +3,9 @@ import Foundation
 import Logging
 import MovieStore
 
-/// The options every client command accepts after its name.
+/// The options every client command accepts after its name (`browse` too).
 struct ClientOptions: ParsableArguments {
     @OptionGroup var api: APIOptions
-
-    @Flag(help: "Print the movies as JSON instead of a table.")
-    var json = false
 
     @Option(help: ArgumentHelp(
         "Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")) (default: networkElseCache; cacheThenNetwork for browse).",
@@ -17,7 +14,7 @@ struct ClientOptions: ParsableArguments {
     var policy: PolicyOption?
 
     @Option(name: .customLong("max-age"), help: ArgumentHelp(
-        "How old a stored answer may be under cacheElseNetwork (default: the max-age the server gave with it, else 3600).",
+        "With --policy cacheElseNetwork: how old a stored answer may be (default: the max-age the server gave with it, else 3600).",
         valueName: "seconds"
     ))
     var maximumAge: Int?
@@ -25,8 +22,8 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Use the stored answers only, never the network (the cacheOnly policy).")
     var offline = false
 
-    @Flag(help: "Print a line for every answer as it arrives, in the original app's words.")
-    var trace = false
+    @Option(help: ArgumentHelp("How long one attempt at a request may take (default: 30; 2 for the stub).", valueName: "seconds"))
+    var timeout: Int?
 
     @Flag(help: "Log every exchange on standard error (method, URL, status, bytes, duration, attempt, what the store did) and every authorization.")
     var verbose = false
@@ -34,16 +31,20 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Print every request on standard error as a curl command, with ${MARQUEE_ACCESS_TOKEN}-style placeholders for credentials.")
     var curl = false
 
-    @Option(help: ArgumentHelp("What to log on standard error: trace, debug, info (as --verbose), notice, warning (the default), error.", valueName: "level"))
-    var logLevel: Logger.Level?
+    @Option(help: ArgumentHelp("What to log on standard error: info (as --verbose), notice, warning (the default), error.", valueName: "level"))
+    var logLevel: ConsoleLevel?
 
     /// What the console shows for these options.
     var consoleSettings: ConsoleSettings {
-        ConsoleSettings(level: logLevel ?? (verbose ? .info : .warning), showsCurl: curl)
+        ConsoleSettings(level: logLevel?.level ?? (verbose ? .info : .warning), showsCurl: curl)
     }
 
     func validate() throws {
         if let maximumAge, maximumAge < 0 { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
+        if maximumAge != nil, policy != .cacheElseNetwork {
+            throw ValidationError("--max-age is for --policy cacheElseNetwork; the \(offline ? "cacheOnly" : (policy ?? .networkElseCache).rawValue) policy does not use it")
+        }
+        if let timeout, !(1...3600).contains(timeout) { throw ValidationError("the timeout must be from 1 to 3600 seconds, not \(timeout)") }
         if offline, let policy, policy != .cacheOnly {
             throw ValidationError("--offline cannot be combined with --policy \(policy.rawValue)")
         }
@@ -55,5 +56,19 @@ struct ClientOptions: ParsableArguments {
     /// The cache policy these options ask for, `policy` unless they name one.
     func cachePolicy(defaultingTo policy: PolicyOption) -> CachePolicy {
         offline ? .cacheOnly : (self.policy ?? policy).cachePolicy(maximumAge: maximumAge.map { .seconds($0) })
+    }
+}
+
+/// The console levels `--log-level` offers: each shows something the next does not.
+enum ConsoleLevel: String, ExpressibleByArgument, CaseIterable {
+    case info, notice, warning, error
+
+    var level: Logger.Level {
+        switch self {
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        }
     }
 }

@@ -48,8 +48,16 @@ enum ErrorReporter {
         }
     }
 
+    /// A network failure, with what the user can change: the timeout, the client's credentials.
     static func describe(_ error: NetworkError) -> String {
-        oneLine(error.errorDescription ?? error.description)
+        let hint: String? =
+            switch error {
+            case .timedOut: "try again later, or allow longer with --timeout SECONDS"
+            case .status(code: 401, _), .authenticationFailed:
+                "if the server expects other client credentials, set MARQUEE_CLIENT_ID and MARQUEE_CLIENT_SECRET"
+            default: nil
+            }
+        return oneLine((error.errorDescription ?? error.description) + (hint.map { "; \($0)" } ?? ""))
     }
 
     /// A store that cannot be used, with the commands and options that fix it.

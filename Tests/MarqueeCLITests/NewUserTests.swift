@@ -1,0 +1,133 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import Testing
+
+/// What a new user stumbles on, through the CLI: choosing the API once, errors that name their
+/// fix, help that tells the truth, and what a script sees in the exit status.
+@Suite("A new user's stumbles")
+struct NewUserTests {
+    let marquee = MarqueeProcess()
+
+    var configFile: URL {
+        URL(fileURLWithPath: marquee.environment["XDG_CONFIG_HOME"]!).appendingPathComponent("marquee/config")
+    }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(at: configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: configFile)
+    }
+
+    @Test("MARQUEE_ENV, then the config file's env, choose the API; --env wins; auth status says which and where from")
+    func defaultAPI() async throws {
+        let fromVariable = try await marquee.run(["top-rated", "--json"], environment: ["MARQUEE_ENV": "stub:noNetwork"])
+        #expect(fromVariable.status == 1, "the stub with no network and nothing stored: \(fromVariable.standardError)")
+        #expect(fromVariable.standardError.contains("stub.marquee.invalid"))
+
+        try writeConfig("# my default\nenv = stub:success\n")
+        let fromFile = try await marquee.run(["top-rated"])
+        #expect(fromFile.status == 0, "\(fromFile.standardError)")
+        #expect(ClientCommandTests.rankedRows(fromFile.standardOutput).first?.contains("Zootopia (2016)") == true)
+        let variableWins = try await marquee.run(["top-rated", "--policy", "networkOnly"], environment: ["MARQUEE_ENV": "stub:noNetwork"])
+        #expect(variableWins.status == 1, "MARQUEE_ENV comes before the file")
+        let optionWins = try await marquee.run(["top-rated", "--env", "stub:success", "--policy", "networkOnly"], environment: ["MARQUEE_ENV": "stub:noNetwork"])
+        #expect(optionWins.status == 0, "--env comes first: \(optionWins.standardError)")
+
+        let status = try await marquee.run(["auth", "status"])
+        #expect(status.standardOutput.hasSuffix("The API is chosen by \(configFile.path).\n"), "\(status.standardOutput)")
+        let byVariable = try await marquee.run(["auth", "status"], environment: ["MARQUEE_ENV": "production"])
+        #expect(byVariable.standardOutput.hasSuffix("The API is chosen by MARQUEE_ENV.\n"), "\(byVariable.standardOutput)")
+        let byOption = try await marquee.run(["auth", "status", "--env", "embedded"])
+        #expect(byOption.standardOutput.hasSuffix("The API is chosen by --env.\n"))
+    }
+
+    @Test("a bad MARQUEE_ENV or config file is one line naming it")
+    func badDefaults() async throws {
+        let variable = try await marquee.run(["top-rated"], environment: ["MARQUEE_ENV": "stub:sunny"])
+        #expect(variable.status == 1)
+        #expect(variable.errorLines == ["marquee: invalid MARQUEE_ENV: unknown stub scenario 'sunny'; use \(["success", "invalidPermissions", "timeout", "noNetwork"].map { "stub:\($0)" }.joined(separator: ", "))"])
+
+        try writeConfig("env = stub:success\ncolour = blue\n")
+        let file = try await marquee.run(["top-rated"])
+        #expect(file.status == 1)
+        #expect(file.errorLines == ["marquee: the config file \(configFile.path) (line 2) cannot be used: unknown setting 'colour'; the settings are env"])
+    }
+
+    @Test("a base URL without /api/ that answers 404 gets a hint")
+    func missingAPIPath() async throws {
+        try await withMovieServer { server in
+            let root = "http://127.0.0.1:\(server.port)/"
+            let outcome = try await marquee.run(["top-rated", "--env", root, "--policy", "networkOnly"])
+            #expect(outcome.status == 1)
+            #expect(outcome.errorLines.count == 1)
+            #expect(outcome.standardError.hasSuffix("; is the base URL right? The movie API usually ends in /api/\n"), "\(outcome.standardError)")
+        }
+    }
+
+    @Test("a refused client id and secret name the variables that set them")
+    func refusedClient() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            let outcome = try await marquee.run(
+                ["top-rated", "--env", server.baseURL.absoluteString, "--policy", "networkOnly"],
+                environment: ["MARQUEE_CLIENT_ID": "someone", "MARQUEE_CLIENT_SECRET": "wrong-secret"]
+            )
+            #expect(outcome.status == 1)
+            #expect(outcome.errorLines.count == 1)
+            #expect(outcome.standardError.contains("401 Unauthorized"))
+            #expect(outcome.standardError.contains("set MARQUEE_CLIENT_ID and MARQUEE_CLIENT_SECRET"))
+            #expect(!outcome.standardError.contains("wrong-secret"))
+        }
+    }
+
+    @Test("--timeout bounds an attempt, and the timeout message names it")
+    func timeoutOption() async throws {
+        let outcome = try await marquee.run(["top-rated", "--env", "stub:timeout", "--policy", "networkOnly", "--timeout", "1"])
+        #expect(outcome.status == 1)
+        #expect(outcome.errorLines == ["marquee: the server did not answer within 2 s; try again later, or allow longer with --timeout SECONDS"], "twice the attempt's timeout, across the retry")
+        let refused = try await marquee.run(["top-rated", "--timeout", "0"])
+        #expect(refused.status == 64)
+        #expect(refused.errorLines == ["marquee: the timeout must be from 1 to 3600 seconds, not 0 (see 'marquee --help')"])
+    }
+
+    @Test("help lists only what a command accepts, in its own words")
+    func truthfulHelp() async throws {
+        let browse = try await marquee.run(["browse", "--help"])
+        #expect(!browse.standardOutput.contains("--json") && !browse.standardOutput.contains("--trace"))
+        #expect(try await marquee.run(["browse", "--json"]).status == 64)
+        let status = try await marquee.run(["auth", "status", "--help"])
+        #expect(!status.standardOutput.contains("--store"))
+        #expect(try await marquee.run(["auth", "status", "--store", "/tmp/x.sqlite"]).status == 64)
+        let movie = try await marquee.run(["movie", "--help"])
+        #expect(!movie.standardOutput.contains("Print the movies"))
+        #expect(movie.standardOutput.contains("Print the answer as JSON"))
+
+        let maxAge = try await marquee.run(["top-rated", "--max-age", "60"])
+        #expect(maxAge.status == 64)
+        #expect(maxAge.errorLines == ["marquee: --max-age is for --policy cacheElseNetwork; the networkElseCache policy does not use it (see 'marquee --help')"])
+        #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--max-age", "60", "--policy", "cacheElseNetwork"]).status == 0)
+        for level in ["debug", "trace"] {
+            #expect(try await marquee.run(["top-rated", "--log-level", level]).status == 64, "\(level) shows nothing info does not")
+        }
+    }
+
+    @Test("an answer from the store because the network failed: exit 0 with a warning line, or 3 with --fail-on-stale; JSON stays pure")
+    func staleExitStatus() async throws {
+        _ = try await marquee.run(["top-rated", "--env", "stub:success"])
+        let stale = try await marquee.run(["top-rated", "--env", "stub:timeout"])
+        #expect(stale.status == 0)
+        #expect(ClientCommandTests.rankedRows(stale.standardOutput).count == 10)
+        #expect(stale.errorLines.count == 1)
+        #expect(stale.errorLines.first?.hasPrefix("marquee: warning: the answer shown is stored, not fresh: from the local store, fetched") == true, "\(stale.standardError)")
+
+        let strict = try await marquee.run(["top-rated", "--env", "stub:noNetwork", "--fail-on-stale", "--json"])
+        #expect(strict.status == 3)
+        let answer = try JSONSerialization.jsonObject(with: Data(strict.standardOutput.utf8)) as? [String: Any]
+        #expect(answer?["source"] as? String == "store")
+        #expect(strict.errorLines.count == 1)
+        #expect(strict.errorLines.first?.hasPrefix("marquee: note: from the local store") == true)
+
+        let fresh = try await marquee.run(["top-rated", "--env", "stub:success", "--fail-on-stale"])
+        #expect(fresh.status == 0)
+        #expect(fresh.standardError.isEmpty)
+    }
+}
