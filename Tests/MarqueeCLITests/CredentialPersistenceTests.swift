@@ -76,7 +76,7 @@ struct CredentialPersistenceTests {
         try await withMovieServer(auth: AuthConfiguration()) { server in
             let home = try TemporaryConfigHome()
             try FileManager.default.createDirectory(at: home.credentialsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(contents.utf8).write(to: home.credentialsFile)
+            #expect(FileManager.default.createFile(atPath: home.credentialsFile.path, contents: Data(contents.utf8), attributes: [.posixPermissions: 0o600]))
 
             let outcome = try await home.marquee.run(["top-grossing", "--env", server.baseURL.absoluteString])
             #expect(outcome.status == 0)

@@ -70,7 +70,7 @@ struct HardeningTests {
         let api = "http://127.0.0.1:9/api/"
         try FileManager.default.createDirectory(at: home.credentialsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let contents = #"{"version":1,"credentials":{"\#(api)":{"accessToken":"a","issuedAt":0,"expiresAt":1e300}}}"#
-        try Data(contents.utf8).write(to: home.credentialsFile)
+        #expect(FileManager.default.createFile(atPath: home.credentialsFile.path, contents: Data(contents.utf8), attributes: [.posixPermissions: 0o600]))
         let status = try await home.marquee.run(["auth", "status", "--env", api])
         #expect(status.status == 0, "\(status.standardError)")
         #expect(status.standardOutput == "Not signed in to \(api).\nThe API is chosen by --env.\n")

@@ -131,3 +131,96 @@ struct NewUserTests {
         #expect(fresh.standardError.isEmpty)
     }
 }
+
+/// `--version`, a mistyped command, completion, `generate-catalog`'s output, `--curl`'s notes,
+/// and a credentials file others could read.
+@Suite("What every CLI has")
+struct EveryCLITests {
+    let marquee = MarqueeProcess()
+
+    @Test("--version names the release and the store schema")
+    func version() async throws {
+        let outcome = try await marquee.run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.wholeMatch(of: #/marquee \d+\.\d+\.\d+ \(movie store schema \d+\)\n/#) != nil, "\(outcome.standardOutput)")
+    }
+
+    @Test("a mistyped command gets a suggestion; an unknown one the list of commands", arguments: [
+        ("top-grosing", "did you mean 'top-grossing'?"), ("brows", "did you mean 'browse'?"), ("top-rate", "did you mean 'top-rated'?"),
+        ("xyzzy", "the commands are top-grossing, browse, top-rated, movie, serve, catalog, auth, cache, generate-catalog"),
+    ])
+    func suggestion(typed: String, advice: String) async throws {
+        let outcome = try await marquee.run([typed, "--year", "2016"])
+        #expect(outcome.status == 64)
+        #expect(outcome.errorLines == ["marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')"])
+    }
+
+    @Test("the shell completion script names the commands and their options")
+    func completion() async throws {
+        let outcome = try await marquee.run(["--generate-completion-script", "bash"])
+        #expect(outcome.status == 0)
+        for word in ["top-grossing", "--fail-on-stale", "--env"] {
+            #expect(outcome.standardOutput.contains(word))
+        }
+    }
+
+    @Test("generate-catalog writes - to standard output, and replaces a file only with --force")
+    func generateCatalog() async throws {
+        let piped = try await marquee.run(["generate-catalog", "--movies", "3", "--output", "-"])
+        #expect(piped.status == 0)
+        let movies = try JSONSerialization.jsonObject(with: Data(piped.standardOutput.utf8)) as? [[String: Any]]
+        #expect(movies?.count == 3)
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
+        try Data("keep me".utf8).write(to: file)
+        let refused = try await marquee.run(["generate-catalog", "--movies", "3", "--output", file.path])
+        #expect(refused.status == 1)
+        #expect(refused.errorLines == ["marquee: \(file.path) exists; give --force to replace it, or another --output"])
+        #expect(try Data(contentsOf: file) == Data("keep me".utf8))
+        let forced = try await marquee.run(["generate-catalog", "--movies", "3", "--output", file.path, "--force"])
+        #expect(forced.status == 0)
+        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [Any])
+    }
+
+    @Test("--curl says how to get a token for the placeholder (a command that works), and that the embedded server's port is gone afterwards")
+    func curlNotes() async throws {
+        let embedded = try await marquee.run(["top-grossing", "--curl", "--policy", "networkOnly"])
+        #expect(embedded.status == 0)
+        #expect(embedded.errorLines.contains { $0.hasPrefix("# http://127.0.0.1:") && $0.hasSuffix("is the embedded server of this run: it stops when marquee exits. To replay these commands, run 'marquee serve' and use its address instead.") })
+
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            let run = try await marquee.run(["top-rated", "--env", server.baseURL.absoluteString, "--curl", "--policy", "networkOnly"])
+            #expect(run.status == 0)
+            let note = try #require(run.errorLines.first { $0.hasPrefix("# ${MARQUEE_ACCESS_TOKEN} is the access_token of: ") })
+            #expect(!run.errorLines.contains { $0.contains("embedded server") })
+            let command = String(note.dropFirst("# ${MARQUEE_ACCESS_TOKEN} is the access_token of: ".count))
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", command]
+            shell.environment = ["PATH": "/usr/bin:/bin", "MARQUEE_CLIENT_ID": "marquee-dev", "MARQUEE_CLIENT_SECRET": "marquee-dev-secret"]
+            let output = Pipe()
+            shell.standardOutput = output
+            try shell.run()
+            shell.waitUntilExit()
+            let answer = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
+            #expect(answer?["access_token"] is String, "the printed command gets a token")
+        }
+    }
+
+    @Test("a credentials file others can read is made private, with a warning naming it")
+    func privateCredentials() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            let home = try TemporaryConfigHome()
+            let api = server.baseURL.absoluteString
+            #expect(try await home.marquee.run(["top-rated", "--env", api]).status == 0)
+            chmod(home.credentialsFile.path, 0o644)
+            let outcome = try await home.marquee.run(["top-rated", "--env", api])
+            #expect(outcome.status == 0)
+            #expect(outcome.errorLines == ["marquee: warning: the credentials file \(home.credentialsFile.path) could be read by other users (mode 644); it is now readable by its owner only (600)"])
+            let mode = try FileManager.default.attributesOfItem(atPath: home.credentialsFile.path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o600)
+            #expect(server.grants == GrantLedger.Counts(clientCredentials: 1), "the credential was still used")
+        }
+    }
+}

@@ -29,15 +29,21 @@ struct PerAPITests {
         #expect(offlineStub.standardOutput.contains("(from the local store, fetched"))
 
         let stats = try await marquee.run(["cache", "stats"])
-        #expect(stats.standardOutput.contains("API       embedded\n  Movies  10\n  Lists   topGrossing/2016: 10 movies"))
-        #expect(stats.standardOutput.contains("API       stub\n  Movies  10\n  Lists   topRated/2016: 10 movies"))
+        #expect(stats.standardOutput.contains("API       embedded\n  Movies  10 (30 actors)\n  Lists   topGrossing/2016: 10 movies"))
+        #expect(stats.standardOutput.contains("API       stub\n  Movies  10 (30 actors)\n  Lists   topRated/2016: 10 movies"))
 
         let clear = try await marquee.run(["cache", "clear", "--env", "stub:success"])
         #expect(clear.status == 0)
         #expect(clear.standardOutput.contains("for the stub API"))
         let after = try await marquee.run(["cache", "stats"])
-        #expect(after.standardOutput.contains("API       embedded"))
+        #expect(after.standardOutput.contains("API       embedded\n  Movies  10 (30 actors)"))
+        #expect(after.standardOutput.contains("Movies    10 in all APIs, with 30 actors"), "the actors left are the embedded API's own: \(after.standardOutput)")
         #expect(!after.standardOutput.contains("API       stub"))
+        let onlyStub = try await marquee.run(["cache", "stats", "--env", "stub:success"])
+        #expect(onlyStub.standardOutput.hasSuffix("Nothing is stored for stub.\n"), "\(onlyStub.standardOutput)")
+        _ = try await marquee.run(["cache", "clear", "--env", "embedded"])
+        let empty = try await marquee.run(["cache", "stats"])
+        #expect(empty.standardOutput.contains("Movies    0 in all APIs, with 0 actors"), "no actor outlives the last movie naming it")
         #expect(try await marquee.run(["top-rated", "--env", "stub:noNetwork"]).status != 0)
     }
 

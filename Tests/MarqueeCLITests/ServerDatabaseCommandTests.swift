@@ -237,7 +237,7 @@ struct ServerDatabaseCommandTests {
     func refusesBadConfiguration() async throws {
         let cases: [([String], String)] = [
             (["serve", "--database", "mysql://root@127.0.0.1/movies"], "'mysql' databases are not supported"),
-            (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:1/movies"], "cannot reach the database PostgreSQL database 'movies' at 127.0.0.1:1"),
+            (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:1/movies"], "cannot reach PostgreSQL database 'movies' at 127.0.0.1:1 as marquee (connection refused)"),
             (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:99999/movies"], "the port must be from 1 to 65535"),
             (["serve", "--database", FileManager.default.temporaryDirectory.path], "it is a folder"),
             (["serve", "--database", "x.sqlite", "--catalog", "movies.json"], "--catalog and --database cannot be used together"),

@@ -40,6 +40,19 @@ struct CredentialsFile: Sendable {
         }
     }
 
+    /// Makes a file that others may read or write readable by its owner only (mode 0600), as
+    /// every file this type writes is. Returns what was done, for a warning: `nil` when the file
+    /// is missing or already private.
+    func keepPrivate() -> String? {
+        var status = stat()
+        guard stat(url.path, &status) == 0, status.st_mode & 0o077 != 0 else { return nil }
+        let mode = String(status.st_mode & 0o777, radix: 8)
+        guard chmod(url.path, 0o600) == 0 else {
+            return "the credentials file \(url.path) can be read by other users (mode \(mode)), and its mode cannot be changed (\(String(cString: strerror(errno)))); run: chmod 600 '\(url.path)'"
+        }
+        return "the credentials file \(url.path) could be read by other users (mode \(mode)); it is now readable by its owner only (600)"
+    }
+
     /// Creates the file's folder (mode 0700) when missing, so the lock and the file can be made in it.
     func createFolder() throws(CredentialsFileError) {
         do {

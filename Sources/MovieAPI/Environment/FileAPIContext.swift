@@ -26,6 +26,7 @@ public actor FileAPIContext: APIContext {
 
     public func credential() -> Credential? {
         if let cached { return cached }
+        if let tightened = file.keepPrivate() { logger.warning("\(tightened)") }
         let loaded: Credential?
         do {
             loaded = try file.read().credentials[key]

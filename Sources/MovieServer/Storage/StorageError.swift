@@ -2,7 +2,8 @@
 public enum StorageError: Error, Sendable, CustomStringConvertible {
     /// The database URL or path cannot be used; `reason` says how to write one.
     case invalidLocation(String, reason: String)
-    /// The database could not be reached or opened.
+    /// The database could not be reached or opened; the first value names it ("PostgreSQL
+    /// database 'movies' at 127.0.0.1:5432 as marquee", "the SQLite file /srv/movies.sqlite").
     case unreachable(String, reason: String)
     /// The file or database holds something that is not a Marquee server database.
     case foreign(String, reason: String)
@@ -17,7 +18,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidLocation(location, reason): "cannot use the database '\(location)': \(reason)"
-        case let .unreachable(location, reason): "cannot reach the database \(location): \(reason)"
+        case let .unreachable(location, reason): "cannot reach \(location) (\(reason))"
         case let .foreign(location, reason): "\(location) is not a Marquee server database: \(reason)"
         case let .migrationFailed(step, reason): "the database migration '\(step)' failed: \(reason)"
         case let .connectionLost(location, reason): "lost the database connection to \(location): \(reason)"

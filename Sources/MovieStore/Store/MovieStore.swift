@@ -16,6 +16,9 @@ public final class MovieStore: Sendable {
     public let url: URL
     let pool: DatabasePool
 
+    /// The version of the schema this build writes: the number of migration steps it knows.
+    public static let schemaVersion = StoreMigrations.migrator.migrations.count
+
     /// Opens the store at `url`, creating it (and its folder) when missing and migrating it to
     /// the current schema. Processes that open the same new file at once wait for each other
     /// (a lock on `<file>-lock`), so the schema is created exactly once.

@@ -14,12 +14,15 @@ public struct StoreStatistics: Sendable, Hashable {
     public struct API: Sendable, Hashable {
         public var key: String
         public var movies: Int
+        /// The actors in this API's casts (an actor in several APIs' casts counts in each).
+        public var actors: Int
         public var lists: [List]
     }
 
     public var path: String
     /// The database file and its write-ahead log, in bytes.
     public var sizeInBytes: Int64
+    /// The actors stored, each once, whichever APIs' casts they are in.
     public var actors: Int
     /// The APIs with stored data, by key.
     public var apis: [API]
@@ -38,6 +41,10 @@ public struct StoreStatistics: Sendable, Hashable {
         }
         let moviesByAPI = try Row.fetchAll(db, sql: "SELECT api.key AS api, COUNT(*) AS count FROM movie JOIN api ON api.id = movie.apiId GROUP BY movie.apiId")
             .reduce(into: [String: Int]()) { $0[$1["api"]] = $1["count"] }
+        let actorsByAPI = try Row.fetchAll(db, sql: """
+            SELECT api.key AS api, COUNT(DISTINCT castMember.actorId) AS count
+            FROM castMember JOIN api ON api.id = castMember.apiId GROUP BY castMember.apiId
+            """).reduce(into: [String: Int]()) { $0[$1["api"]] = $1["count"] }
         let keys = Set(listsByAPI.keys).union(moviesByAPI.keys).sorted()
         let size = ["", "-wal"].reduce(Int64(0)) { total, suffix in
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
@@ -47,7 +54,7 @@ public struct StoreStatistics: Sendable, Hashable {
             path: url.path,
             sizeInBytes: size,
             actors: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM actor") ?? 0,
-            apis: keys.map { API(key: $0, movies: moviesByAPI[$0] ?? 0, lists: listsByAPI[$0] ?? []) }
+            apis: keys.map { API(key: $0, movies: moviesByAPI[$0] ?? 0, actors: actorsByAPI[$0] ?? 0, lists: listsByAPI[$0] ?? []) }
         )
     }
 }

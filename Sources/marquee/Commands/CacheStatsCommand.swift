@@ -31,15 +31,15 @@ struct CacheStatsCommand: AsyncParsableCommand {
         var lines = [
             "Store     \(TerminalText.safe(statistics.path))",
             "Size      \(NumberText.grouped(Int(statistics.sizeInBytes))) bytes",
-            "Movies    \(statistics.movies) (\(statistics.actors) actors)",
+            "Movies    \(statistics.movies) in all APIs, with \(statistics.actors) actors (an actor is stored once, whichever APIs' casts name them)",
         ]
         if apis.isEmpty {
-            lines.append("APIs      none" + (only.map { " stored for \(TerminalText.safe($0))" } ?? ""))
+            lines.append(only.map { "Nothing is stored for \(TerminalText.safe($0))." } ?? "APIs      none")
         }
         for api in apis {
             lines.append("")
             lines.append("API       \(TerminalText.safe(api.key))")
-            lines.append("  Movies  \(api.movies)")
+            lines.append("  Movies  \(api.movies) (\(api.actors) actors)")
             if api.lists.isEmpty { lines.append("  Lists   none") }
             for (index, list) in api.lists.enumerated() {
                 let age = DurationText.age(now.timeIntervalSince(list.fetchedAt))

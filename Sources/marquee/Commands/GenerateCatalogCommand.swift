@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MovieServer
+import TextFormatting
 
 /// `marquee generate-catalog`: a synthetic catalog file for `marquee serve --catalog`.
 struct GenerateCatalogCommand: ParsableCommand {
@@ -15,21 +16,31 @@ struct GenerateCatalogCommand: ParsableCommand {
     @Option(help: "The seed; the same seed gives the same catalog.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Where to write the JSON catalog.", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write the JSON catalog; - for standard output.", valueName: "file"))
     var output: String
+
+    @Flag(help: "Replace the output file if it exists.")
+    var force = false
 
     func validate() throws {
         guard (1...5_000_000).contains(movies) else { throw ValidationError("the number of movies must be from 1 to 5000000, not \(movies)") }
     }
 
     func run() throws {
+        if output != "-", !force, FileManager.default.fileExists(atPath: output) {
+            throw CLIError.failed("\(TerminalText.safe(output)) exists; give --force to replace it, or another --output")
+        }
         let catalog = SyntheticCatalog.movies(count: movies, seed: seed)
         let data = Data(ContractJSON.list(catalog).utf8)
+        guard output != "-" else {
+            FileHandle.standardOutput.write(data)
+            return
+        }
         do {
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
             throw CLIError.cannotWriteOutput(reason: "\(output): \((error as NSError).localizedDescription)")
         }
-        print("Wrote \(movies) movies (seed \(seed)) to \(output).")
+        print("Wrote \(movies) movies (seed \(seed)) to \(TerminalText.safe(output)).")
     }
 }

@@ -9,6 +9,7 @@ struct MarqueeCommand: AsyncParsableCommand {
             Client commands talk to the embedded API server by default, so they need nothing else \
             running. Use --env to choose another server.
             """,
+        version: MarqueeVersion.text,
         subcommands: [TopGrossingCommand.self, BrowseCommand.self, TopRatedCommand.self, MovieCommand.self, ServeCommand.self, CatalogCommand.self, AuthCommand.self, CacheCommand.self, GenerateCatalogCommand.self]
     )
 }

@@ -20,6 +20,7 @@ enum CompositionRoot {
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
+        if options.curl { CurlNotes.print(for: environment) }
         var settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
         settings.chosenTimeout = options.timeout.map { .seconds($0) }
         let app = AppContainer(settings: settings)

@@ -11,10 +11,27 @@ enum ErrorReporter {
     static func exitForParsing(_ error: any Error) -> Never {
         let code = MarqueeCommand.exitCode(for: error)
         guard code != .success else { MarqueeCommand.exit(withError: error) }
+        if let typed = unknownCommand() {
+            let advice = CommandSuggestion.closest(to: typed, among: commandNames).map { "did you mean '\($0)'?" }
+                ?? "the commands are \(commandNames.joined(separator: ", "))"
+            printLine("marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')")
+            exit(code.rawValue)
+        }
         let message = MarqueeCommand.message(for: error)
             .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         printLine("marquee: \(lowercasingFirst(message)) (see 'marquee --help')")
         exit(code.rawValue)
+    }
+
+    /// The names of the commands `marquee` takes first.
+    private static var commandNames: [String] {
+        MarqueeCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
+    /// The first word of the command line when it is not an option and names no command.
+    private static func unknownCommand() -> String? {
+        guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        return first
     }
 
     /// A command that failed while running.

@@ -1,3 +1,6 @@
+import Foundation
+import NIOCore
+import NIOPosix
 import PostgresNIO
 
 /// A readable reason for a PostgreSQL failure. `PSQLError`'s own description is deliberately
@@ -19,7 +22,7 @@ enum PostgresErrorText {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return message + code
         }
-        if let underlying = error.underlying { return String(describing: underlying) }
+        if let underlying = error.underlying { return connectionFailure(underlying) }
         return "\(error.code)"
     }
 
@@ -40,5 +43,15 @@ enum PostgresErrorText {
 
     private static func isShutdown(_ sqlState: String) -> Bool {
         ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
+    /// "connection refused", "no such host": what NIO's connection error says, in a person's words.
+    static func connectionFailure(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError {
+            if let first = error.connectionErrors.first { return connectionFailure(first.error) }
+            return error.dnsAError != nil || error.dnsAAAAError != nil ? "the host name could not be resolved" : "no address to connect to"
+        }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        return String(describing: error)
     }
 }

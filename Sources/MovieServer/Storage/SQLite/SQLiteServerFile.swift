@@ -15,7 +15,7 @@ enum SQLiteServerFile {
         var status = stat()
         guard stat(path, &status) == 0 else {
             if errno == ENOENT { return .usable }
-            return .refused(.unreachable(path, reason: String(cString: strerror(errno))))
+            return .refused(.unreachable("the SQLite file \(path)", reason: String(cString: strerror(errno))))
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
@@ -24,7 +24,7 @@ enum SQLiteServerFile {
         }
         guard status.st_size > 0 else { return .usable }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .refused(.unreachable(path, reason: "it cannot be read"))
+            return .refused(.unreachable("the SQLite file \(path)", reason: "it cannot be read"))
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()

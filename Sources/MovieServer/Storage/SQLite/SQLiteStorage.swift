@@ -32,7 +32,7 @@ public final class SQLiteStorage: CatalogImporting {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw .unreachable(path, reason: Self.reason(error))
+            throw .unreachable("the SQLite file \(path)", reason: Self.reason(error))
         }
         try await SQLiteSchema.migrate(pool, location: path)
     }
@@ -115,7 +115,7 @@ public final class SQLiteStorage: CatalogImporting {
                 return summary
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw .unreachable(path, reason: "another process held the database's lock for \(queryTimeout.secondsText)")
+            throw .unreachable("the SQLite file \(path)", reason: "another process held the database's lock for \(queryTimeout.secondsText)")
         } catch {
             throw .queryFailed(Self.reason(error))
         }
@@ -128,7 +128,7 @@ public final class SQLiteStorage: CatalogImporting {
         do {
             return try await Deadline.run(within: limit) { try await pool.read(body) }
         } catch is Deadline.Exceeded {
-            throw .unreachable(path, reason: "no answer within \(queryTimeout.secondsText) for this request")
+            throw .unreachable("the SQLite file \(path)", reason: "no answer within \(queryTimeout.secondsText) for this request")
         } catch {
             throw .queryFailed(Self.reason(error))
         }
@@ -157,9 +157,9 @@ public final class SQLiteStorage: CatalogImporting {
                 }
             }
         } catch is Deadline.Exceeded {
-            throw .unreachable(path, reason: "the database stayed locked for \(queryTimeout.secondsText) for this request")
+            throw .unreachable("the SQLite file \(path)", reason: "the database stayed locked for \(queryTimeout.secondsText) for this request")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw .unreachable(path, reason: "the database stayed locked for \(queryTimeout.secondsText) for this request")
+            throw .unreachable("the SQLite file \(path)", reason: "the database stayed locked for \(queryTimeout.secondsText) for this request")
         } catch {
             throw .queryFailed(Self.reason(error))
         }
