@@ -20,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("store/Marquee cached top-10 read, \(size.label) movies", closure: { benchmark in
             let store = try await StoreFixture.shared.store(size: size.count)
             for _ in benchmark.scaledIterations {
-                blackHole(try await store.list(.topGrossing(year: 2016), api: benchAPI))
+                blackHole(try await store.list(ListQuery(.topGrossing, year: 2016), api: benchAPI))
             }
         }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
         teardown: { StoreFixture.shared.remove(size: size.count) })
@@ -62,7 +62,7 @@ func marqueeBulkUpsert(_ movies: [Movie]) async throws {
         store-size-bytes-per-movie \(Double(withLog) / Double(movies.count))
         store-closed-file-bytes-per-movie \(closed / Double(movies.count))
         """)
-    _ = try? MovieStore.removeFiles(at: url)
+    _ = try? StoreFile.removeStore(at: url)
 }
 
 /// The API the benchmark's data is stored under.
@@ -104,7 +104,7 @@ func rawBulkInsert(_ movies: [Movie]) async throws -> Double {
         }
     }
     let seconds = (ContinuousClock.now - started) / .seconds(1)
-    _ = try? MovieStore.removeFiles(at: url)
+    _ = try? StoreFile.removeStore(at: url)
     return seconds
 }
 
@@ -126,7 +126,7 @@ final class StoreFixture: @unchecked Sendable {
             try await store.saveMovies(Array(movies[batch..<min(batch + 50_000, movies.count)]), api: benchAPI, fetchedAt: Date())
         }
         let top = movies.filter { $0.year == 2016 }.sorted { $0.grossing > $1.grossing }.prefix(10)
-        try await store.saveList(Array(top), for: .topGrossing(year: 2016), api: benchAPI, fetchedAt: Date())
+        try await store.saveList(Array(top), for: ListQuery(.topGrossing, year: 2016), api: benchAPI, fetchedAt: Date())
         lock.withLock { stores[size] = store }
         return store
     }
