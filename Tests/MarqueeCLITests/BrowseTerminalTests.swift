@@ -16,11 +16,14 @@ struct BrowseTerminalTests {
     /// die), writes its pid, and after it exits prints its status and the terminal's line
     /// settings, then "checked." (so a reader never sees half of it), and stays open two
     /// minutes to be read.
-    func browseScript(_ arguments: [String]) throws -> String {
+    /// With `pause`, the script waits that many seconds first, so keys sent meanwhile are typed
+    /// before `marquee` starts.
+    func browseScript(_ arguments: [String], pause: Int = 0) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("browse.sh")
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         try """
+        sleep \(pause)
         sh -c 'echo $$ > "$0"; exec timeout --foreground 300 "$@"' '\(pidFile.path)' '\(BuildProducts.executable(named: "marquee").path)' browse \(quoted)
         status=$?
         settings=$(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')
@@ -107,15 +110,27 @@ struct BrowseTerminalTests {
         _ = await server.signal(SIGKILL)
         try holdLoopbackPort(try #require(URL(string: api)?.port))
         try await terminal.send("r")
-        let offline = try await terminal.waitForText("offline:")
+        let offline = try await terminal.waitForText("not refreshed:")
         #expect(offline[2].contains("1  Finding Dory (2016)"), "the stored list stays on screen")
-        #expect(offline.contains { $0.hasPrefix("from the local store, fetched ") && $0.contains(" — offline: cannot connect") })
+        #expect(offline.contains { $0.hasPrefix("from the local store, fetched ") && $0.contains(" — not refreshed: cannot connect") })
 
         try await terminal.send("?")
         try await terminal.waitForText("any key closes the help")
         let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, SIGTERM) == 0)
         try await expectRestored(terminal, status: 143)
+    }
+
+    @Test("a q typed before browse has started is not lost: it quits as soon as the screen is up")
+    func typedAhead() async throws {
+        let terminal = try await TmuxTerminal.start(
+            command: try browseScript(["--env", "stub:success", "--store", store.path], pause: 2), environment: MarqueeProcess().environment, width: 100, height: 30
+        )
+        defer { terminal.kill() }
+        try await terminal.send("q")
+        let screen = try await terminal.waitForText("checked.")
+        #expect(screen.first == "qexit=0", "the q was echoed before raw mode, then read by browse, which quit: \(screen)")
+        #expect(screen.contains { $0.hasPrefix("tty:") && !$0.contains("-icanon") && !$0.contains("-echo") })
     }
 
     @Test("SIGQUIT ends browse like SIGTERM: the terminal restored, no backtrace drawn, no key waited for")

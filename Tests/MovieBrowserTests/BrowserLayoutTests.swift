@@ -70,7 +70,7 @@ struct BrowserLayoutTests {
         #expect(status(Answer(source: .network, fetchedAt: now.addingTimeInterval(-2))) == "from the network, just now")
         #expect(status(Answer(source: .store, fetchedAt: Sample.fetchedAt)) == "from the local store, fetched 3 minutes ago")
         #expect(status(Answer(source: .store, fetchedAt: Sample.fetchedAt, failure: "cannot connect to 127.0.0.1:9"))
-            == "from the local store, fetched 3 minutes ago — offline: cannot connect to 127.0.0.1:9")
+            == "from the local store, fetched 3 minutes ago — not refreshed: cannot connect to 127.0.0.1:9")
         #expect(status(Answer(source: .derived(records: 4), fetchedAt: Sample.fetchedAt))
             == "derived from 4 stored movies of 2016, fetched 3 minutes ago — not the server's list")
         var refreshing = state(answer: Answer(source: .store, fetchedAt: Sample.fetchedAt))
@@ -130,7 +130,17 @@ struct BrowserLayoutTests {
     func tooSmall() {
         let drawn = lines(state(), width: 30, height: 5)
         #expect(drawn.count == 5)
-        #expect(drawn[0] == "Make the terminal at least 40…")
+        #expect(drawn[0].trimmingCharacters(in: .whitespaces) == "Terminal too small: need 40×8", "the whole request, in the words that fit")
         #expect(drawn.allSatisfy { DisplayWidth.of($0) == 30 })
+        #expect(lines(state(), width: 16, height: 5)[0].trimmingCharacters(in: .whitespaces) == "Too small: 40×8")
+        #expect(lines(state(), width: 4, height: 5)[0] == "40×8")
+    }
+
+    @Test("a narrow terminal's key line keeps q quit and ? keys, dropping the least needed keys first", arguments: [60, 45, 40])
+    func narrowKeyLine(width: Int) {
+        let keyLine = lines(state(), width: width, height: 12).last!.trimmingCharacters(in: .whitespaces)
+        #expect(keyLine.hasSuffix("? keys · q quit"), "\(width): \(keyLine)")
+        #expect(DisplayWidth.of(keyLine) <= width)
+        #expect(lines(state(), width: 100, height: 12).last!.contains("r refresh"), "a wide terminal shows them all")
     }
 }

@@ -44,7 +44,7 @@ public struct Answer: Sendable, Equatable {
             text = "derived from \(records) stored \(subject)\(age.map { ", " + $0 } ?? "") — not the server's list"
         }
         if isRefreshing, source != nil { text += " — refreshing…" }
-        if let failure, !isRefreshing { text += " — offline: \(failure)" }
+        if let failure, !isRefreshing { text += " — not refreshed: \(failure)" }
         return text
     }
 }

@@ -29,7 +29,7 @@ public struct BrowserLayout: Sendable {
 
     public func lines(for state: BrowserState, now: Date) -> [String] {
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
-            let message = DisplayWidth.fit("Make the terminal at least \(Self.minimumWidth)×\(Self.minimumHeight).", to: max(1, width))
+            let message = DisplayWidth.fit(Self.sizeMessage(fitting: max(1, width)), to: max(1, width))
             return [message] + Array(repeating: String(repeating: " ", count: max(1, width)), count: max(0, height - 1))
         }
         var body: [String]
@@ -126,11 +126,36 @@ public struct BrowserLayout: Sendable {
         return lines
     }
 
+    /// The keys of this screen, in their order, as many as fit: the least needed go first
+    /// (`q quit` and `? keys` stay, and `?` lists them all).
     private func keyLine(_ state: BrowserState) -> String {
-        if state.yearDraft != nil { return "type a year · Enter confirm · Esc cancel" }
+        if state.yearDraft != nil { return Self.fitting(["type a year", "Enter confirm", "Esc cancel"], leastNeededFirst: [0], width: width) }
         if state.showsHelp { return "any key closes the help" }
-        if state.detail != nil { return "Esc back · ↑/↓ scroll · r refresh · ? keys · q quit" }
-        return "←/→ switch · ↑/↓ move · Enter open · [ ] year · r refresh · ? keys · q quit"
+        if state.detail != nil {
+            return Self.fitting(["Esc back", "↑/↓ scroll", "r refresh", "? keys", "q quit"], leastNeededFirst: [2, 1], width: width)
+        }
+        return Self.fitting(
+            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "r refresh", "? keys", "q quit"],
+            leastNeededFirst: [4, 3, 2, 1, 0], width: width
+        )
+    }
+
+    /// `keys` joined by ` · `, leaving out those at `leastNeededFirst` one by one until the line fits `width`.
+    static func fitting(_ keys: [String], leastNeededFirst: [Int], width: Int) -> String {
+        var dropped: Set<Int> = []
+        var line = keys.joined(separator: " · ")
+        for index in leastNeededFirst where DisplayWidth.of(line) > width {
+            dropped.insert(index)
+            line = keys.indices.filter { !dropped.contains($0) }.map { keys[$0] }.joined(separator: " · ")
+        }
+        return line
+    }
+
+    /// The request for a bigger terminal, in the words that fit `width`.
+    static func sizeMessage(fitting width: Int) -> String {
+        let size = "\(minimumWidth)×\(minimumHeight)"
+        let wordings = ["Make the terminal at least \(size).", "Terminal too small: need \(size)", "Too small: \(size)", "Min \(size)", size]
+        return wordings.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.fit(size, to: width)
     }
 
     static let helpLines = [

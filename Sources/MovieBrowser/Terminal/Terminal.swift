@@ -45,7 +45,7 @@ public final class Terminal: @unchecked Sendable {
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
         raw.c_cflag |= tcflag_t(CS8)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw .cannotConfigure(String(cString: strerror(errno))) }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { throw .cannotConfigure(String(cString: strerror(errno))) }
         terminal.isFullScreen = true
         terminal.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
         return terminal
