@@ -13,6 +13,11 @@ public enum NumberText {
         return (value < 0 ? "-" : "") + groups.joined(separator: ",")
     }
 
+    /// `1 movie`, `2 movies`: a count and its noun, which takes an `s` unless the count is one.
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// `74.0` → `74`, `7.5` → `7.5`.
     public static func rating(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)

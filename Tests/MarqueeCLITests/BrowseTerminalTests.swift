@@ -121,6 +121,25 @@ struct BrowseTerminalTests {
         try await expectRestored(terminal, status: 143)
     }
 
+    @Test("the README's browse sample is the screen: 100×24, NO_COLOR, top rated after →")
+    func readmeSample() async throws {
+        let readme = try String(contentsOf: ReadmeSampleTests.readme, encoding: .utf8).components(separatedBy: "\n")
+        let marker = try #require(readme.firstIndex(of: "<!-- sample: browse -->"))
+        let end = try #require(readme[(marker + 2)...].firstIndex(of: "```"))
+        let expected = Array(readme[(marker + 2)..<end])
+        var marquee = MarqueeProcess()
+        marquee.environment["NO_COLOR"] = "1"
+        let terminal = try await TmuxTerminal.start(command: try browseScript(["--store", store.path]), environment: marquee.environment, width: 100, height: 24)
+        defer { terminal.kill() }
+        _ = try await terminal.waitForText("from the network")
+        try await terminal.send("Right")
+        let screen = try await terminal.waitForScreen("top rated from the network") { $0.first?.contains("[Top rated]") == true && $0.contains { $0.hasPrefix("from the network") } }
+        var shown = screen.map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
+        while shown.last == "" { shown.removeLast() }
+        #expect(shown == expected)
+        try await terminal.send("q")
+    }
+
     @Test("a q typed before browse has started is not lost: it quits as soon as the screen is up")
     func typedAhead() async throws {
         let terminal = try await TmuxTerminal.start(

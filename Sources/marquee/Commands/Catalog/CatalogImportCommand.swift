@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MovieServer
+import TextFormatting
 
 /// `marquee catalog import FILE --database URL`: checks a whole catalog file, then writes it in
 /// batches inside one transaction. Importing the same file again changes nothing; a file with a
@@ -48,6 +49,6 @@ struct CatalogImportCommand: AsyncParsableCommand {
         await storage.close()
         let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)
         let rate = Int((Double(summary.total) / seconds).rounded())
-        print("Imported \(summary.total) movies from \(file) into the \(location): \(summary) (\(String(format: "%.1f", seconds)) s, \(rate) movies/s).")
+        print("Imported \(NumberText.counted(summary.total, "movie")) from \(file) into the \(location): \(summary) (\(String(format: "%.1f", seconds)) s, \(rate) movies/s).")
     }
 }
