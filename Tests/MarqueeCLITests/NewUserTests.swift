@@ -224,3 +224,19 @@ struct EveryCLITests {
         }
     }
 }
+
+/// What `catalog import` says when it is done, in words that count.
+@Suite("Import summary")
+struct ImportSummaryTests {
+    @Test("importing one movie says 'Imported 1 movie', not '1 movies'")
+    func singular() async throws {
+        let marquee = MarqueeProcess()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let catalog = folder.appendingPathComponent("one.json").path
+        #expect(try await marquee.run(["generate-catalog", "--movies", "1", "--output", catalog]).status == 0)
+        let imported = try await marquee.run(["catalog", "import", catalog, "--database", folder.appendingPathComponent("movies.sqlite").path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.hasPrefix("Imported 1 movie from \(catalog) into "), "\(imported.standardOutput)")
+    }
+}

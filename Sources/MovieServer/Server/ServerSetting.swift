@@ -28,15 +28,19 @@ public struct ServerSetting: Sendable {
 }
 
 extension ServerSetting {
+    /// A year in seconds: the longest a client keeps an answer fresh (so the longest max-age
+    /// worth sending), and the longest an access token may live.
+    static let aYear = 31_536_000
+
     public static let port = ServerSetting("the port", default: 8080, range: 0...65535, unit: "")
     public static let headerTimeout = ServerSetting("the header timeout", default: 10, range: 1...3600)
     public static let idleTimeout = ServerSetting("the idle timeout", default: 60, range: 1...86_400)
     public static let maximumConnections = ServerSetting("the maximum number of connections", default: 1024, range: 1...100_000, unit: "")
     /// At most a year: the longest a client keeps an answer fresh anyway.
-    public static let maximumAge = ServerSetting("the maximum age", default: 60, range: 0...31_536_000)
+    public static let maximumAge = ServerSetting("the maximum age", default: 60, range: 0...aYear)
     public static let drainDelay = ServerSetting("the drain delay", default: 0, range: 0...3600)
     public static let readinessTimeout = ServerSetting("the ready timeout", default: 1, range: 1...60)
     public static let queryTimeout = ServerSetting("the query timeout", default: 5, range: 1...600)
     public static let shutdownTimeout = ServerSetting("the shutdown timeout", default: 10, range: 1...3600)
-    public static let accessTokenLifetime = ServerSetting("the token lifetime", default: 3600, range: 1...31_536_000)
+    public static let accessTokenLifetime = ServerSetting("the token lifetime", default: 3600, range: 1...aYear)
 }
