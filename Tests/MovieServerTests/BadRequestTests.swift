@@ -24,12 +24,21 @@ struct BadRequestTests {
         }
     }
 
-    @Test("an empty movie id or year is a 400", arguments: ["/api/movies/", "/api/movies/topGrossing/", "/api/movies/topRated/"])
+    @Test("an empty year is a 400 (and /api/movies/, with no id, is the listing of every movie)", arguments: ["/api/movies/topGrossing/", "/api/movies/topRated/"])
     func rejectsEmptyParameters(path: String) async throws {
         try await withServerClient { client in
             let answer = try await client.get(path)
             #expect(answer.status == 400)
             #expect(answer.json?["error"] as? String == "invalid_request")
+        }
+    }
+
+    @Test("/api/movies/ is the first page of every movie, as /api/movies is")
+    func listsWithoutID() async throws {
+        try await withServerClient { client in
+            let slash = try await client.get("/api/movies/")
+            #expect(slash.status == 200)
+            #expect(slash.body == (try await client.get("/api/movies")).body)
         }
     }
 

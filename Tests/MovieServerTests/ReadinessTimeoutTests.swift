@@ -21,6 +21,7 @@ struct ReadinessTimeoutTests {
         func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
             base.topMovies(order, year: year, limit: limit)
         }
+        func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] { base.search(search) }
         func catalogVersion() async throws(StorageError) -> Int64 { base.catalogVersion() }
         func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) { base.saveRefreshToken(token) }
         func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { base.redeemRefreshToken(hash: hash) }

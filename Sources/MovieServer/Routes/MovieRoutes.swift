@@ -10,11 +10,13 @@ struct MovieRoutes: Sendable {
     private let storage: any ServerStorage
     private let caching: CachingDirectives
     private let topLists: TopListBodies
+    private let search: SearchRoute
 
-    init(storage: any ServerStorage, topLists: TopListBodies, caching: CachingDirectives) {
+    init(storage: any ServerStorage, topLists: TopListBodies, caching: CachingDirectives, cursors: SearchCursor) {
         self.storage = storage
         self.caching = caching
         self.topLists = topLists
+        search = SearchRoute(storage: storage, caching: caching, cursors: cursors)
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
@@ -27,8 +29,8 @@ struct MovieRoutes: Sendable {
             }
             return caching.response(for: CacheableBody(json: ContractJSON.movie(movie)), to: request)
         }
-        router.get("") { _, _ -> Response in
-            throw ErrorAnswer.badRequest("The movie id is missing: use /api/movies/{id}.")
+        router.get("") { [search] request, _ in
+            try await search.answer(request)
         }
         for list in ["topGrossing", "topRated"] {
             router.get("\(list)") { _, _ -> Response in

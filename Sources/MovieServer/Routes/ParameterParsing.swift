@@ -23,7 +23,7 @@ enum ParameterParsing {
         return Int(text)
     }
 
-    private static func excerpt(_ text: String) -> String {
+    static func excerpt(_ text: String) -> String {
         let printable = text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
         return printable.count > 40 ? String(printable.prefix(40)) + "…" : printable
     }

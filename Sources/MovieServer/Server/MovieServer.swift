@@ -168,7 +168,8 @@ public struct MovieServer: Sendable {
         if configuration.auth.requiresToken {
             movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
         }
-        MovieRoutes(storage: storage, topLists: topLists, caching: caching).register(on: movies)
+        MovieRoutes(storage: storage, topLists: topLists, caching: caching, cursors: SearchCursor(keys: configuration.auth.signingKeys))
+            .register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         try OpenAPIRoute().register(on: api)

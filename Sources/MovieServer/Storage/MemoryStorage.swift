@@ -5,6 +5,8 @@ import NIOConcurrencyHelpers
 /// tokens in a dictionary. The default, for the app's embedded server and the tests.
 public final class MemoryStorage: ServerStorage {
     public let catalog: Catalog
+    /// Made at the first search, so a server that is never searched never pays for it.
+    private let searchIndex = NIOLockedValueBox<MemorySearchIndex?>(nil)
     private let refreshTokens = NIOLockedValueBox<[[UInt8]: StoredRefreshToken]>([:])
 
     public init(catalog: Catalog) {
@@ -20,6 +22,16 @@ public final class MemoryStorage: ServerStorage {
     public func topMovies(_ order: TopListOrder, year: Int, limit: Int) -> [CatalogMovie] {
         let movies = order == .grossing ? catalog.topGrossing(year: year) : catalog.topRated(year: year)
         return Array(movies.prefix(limit))
+    }
+
+    public func search(_ search: MovieSearch) -> [SearchHit] {
+        let index = searchIndex.withLockedValue { index in
+            if let index { return index }
+            let made = MemorySearchIndex(catalog.movies)
+            index = made
+            return made
+        }
+        return index.search(search)
     }
 
     public func catalogVersion() -> Int64 { 0 }

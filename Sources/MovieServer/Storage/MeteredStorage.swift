@@ -19,6 +19,10 @@ struct MeteredStorage: ServerStorage {
         try await observe("top_list") { () async throws(StorageError) in try await base.topMovies(order, year: year, limit: limit) }
     }
 
+    func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
+        try await observe("search") { () async throws(StorageError) in try await base.search(search) }
+    }
+
     func catalogVersion() async throws(StorageError) -> Int64 {
         try await observe("catalog_version") { () async throws(StorageError) in try await base.catalogVersion() }
     }

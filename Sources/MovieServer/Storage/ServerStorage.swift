@@ -16,6 +16,10 @@ public protocol ServerStorage: Sendable {
     /// The best `limit` movies of `year` in `order`, ties to the higher id.
     func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie]
 
+    /// The first `search.limit + 1` movies of `search`, in its order, after its position (the one
+    /// more tells whether there is a next page).
+    func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit]
+
     /// A number that changes whenever the catalog does, so that encoded lists can be kept until then.
     func catalogVersion() async throws(StorageError) -> Int64
 

@@ -50,12 +50,15 @@ struct PostgresCatalogWriter {
     func write(_ movies: [CatalogMovie], replacingCastsOf changedIDs: [Int]) async throws {
         guard !movies.isEmpty else { return }
         let ids = movies.map(\.id)
+        let indexed = movies.map(SearchText.Indexed.init)
         try await connection.query("""
-            INSERT INTO movie (id, name, year, release_date, grossing, rating)
+            INSERT INTO movie (id, name, year, release_date, grossing, rating, title_words, title_key, all_words)
             SELECT * FROM unnest(\(ids)::bigint[], \(movies.map(\.name))::text[], \(movies.map(\.year))::bigint[],
-                \(movies.map(\.releaseDate))::text[], \(movies.map(\.grossing))::bigint[], \(movies.map(\.rating))::float8[])
+                \(movies.map(\.releaseDate))::text[], \(movies.map(\.grossing))::bigint[], \(movies.map(\.rating))::float8[],
+                \(indexed.map(\.titleWords))::text[], \(indexed.map(\.titleKey))::text[], \(indexed.map(\.allWords))::text[])
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, year = excluded.year, release_date = excluded.release_date,
-                grossing = excluded.grossing, rating = excluded.rating
+                grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words,
+                title_key = excluded.title_key, all_words = excluded.all_words
             """, logger: logger)
         if !changedIDs.isEmpty {
             try await connection.query("DELETE FROM movie_cast WHERE movie_id = ANY(\(changedIDs))", logger: logger)

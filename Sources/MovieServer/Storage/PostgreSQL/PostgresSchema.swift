@@ -6,8 +6,15 @@ import PostgresNIO
 /// `marquee_schema_migration`. Steps run in one transaction under an advisory lock, so instances
 /// starting together migrate once.
 enum PostgresSchema {
-    static let steps: [(name: String, statements: [PostgresQuery])] = [
-        ("server-v1-catalog", [
+    /// A step: its statements, then, for a step that derives data, Swift code in the same transaction.
+    struct Step: Sendable {
+        let name: String
+        let statements: [PostgresQuery]
+        var then: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
+    }
+
+    static let steps: [Step] = [
+        Step(name: "server-v1-catalog", statements: [
             """
             CREATE TABLE movie (
                 id BIGINT PRIMARY KEY, name TEXT NOT NULL, year INTEGER NOT NULL, release_date TEXT NOT NULL,
@@ -26,10 +33,22 @@ enum PostgresSchema {
             "CREATE TABLE catalog_state (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)",
             "INSERT INTO catalog_state (id, version) VALUES (1, 0)",
         ]),
-        ("server-v1-refresh-tokens", [
+        Step(name: "server-v1-refresh-tokens", statements: [
             "CREATE TABLE refresh_token (token_hash BYTEA PRIMARY KEY, client_id TEXT NOT NULL, expires_at TIMESTAMPTZ NOT NULL)",
             "CREATE INDEX refresh_token_expiry ON refresh_token (expires_at)",
         ]),
+        Step(name: "server-v2-search", statements: [
+            "ALTER TABLE movie ADD COLUMN title_words TEXT NOT NULL DEFAULT ''",
+            #"ALTER TABLE movie ADD COLUMN title_key TEXT COLLATE "C" NOT NULL DEFAULT ''"#,
+            "ALTER TABLE movie ADD COLUMN all_words TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX movie_words ON movie USING GIN (to_tsvector('simple', all_words))",
+            #"CREATE INDEX movie_year_released ON movie (year, release_date COLLATE "C", id)"#,
+            "CREATE INDEX movie_year_title ON movie (year, title_key, id)",
+            "CREATE INDEX movie_grossing ON movie (grossing, id)",
+            "CREATE INDEX movie_rating ON movie (rating, id)",
+            #"CREATE INDEX movie_released ON movie (release_date COLLATE "C", id)"#,
+            "CREATE INDEX movie_title ON movie (title_key, id)",
+        ], then: PostgresSearch.indexStoredMovies),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.
@@ -67,12 +86,15 @@ enum PostgresSchema {
                     throw StorageError.foreign(location, reason: "its schema has the step '\(unknown)', from a newer Marquee")
                 }
                 alive()
-                for (name, statements) in steps where !applied.contains(name) {
+                for pending in steps where !applied.contains(pending.name) {
+                    let name = pending.name
                     step.withLockedValue { $0 = name }
-                    for statement in statements {
+                    for statement in pending.statements {
                         try await connection.query(statement, logger: logger)
                         alive()
                     }
+                    try await pending.then?(connection, logger)
+                    alive()
                     try await connection.query("INSERT INTO marquee_schema_migration (name) VALUES (\(name))", logger: logger)
                     logger.notice("applied the database migration \(name)")
                 }

@@ -88,6 +88,12 @@ public final class PostgresStorage: CatalogImporting {
         }
     }
 
+    public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
+        try await run { client in
+            try await client.withConnection { connection in try await PostgresSearch.hits(connection, search, logger: self.logger) }
+        }
+    }
+
     public func catalogVersion() async throws(StorageError) -> Int64 {
         try await run { client in
             try await client.query("SELECT version FROM catalog_state", logger: self.logger).collect().first?.decode(Int64.self) ?? 0

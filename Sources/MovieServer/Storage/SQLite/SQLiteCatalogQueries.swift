@@ -16,6 +16,21 @@ enum SQLiteCatalogQueries {
         }
     }
 
+    /// The movies `sql` selects, in its order, each with its cast and the integer column `extra` of its row.
+    static func movies(_ db: Database, sql: String, arguments: StatementArguments, extra: String) throws -> [(movie: CatalogMovie, extra: Int)] {
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        guard !rows.isEmpty else { return [] }
+        let casts = try self.casts(db, movieIDs: rows.map { $0["id"] })
+        return rows.map { row in
+            let id: Int = row["id"]
+            let movie = CatalogMovie(
+                name: row["name"], id: id, year: row["year"], releaseDate: row["release_date"],
+                grossing: row["grossing"], rating: row["rating"], cast: casts[id] ?? []
+            )
+            return (movie, row[extra])
+        }
+    }
+
     /// The stored movies among `ids`, by id.
     static func movies(_ db: Database, ids: [Int]) throws -> [Int: CatalogMovie] {
         guard !ids.isEmpty else { return [:] }
@@ -50,17 +65,25 @@ struct SQLiteCatalogWriter {
     }
 
     mutating func write(_ movie: CatalogMovie) throws {
+        let indexed = SearchText.Indexed(movie)
         try db.cachedStatement(sql: """
-            INSERT INTO movie (id, name, year, release_date, grossing, rating) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO movie (id, name, year, release_date, grossing, rating, title_words, title_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, year = excluded.year, release_date = excluded.release_date,
-                grossing = excluded.grossing, rating = excluded.rating
-            """).execute(arguments: [movie.id, movie.name, movie.year, movie.releaseDate, movie.grossing, movie.rating])
+                grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words, title_key = excluded.title_key
+            """).execute(arguments: [movie.id, movie.name, movie.year, movie.releaseDate, movie.grossing, movie.rating, indexed.titleWords, indexed.titleKey])
+        try Self.index(movie.id, words: indexed.allWords, in: db)
         try db.cachedStatement(sql: "DELETE FROM movie_cast WHERE movie_id = ?").execute(arguments: [movie.id])
         for (position, actor) in movie.cast.enumerated() {
             let actorID = try id(ofActor: actor.name)
             try db.cachedStatement(sql: "INSERT INTO movie_cast (movie_id, position, actor_id) VALUES (?, ?, ?)")
                 .execute(arguments: [movie.id, position, actorID])
         }
+    }
+
+    /// Makes `words` the searchable words of the movie `id` (FTS5 has no upsert: the row is replaced).
+    static func index(_ id: Int, words: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM movie_search WHERE rowid = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "INSERT INTO movie_search (rowid, all_words) VALUES (?, ?)").execute(arguments: [id, words])
     }
 
     private mutating func id(ofActor name: String) throws -> Int64 {

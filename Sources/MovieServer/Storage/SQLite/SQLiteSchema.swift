@@ -27,6 +27,24 @@ enum SQLiteSchema {
                 CREATE INDEX refresh_token_expiry ON refresh_token (expires_at);
                 """)
         }
+        migrator.registerMigration("server-v2-search") { db in
+            try db.execute(sql: """
+                ALTER TABLE movie ADD COLUMN title_words TEXT NOT NULL DEFAULT '';
+                ALTER TABLE movie ADD COLUMN title_key TEXT NOT NULL DEFAULT '';
+                CREATE VIRTUAL TABLE movie_search USING fts5(all_words, tokenize = 'unicode61 remove_diacritics 0');
+                CREATE INDEX movie_year_released ON movie (year, release_date, id);
+                CREATE INDEX movie_year_title ON movie (year, title_key, id);
+                CREATE INDEX movie_grossing ON movie (grossing, id);
+                CREATE INDEX movie_rating ON movie (rating, id);
+                CREATE INDEX movie_released ON movie (release_date, id);
+                CREATE INDEX movie_title ON movie (title_key, id);
+                """)
+            for movie in try SQLiteCatalogQueries.movies(db, sql: "SELECT * FROM movie", arguments: []) {
+                let indexed = SearchText.Indexed(movie)
+                try db.execute(sql: "UPDATE movie SET title_words = ?, title_key = ? WHERE id = ?", arguments: [indexed.titleWords, indexed.titleKey, movie.id])
+                try SQLiteCatalogWriter.index(movie.id, words: indexed.allWords, in: db)
+            }
+        }
         return migrator
     }
 

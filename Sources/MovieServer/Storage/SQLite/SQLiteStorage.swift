@@ -52,6 +52,10 @@ public final class SQLiteStorage: CatalogImporting {
         }
     }
 
+    public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
+        try await read { db in try SQLiteSearch.hits(db, search) }
+    }
+
     public func catalogVersion() async throws(StorageError) -> Int64 {
         try await read { db in try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0 }
     }

@@ -1,0 +1,60 @@
+import Hummingbird
+import HummingbirdCore
+
+/// Reads the query string of `GET /api/movies` strictly: each parameter once, known names only,
+/// values in range; anything else is a 400 that says what is wrong.
+enum SearchParameters {
+    static let names = ["query", "year", "sort", "order", "limit", "cursor"]
+
+    /// The search the query string asks for, and its cursor, still to be checked against it.
+    static func parse(_ uri: URI) throws(ErrorAnswer) -> (MovieSearch, cursor: String?) {
+        var values: [String: String] = [:]
+        for (name, value) in uri.queryParameters {
+            let name = String(name)
+            guard names.contains(name) else {
+                throw .badRequest("Unknown parameter '\(excerpt(name))': the parameters are \(names.joined(separator: ", ")).")
+            }
+            guard values.updateValue(String(value), forKey: name) == nil else {
+                throw .badRequest("The parameter '\(name)' is given more than once.")
+            }
+        }
+        var words: [String] = []
+        if let query = values["query"] {
+            guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .badRequest("The query is empty: leave it out to list movies, or give words to search for.")
+            }
+            guard query.count <= MovieSearch.maximumQueryLength else {
+                throw .badRequest("The query is longer than \(MovieSearch.maximumQueryLength) characters.")
+            }
+            words = SearchText.words(query)
+            guard words.count <= MovieSearch.maximumWords else {
+                throw .badRequest("The query has more than \(MovieSearch.maximumWords) words.")
+            }
+        }
+        let year = try values["year"].map { text throws(ErrorAnswer) in try ParameterParsing.year(text) }
+        let sort = try values["sort"].map { text throws(ErrorAnswer) -> SearchSort in
+            guard let sort = SearchSort(rawValue: text) else {
+                throw .badRequest("The sort must be one of \(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")), not '\(excerpt(text))'.")
+            }
+            return sort
+        }
+        if sort == .relevance, values["query"] == nil {
+            throw .badRequest("The sort 'relevance' needs a query; without one, sort by grossing, rating, released or title.")
+        }
+        let order = try values["order"].map { text throws(ErrorAnswer) -> SortOrder in
+            guard let order = SortOrder(rawValue: text) else { throw .badRequest("The order must be asc or desc, not '\(excerpt(text))'.") }
+            return order
+        }
+        let limit = try values["limit"].map { text throws(ErrorAnswer) -> Int in
+            guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let limit = Int(text), MovieSearch.limits.contains(limit) else {
+                throw .badRequest("The limit must be a whole number from \(MovieSearch.limits.lowerBound) to \(MovieSearch.limits.upperBound), not '\(excerpt(text))'.")
+            }
+            return limit
+        } ?? MovieSearch.defaultLimit
+        var search = MovieSearch(words: words, year: year, sort: sort, order: order, limit: limit)
+        search.hasQuery = values["query"] != nil
+        return (search, values["cursor"])
+    }
+
+    private static func excerpt(_ text: String) -> String { ParameterParsing.excerpt(text) }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+
+/// `GET /api/movies`: search and list the catalogue a page at a time (``MovieSearch``). The answer
+/// is `{"movies": [...], "next": "<cursor>"}`, `next` `null` on the last page; it has an `ETag`
+/// and the `Cache-Control` of the other movie answers.
+struct SearchRoute: Sendable {
+    let storage: any ServerStorage
+    let caching: CachingDirectives
+    let cursors: SearchCursor
+
+    func answer(_ request: Request) async throws -> Response {
+        var (search, cursor) = try SearchParameters.parse(request.uri)
+        if let cursor {
+            do throws(SearchCursor.Refusal) {
+                search.after = try cursors.position(from: cursor, for: search)
+            } catch .malformed {
+                throw ErrorAnswer.badRequest("The cursor is not one this server made, or was changed: start again without it.")
+            } catch {
+                throw ErrorAnswer.badRequest("The cursor belongs to another search: keep the query, year, sort and order it came with.")
+            }
+        }
+        let hits: [SearchHit]
+        do throws(StorageError) { hits = try await storage.search(search) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        let page = Array(hits.prefix(search.limit))
+        let next = hits.count > search.limit ? page.last.map { hit in
+            cursors.make(after: search.position(of: hit.movie, indexed: SearchText.Indexed(hit.movie)), of: search)
+        } : nil
+        let movies: String = ContractJSON.list(page.map(\.movie))
+        let nextJSON: String = next.map { "\"" + $0 + "\"" } ?? "null"
+        let json = "{\"movies\":" + movies + ",\"next\":" + nextJSON + "}"
+        return caching.response(for: CacheableBody(json: json), to: request)
+    }
+}

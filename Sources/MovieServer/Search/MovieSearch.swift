@@ -1,0 +1,105 @@
+/// One search or listing of the catalogue, checked: the words to match (none: every movie), the
+/// year, the order, how many, and the point of the order to continue after.
+///
+/// A movie matches when each word but the last is one of its words (title and cast), and the
+/// last is the start of one ("zoot" finds Zootopia). With words, the movies with more of them in
+/// their title come first (their relevance), then the sort; without, the sort alone.
+public struct MovieSearch: Sendable, Hashable {
+    public static let limits = 1...100
+    public static let defaultLimit = 20
+    /// The longest query, in characters.
+    public static let maximumQueryLength = 200
+    /// The most words a query may have.
+    public static let maximumWords = 12
+
+    public var words: [String]
+    /// Whether a query was given: one without words (`"*"`, `--`) matches nothing, where no query lists every movie.
+    public var hasQuery: Bool
+    public var year: Int?
+    public var sort: SearchSort
+    public var order: SortOrder
+    public var limit: Int
+    public var after: SearchPosition?
+
+    public init(words: [String], year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = defaultLimit, after: SearchPosition? = nil) {
+        self.words = words
+        hasQuery = !words.isEmpty
+        self.year = year
+        let sort = sort ?? (words.isEmpty ? .grossing : .relevance)
+        self.sort = sort
+        self.order = order ?? sort.defaultOrder
+        self.limit = limit
+        self.after = after
+    }
+
+    /// What determines the results, whatever the page: a cursor is only good for the search it came from.
+    var fingerprint: String {
+        "\(hasQuery ? "q" : "-")\(words.joined(separator: " "))|\(year.map(String.init) ?? "")|\(sort.rawValue)|\(order.rawValue)"
+    }
+
+    /// How many of the words are in the title `titleWords` (` finding dory `): the last one as a prefix.
+    func relevance(titleWords: String) -> Int {
+        words.enumerated().reduce(0) { count, element in
+            let (index, word) = element
+            let needle = index == words.count - 1 ? " " + word : " " + word + " "
+            return count + (titleWords.contains(needle) ? 1 : 0)
+        }
+    }
+
+    /// Whether the search can match nothing: a query without a word in it.
+    var matchesNothing: Bool { hasQuery && words.isEmpty }
+
+    /// Whether a movie with these words (` title and cast words `) matches.
+    func matches(allWords: String) -> Bool {
+        guard !matchesNothing else { return false }
+        return words.enumerated().allSatisfy { index, word in
+            allWords.contains(index == words.count - 1 ? " " + word : " " + word + " ")
+        }
+    }
+
+    /// The movie's place in this search's order.
+    func position(of movie: CatalogMovie, indexed: SearchText.Indexed) -> SearchPosition {
+        SearchPosition(relevance: words.isEmpty ? 0 : relevance(titleWords: indexed.titleWords), key: SortKey(movie, sort: sort, indexed: indexed), id: movie.id)
+    }
+
+    /// Whether `a` comes before `b` in this search's order.
+    func precedes(_ a: SearchPosition, _ b: SearchPosition) -> Bool {
+        if a.relevance != b.relevance { return a.relevance > b.relevance }
+        let ascending = order == .ascending
+        if a.key != b.key { return ascending ? a.key < b.key : b.key < a.key }
+        return ascending ? a.id < b.id : a.id > b.id
+    }
+}
+
+/// A point of a search's order: the last movie of a page.
+public struct SearchPosition: Sendable, Hashable, Codable {
+    public var relevance: Int
+    public var key: SortKey
+    public var id: Int
+}
+
+/// The value a movie is sorted by: its grossing (also under `relevance`), rating, release date or folded title.
+public enum SortKey: Sendable, Hashable, Codable, Comparable {
+    case integer(Int)
+    case number(Double)
+    /// Compared as Unicode scalars, which is the byte order of UTF-8 (SQLite's `BINARY`, PostgreSQL's `"C"`).
+    case text(String)
+
+    init(_ movie: CatalogMovie, sort: SearchSort, indexed: SearchText.Indexed) {
+        switch sort {
+        case .relevance, .grossing: self = .integer(movie.grossing)
+        case .rating: self = .number(movie.rating)
+        case .released: self = .text(movie.releaseDate)
+        case .title: self = .text(indexed.titleKey)
+        }
+    }
+
+    public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+        switch (lhs, rhs) {
+        case let (.integer(a), .integer(b)): a < b
+        case let (.number(a), .number(b)): a < b
+        case let (.text(a), .text(b)): a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+        default: false
+        }
+    }
+}

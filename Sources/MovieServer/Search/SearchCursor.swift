@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// The opaque `cursor` of a search page: where the next page starts, for which search, signed
+/// so that an edited cursor, or one of another search, is refused. Signed with a key derived
+/// from the server's newest token signing key (instances sharing `--signing-keys` accept each
+/// other's cursors); one made with a key the ring no longer holds is refused too.
+struct SearchCursor {
+    private struct Payload: Codable {
+        /// The signing key's id.
+        var k: String
+        /// The search's fingerprint.
+        var f: String
+        var p: SearchPosition
+    }
+
+    /// Why a cursor cannot be used.
+    enum Refusal: Error, Equatable {
+        case malformed
+        case otherSearch
+    }
+
+    let keys: SigningKeyRing
+
+    func make(after position: SearchPosition, of search: MovieSearch) -> String {
+        let signer = keys.newest
+        let payload = Payload(k: signer.id, f: search.fingerprint, p: position)
+        let body = (try? JSONEncoder().encode(payload)) ?? Data()
+        return Self.base64URL(body) + "." + Self.base64URL(Data(Self.mac(body, key: signer.key)))
+    }
+
+    func position(from cursor: String, for search: MovieSearch) throws(Refusal) -> SearchPosition {
+        let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
+        guard cursor.utf8.count <= 1024, parts.count == 2,
+              let body = Self.data(base64URL: String(parts[0])), let mac = Self.data(base64URL: String(parts[1])),
+              let payload = try? JSONDecoder().decode(Payload.self, from: body),
+              let key = keys.key(id: payload.k),
+              Self.mac(body, key: key.key) == Array(mac)
+        else { throw .malformed }
+        guard payload.f == search.fingerprint else { throw .otherSearch }
+        return payload.p
+    }
+
+    private static func mac(_ body: Data, key: SymmetricKey) -> [UInt8] {
+        let cursorKey = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("marquee search cursor".utf8), using: key))
+        return Array(HMAC<SHA256>.authenticationCode(for: body, using: cursorKey))
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func data(base64URL text: String) -> Data? {
+        guard text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 < 128 && Character(Unicode.Scalar($0)).isLetter) || ($0 >= 48 && $0 <= 57) }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}

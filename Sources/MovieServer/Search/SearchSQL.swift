@@ -1,0 +1,61 @@
+/// The parts of a search's SQL that SQLite and PostgreSQL share: the sort column, the direction,
+/// the relevance (how many query words are in `title_words`) and the keyset condition, written
+/// with `placeholder(n)` for the n-th value (`?` for SQLite, `$n` for PostgreSQL).
+///
+/// A page after a position is a keyset condition — "after this relevance, sort value and id" —
+/// never an `OFFSET`: page 1,000 reads what page 1 reads.
+struct SearchSQL {
+    let search: MovieSearch
+    /// `substr`-style test that `title_words` holds a text: SQLite's `instr(a, b) > 0`, PostgreSQL's `position(b in a) > 0`.
+    let contains: (_ haystack: String, _ needle: String) -> String
+    /// How a text key is compared byte by byte: `""` for SQLite (BINARY), ` COLLATE "C"` for PostgreSQL.
+    let textCollation: String
+
+    var sortColumn: String {
+        switch search.sort {
+        case .relevance, .grossing: "movie.grossing"
+        case .rating: "movie.rating"
+        case .released: "movie.release_date" + textCollation
+        case .title: "movie.title_key" + textCollation
+        }
+    }
+
+    var direction: String { search.order == .ascending ? "ASC" : "DESC" }
+    private var comparison: String { search.order == .ascending ? ">" : "<" }
+
+    /// The needles of the relevance, one per word: ` w ` for a whole word, ` w` for the last.
+    var needles: [String] {
+        search.words.enumerated().map { index, word in index == search.words.count - 1 ? " " + word : " " + word + " " }
+    }
+
+    /// The relevance expression; `placeholder` is asked for one value per needle, in order.
+    func relevance(_ placeholder: () -> String) -> String {
+        guard !search.words.isEmpty else { return "0" }
+        return needles.map { _ in "(CASE WHEN " + contains("movie.title_words", placeholder()) + " THEN 1 ELSE 0 END)" }.joined(separator: " + ")
+    }
+
+    /// The keyset condition after `position`, with the values it binds, in the order their
+    /// placeholders appear in the text (`placeholder` is called in that order too).
+    func after(_ position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
+        let needleValues = needles.map { SearchSQLValue.text($0) }
+        var sql = "", values: [SearchSQLValue] = []
+        if !search.words.isEmpty {
+            let first = relevance(placeholder), rank = placeholder()
+            let second = relevance(placeholder), sameRank = placeholder()
+            sql = "((\(first)) < \(rank) OR ((\(second)) = \(sameRank) AND "
+            values = needleValues + [.integer(position.relevance)] + needleValues + [.integer(position.relevance)]
+        }
+        let key = placeholder(), sameKey = placeholder(), id = placeholder()
+        sql += "(\(sortColumn) \(comparison) \(key) OR (\(sortColumn) = \(sameKey) AND movie.id \(comparison) \(id)))"
+        values += [.key(position.key), .key(position.key), .integer(position.id)]
+        if !search.words.isEmpty { sql += "))" }
+        return (sql, values)
+    }
+}
+
+/// A value a search's SQL binds.
+enum SearchSQLValue {
+    case integer(Int)
+    case text(String)
+    case key(SortKey)
+}

@@ -1,0 +1,82 @@
+import Logging
+import PostgresNIO
+
+/// A search on the PostgreSQL catalogue: the words through a GIN index on
+/// `to_tsvector('simple', all_words)` (the `simple` configuration lowercases and neither stems nor
+/// drops words, so a folded word is found as it is), the order and the keyset through B-tree
+/// indexes; text keys compare in the `"C"` collation, byte by byte, as SQLite and the in-memory
+/// catalogue do.
+enum PostgresSearch {
+    static func hits(_ connection: PostgresConnection, _ search: MovieSearch, logger: Logger) async throws -> [SearchHit] {
+        guard !search.matchesNothing else { return [] }
+        var bindings = PostgresBindings()
+        var count = 0
+        let placeholder = { () -> String in
+            count += 1
+            return "$\(count)"
+        }
+        let parts = SearchSQL(search: search, contains: { "position(\($1) in \($0)) > 0" }, textCollation: #" COLLATE "C""#)
+        var values: [SearchSQLValue] = []
+        let relevance = parts.relevance(placeholder)
+        values += parts.needles.map { .text($0) }
+        var conditions: [String] = []
+        if !search.words.isEmpty {
+            conditions.append("to_tsvector('simple', movie.all_words) @@ to_tsquery('simple', \(placeholder()))")
+            values.append(.text(tsquery(search.words)))
+        }
+        if let year = search.year {
+            conditions.append("movie.year = \(placeholder())")
+            values.append(.integer(year))
+        }
+        if let after = search.after {
+            let (condition, bound) = parts.after(after, placeholder)
+            conditions.append(condition)
+            values += bound
+        }
+        var sql = "SELECT movie.id, movie.name, movie.year, movie.release_date, movie.grossing, movie.rating, (\(relevance))::bigint AS relevance FROM movie"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY relevance DESC, \(parts.sortColumn) \(parts.direction), movie.id \(parts.direction) LIMIT \(placeholder())"
+        values.append(.integer(search.limit + 1))
+        for value in values {
+            switch value {
+            case let .integer(number), let .key(.integer(number)): bindings.append(number)
+            case let .text(text), let .key(.text(text)): bindings.append(text)
+            case let .key(.number(number)): bindings.append(number)
+            }
+        }
+        var found: [(CatalogMovie, Int)] = []
+        for try await (id, name, year, releaseDate, grossing, rating, relevance) in try await connection.query(
+            PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger
+        ).decode((Int, String, Int, String, Int, Double, Int).self) {
+            found.append((CatalogMovie(name: name, id: id, year: year, releaseDate: releaseDate, grossing: grossing, rating: rating, cast: []), relevance))
+        }
+        guard !found.isEmpty else { return [] }
+        let withCasts = try await PostgresCatalogQueries.movies(connection, ids: found.map(\.0.id), logger: logger)
+        return found.map { movie, relevance in SearchHit(movie: withCasts[movie.id] ?? movie, relevance: relevance) }
+    }
+
+    /// Every word ANDed, the last as a prefix: `'finding' & 'dor':*`. A word holds letters and
+    /// digits only, so nothing in it is tsquery syntax.
+    static func tsquery(_ words: [String]) -> String {
+        words.enumerated().map { index, word in "'\(word)'" + (index == words.count - 1 ? ":*" : "") }.joined(separator: " & ")
+    }
+
+    /// Fills the search columns of the movies stored before search existed, a thousand at a time.
+    @Sendable static func indexStoredMovies(_ connection: PostgresConnection, logger: Logger) async throws {
+        var lastID = Int.min
+        while true {
+            let batch = try await PostgresCatalogQueries.movies(
+                connection, "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE id > \(lastID) ORDER BY id LIMIT 1000", logger: logger
+            )
+            guard let last = batch.last else { return }
+            let indexed = batch.map(SearchText.Indexed.init)
+            try await connection.query("""
+                UPDATE movie SET title_words = source.title_words, title_key = source.title_key, all_words = source.all_words
+                FROM unnest(\(batch.map(\.id))::bigint[], \(indexed.map(\.titleWords))::text[], \(indexed.map(\.titleKey))::text[],
+                    \(indexed.map(\.allWords))::text[]) AS source (id, title_words, title_key, all_words)
+                WHERE movie.id = source.id
+                """, logger: logger)
+            lastID = last.id
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import GRDB
+
+/// A search on the SQLite catalogue: the words through the FTS5 table `movie_search` (one row
+/// per movie, its folded words), the order and the keyset through the `movie` indexes.
+enum SQLiteSearch {
+    static func hits(_ db: Database, _ search: MovieSearch) throws -> [SearchHit] {
+        guard !search.matchesNothing else { return [] }
+        let parts = SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "")
+        let placeholder = { "?" }
+        var values: [SearchSQLValue] = []
+        let relevance = parts.relevance(placeholder)
+        values += parts.needles.map { .text($0) }
+        var sql = "SELECT movie.*, \(relevance) AS relevance FROM movie"
+        var conditions: [String] = []
+        if !search.words.isEmpty {
+            sql += " JOIN movie_search ON movie_search.rowid = movie.id"
+            conditions.append("movie_search MATCH ?")
+            values.append(.text(matchExpression(search.words)))
+        }
+        if let year = search.year {
+            conditions.append("movie.year = ?")
+            values.append(.integer(year))
+        }
+        if let after = search.after {
+            let (condition, bound) = parts.after(after, placeholder)
+            conditions.append(condition)
+            values += bound
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY relevance DESC, \(parts.sortColumn) \(parts.direction), movie.id \(parts.direction) LIMIT ?"
+        values.append(.integer(search.limit + 1))
+        let rows = try SQLiteCatalogQueries.movies(db, sql: sql, arguments: StatementArguments(values.map(databaseValue)), extra: "relevance")
+        return rows.map { SearchHit(movie: $0.movie, relevance: $0.extra) }
+    }
+
+    /// Every word as an FTS5 string, the last as a prefix: `"finding" AND "dor" *`. A word holds
+    /// letters and digits only, so nothing in it is FTS5 syntax.
+    static func matchExpression(_ words: [String]) -> String {
+        words.enumerated().map { index, word in "\"\(word)\"" + (index == words.count - 1 ? " *" : "") }.joined(separator: " AND ")
+    }
+
+    private static func databaseValue(_ value: SearchSQLValue) -> any DatabaseValueConvertible {
+        switch value {
+        case let .integer(number): number
+        case let .text(text): text
+        case let .key(.integer(number)): number
+        case let .key(.number(number)): number
+        case let .key(.text(text)): text
+        }
+    }
+}
