@@ -67,6 +67,7 @@ let package = Package(
         .target(
             name: "MovieServer",
             dependencies: [
+                "Movies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

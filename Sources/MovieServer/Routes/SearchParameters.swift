@@ -1,3 +1,4 @@
+import Movies
 import Hummingbird
 import HummingbirdCore
 

@@ -1,3 +1,4 @@
+import Movies
 import Hummingbird
 
 /// `GET /api/movies`: search and list the catalogue a page at a time (``MovieSearch``). The answer

@@ -1,3 +1,4 @@
+import Movies
 /// The in-memory catalogue's search: each movie's words, an inverted index from word to movies,
 /// and the words in order for prefixes. Made once per catalogue.
 struct MemorySearchIndex: Sendable {

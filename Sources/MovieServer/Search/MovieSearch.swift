@@ -1,3 +1,5 @@
+import Movies
+
 /// One search or listing of the catalogue, checked: the words to match (none: every movie), the
 /// year, the order, how many, and the point of the order to continue after.
 ///
@@ -38,13 +40,7 @@ public struct MovieSearch: Sendable, Hashable {
     }
 
     /// How many of the words are in the title `titleWords` (` finding dory `): the last one as a prefix.
-    func relevance(titleWords: String) -> Int {
-        words.enumerated().reduce(0) { count, element in
-            let (index, word) = element
-            let needle = index == words.count - 1 ? " " + word : " " + word + " "
-            return count + (titleWords.contains(needle) ? 1 : 0)
-        }
-    }
+    func relevance(titleWords: String) -> Int { SearchText.relevance(words, titleWords: titleWords) }
 
     /// Whether the search can match nothing: a query without a word in it.
     var matchesNothing: Bool { hasQuery && words.isEmpty }
@@ -52,9 +48,7 @@ public struct MovieSearch: Sendable, Hashable {
     /// Whether a movie with these words (` title and cast words `) matches.
     func matches(allWords: String) -> Bool {
         guard !matchesNothing else { return false }
-        return words.enumerated().allSatisfy { index, word in
-            allWords.contains(index == words.count - 1 ? " " + word : " " + word + " ")
-        }
+        return SearchText.matches(words, allWords: allWords)
     }
 
     /// The movie's place in this search's order.

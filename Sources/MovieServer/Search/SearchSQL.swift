@@ -1,3 +1,5 @@
+import Movies
+
 /// The parts of a search's SQL that SQLite and PostgreSQL share: the sort column, the direction,
 /// the relevance (how many query words are in `title_words`) and the keyset condition, written
 /// with `placeholder(n)` for the n-th value (`?` for SQLite, `$n` for PostgreSQL).
@@ -25,7 +27,7 @@ struct SearchSQL {
 
     /// The needles of the relevance, one per word: ` w ` for a whole word, ` w` for the last.
     var needles: [String] {
-        search.words.enumerated().map { index, word in index == search.words.count - 1 ? " " + word : " " + word + " " }
+        search.words.indices.map { SearchText.needle(search.words, $0) }
     }
 
     /// The relevance expression; `placeholder` is asked for one value per needle, in order.

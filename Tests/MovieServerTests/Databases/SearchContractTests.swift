@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeTestSupport
+import Movies
 @testable import MovieServer
 import Testing
 

@@ -1,3 +1,4 @@
+import Movies
 import Logging
 import PostgresNIO
 

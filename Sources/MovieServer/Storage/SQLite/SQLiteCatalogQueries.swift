@@ -1,3 +1,4 @@
+import Movies
 import GRDB
 
 /// Reads movies with their casts from the SQLite catalog tables.

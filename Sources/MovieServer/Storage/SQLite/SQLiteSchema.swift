@@ -1,3 +1,4 @@
+import Movies
 import GRDB
 
 /// The server's tables in SQLite, created and changed by named, versioned migration steps.

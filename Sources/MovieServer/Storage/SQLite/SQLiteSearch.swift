@@ -1,3 +1,4 @@
+import Movies
 import GRDB
 
 /// A search on the SQLite catalogue: the words through the FTS5 table `movie_search` (one row

@@ -4,14 +4,14 @@ import Foundation
 /// without diacritics, so "Pokémon" is "pokemon") and cut into words, each a run of letters and
 /// digits; everything else (spaces, punctuation, quotes, `*`, `-`, `:`) only separates words, so
 /// no character of a query is ever an operator to an engine.
-enum SearchText {
+public enum SearchText {
     /// `text` lowercased, without diacritics or width variants.
-    static func folded(_ text: String) -> String {
+    public static func folded(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
     }
 
     /// The folded words of `text`, in order, repeats kept.
-    static func words(_ text: String) -> [String] {
+    public static func words(_ text: String) -> [String] {
         var words: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in folded(text).unicodeScalars {
@@ -28,7 +28,7 @@ enum SearchText {
 
     /// Letters and digits, by general category: what SQLite's `unicode61` tokenizer and
     /// PostgreSQL's parser also keep inside a word.
-    static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .decimalNumber, .letterNumber, .otherNumber:
@@ -42,17 +42,33 @@ enum SearchText {
     /// and cast), each list space-separated with a space at both ends (` finding dory `), so that
     /// "the word w" is the text ` w ` and "a word starting with w" is ` w`; and its title folded
     /// whole, the key of the `title` order.
-    struct Indexed: Sendable, Hashable {
-        let titleWords: String
-        let allWords: String
-        let titleKey: String
+    public struct Indexed: Sendable, Hashable {
+        public let titleWords: String
+        public let allWords: String
+        public let titleKey: String
 
-        init(_ movie: CatalogMovie) {
-            let title = SearchText.words(movie.name)
-            let cast = movie.cast.flatMap { SearchText.words($0.name) }
-            titleWords = " " + title.joined(separator: " ") + " "
-            allWords = " " + (title + cast).joined(separator: " ") + " "
-            titleKey = SearchText.folded(movie.name)
+        public init(title: String, cast: [String]) {
+            let titleWords = SearchText.words(title)
+            let castWords = cast.flatMap { SearchText.words($0) }
+            self.titleWords = " " + titleWords.joined(separator: " ") + " "
+            allWords = " " + (titleWords + castWords).joined(separator: " ") + " "
+            titleKey = SearchText.folded(title)
         }
+    }
+
+    /// The words of a query, and whether a movie indexed as `allWords` matches them: each word
+    /// but the last one of its words, the last the start of one.
+    public static func matches(_ words: [String], allWords: String) -> Bool {
+        words.enumerated().allSatisfy { index, word in allWords.contains(needle(words, index)) }
+    }
+
+    /// How many of `words` are in the title words (` finding dory `), the last as a prefix: a movie's relevance.
+    public static func relevance(_ words: [String], titleWords: String) -> Int {
+        words.indices.filter { titleWords.contains(needle(words, $0)) }.count
+    }
+
+    /// ` w ` for a whole word, ` w` for the last, which may be the start of one.
+    public static func needle(_ words: [String], _ index: Int) -> String {
+        index == words.count - 1 ? " " + words[index] : " " + words[index] + " "
     }
 }
