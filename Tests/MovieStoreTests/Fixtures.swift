@@ -51,6 +51,10 @@ final class ScriptedMovieService: MovieService {
 
     func movies(_ list: MovieList, year: Int) async throws(TestFailure) -> [Movie] { try await answer() }
 
+    func search(_ request: MovieSearchRequest) async throws(TestFailure) -> MovieSearchPage {
+        MovieSearchPage(movies: try await answer().filter { SearchText.matches(request.words, allWords: SearchText.Indexed(title: $0.name, cast: $0.cast.map(\.name)).allWords) }, next: nil)
+    }
+
     private func answer() async throws(TestFailure) -> [Movie] {
         calls.withLockedValue { $0 += 1 }
         switch behaviour.withLockedValue({ $0 }) {

@@ -29,6 +29,7 @@ final class RevalidatingFake: MovieService {
 
     func movie(id: Int) async throws -> Movie { try await movie(id: id, ifNoneMatch: nil).value }
     func movies(_ list: MovieList, year: Int) async throws -> [Movie] { try await movies(list, year: year, ifNoneMatch: nil).value }
+    func search(_ request: MovieSearchRequest) async throws -> MovieSearchPage { MovieSearchPage(movies: [], next: nil) }
 
     func movie(id: Int, ifNoneMatch entityTag: String?) async throws -> Revalidation<Movie> {
         switch try await answer(entityTag) {

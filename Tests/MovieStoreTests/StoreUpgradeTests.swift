@@ -39,6 +39,9 @@ struct StoreUpgradeTests {
         #expect(try await upgraded.movie(id: 3, api: StoreContents.apis[0])?.value.name == "Asked by id")
         #expect(try await upgraded.movie(id: 5, api: StoreContents.apis[1])?.value.name == "Other's five")
         #expect(try await upgraded.checkIntegrity().isEmpty)
+        let found = try await upgraded.search(MovieSearchRequest(text: "ASKED by"), limit: nil, api: StoreContents.apis[0])
+        #expect(found.movies.map(\.id) == [3], "the movies stored before search existed are indexed by the upgrade")
+        #expect(found.searched == statistics.apis.first { $0.key == StoreContents.apis[0] }?.movies, "every stored movie of the API was searched")
 
         let schema = try await upgraded.pool.read { db in
             (movie: try db.columns(in: "movie").map(\.name), apis: try String.fetchAll(db, sql: "SELECT key FROM api ORDER BY id"),
@@ -53,5 +56,7 @@ struct StoreUpgradeTests {
         #expect(try await upgraded.removeAPI(StoreContents.apis[1]))
         #expect(try await upgraded.statistics().apis.map(\.key) == [StoreContents.apis[0]])
         #expect(try await upgraded.movie(id: 5, api: StoreContents.apis[1]) == nil)
+        #expect(try await upgraded.search(MovieSearchRequest(text: "five"), limit: nil, api: StoreContents.apis[1]).movies.isEmpty, "no search row outlives its movie")
+        #expect(try await upgraded.checkIntegrity().isEmpty)
     }
 }

@@ -19,6 +19,10 @@ public final class APIMovieService: MovieService {
         try await client.send(APIRoute.moviesRequest(list, year: year)).map(\.movie)
     }
 
+    public func search(_ request: MovieSearchRequest) async throws(NetworkError) -> MovieSearchPage {
+        try await client.send(APIRoute.searchRequest(request)).page
+    }
+
     public func movie(id: Int, ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<Movie> {
         try await revalidate(APIRoute.movieRequest(id: id), ifNoneMatch: entityTag).map(\.movie)
     }

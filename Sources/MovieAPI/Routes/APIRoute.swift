@@ -10,6 +10,8 @@ public enum APIRoute: Route, Hashable {
     case token(TokenGrant)
     case movie(id: Int)
     case movies(MovieList, year: Int)
+    /// A page of a search or listing of the catalogue.
+    case search(MovieSearchRequest)
 
     public var endpoint: Endpoint {
         switch self {
@@ -29,7 +31,21 @@ public enum APIRoute: Route, Hashable {
             Endpoint(path: ["movies", String(id)])
         case let .movies(list, year):
             Endpoint(path: ["movies", Self.pathSegment(of: list), String(year)])
+        case let .search(request):
+            Endpoint(path: ["movies"], queryItems: Self.queryItems(of: request))
         }
+    }
+
+    /// The query string of a search, parameters in the contract's order, only those given.
+    private static func queryItems(of request: MovieSearchRequest) -> [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if let text = request.text { items.append(URLQueryItem(name: "query", value: text)) }
+        if let year = request.year { items.append(URLQueryItem(name: "year", value: String(year))) }
+        if let sort = request.sort { items.append(URLQueryItem(name: "sort", value: sort.rawValue)) }
+        if let order = request.order { items.append(URLQueryItem(name: "order", value: order.rawValue)) }
+        items.append(URLQueryItem(name: "limit", value: String(request.limit)))
+        if let cursor = request.cursor { items.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return items
     }
 
     private static func pathSegment(of list: MovieList) -> String {
@@ -46,6 +62,9 @@ extension APIRoute {
 
     /// The movies of `list` for `year`.
     public static func moviesRequest(_ list: MovieList, year: Int) -> Request<[APIMovie]> { Request(APIRoute.movies(list, year: year)) }
+
+    /// A page of a search or listing.
+    public static func searchRequest(_ request: MovieSearchRequest) -> Request<APISearchPage> { Request(APIRoute.search(request)) }
 
     /// The token the client's credentials are exchanged for.
     static func tokenRequest(_ grant: TokenGrant) -> Request<APIToken> { Request(APIRoute.token(grant)) }

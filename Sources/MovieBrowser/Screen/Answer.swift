@@ -9,6 +9,8 @@ public struct Answer: Sendable, Equatable {
         case network
         /// Made from `records` stored movies because nothing else could be shown.
         case derived(records: Int)
+        /// The stored movies that match a search, found among `records`, because the server could not be asked.
+        case searched(records: Int)
     }
 
     /// `nil` until anything is on screen.
@@ -42,6 +44,8 @@ public struct Answer: Sendable, Equatable {
             text = "from the local store, " + (age ?? "nothing stored yet")
         case let .derived(records):
             text = "derived from \(records) stored \(subject)\(age.map { ", " + $0 } ?? "") — not the server's list"
+        case let .searched(records):
+            text = "searched \(NumberText.counted(records, "stored movie")) offline — not the server's results"
         }
         if isRefreshing, source != nil { text += " — refreshing…" }
         if let failure, !isRefreshing { text += " — not refreshed: \(failure)" }

@@ -184,6 +184,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         case .store: .store
         case .network: .network
         case let .derived(records): .derived(records: records)
+        case let .searched(records): .searched(records: records)
         }
         return Answer(source: source, fetchedAt: snapshot.fetchedAt, failure: snapshot.networkError.map { TerminalText.safe(describe(.network($0))) })
     }

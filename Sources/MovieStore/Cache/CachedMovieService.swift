@@ -95,7 +95,46 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
         ).run(emit: each)
     }
 
+    /// One page of `request` from the network, its movies stored; or, when the network cannot
+    /// answer (or under `cacheOnly`), the API's stored movies that match it, searched by the same
+    /// rules, as a ``MovieSnapshot/Source/searched(records:)`` answer. With `all`, every page is
+    /// asked for (every match, offline). A later page (`request.cursor`) is never answered offline.
+    public func search(_ request: MovieSearchRequest, all: Bool = false, policy: CachePolicy) async throws(Failure) -> Snapshot<MovieSearchPage> {
+        if policy == .cacheOnly { return try await searchStore(request, all: all, networkError: nil) }
+        do throws(Base.Failure) {
+            var page = try await base.search(request)
+            var next = request
+            while all, let cursor = page.next {
+                next.cursor = cursor
+                let more = try await base.search(next)
+                page = MovieSearchPage(movies: page.movies + more.movies, next: more.next)
+            }
+            let fetchedAt = now()
+            do {
+                try await store.saveMovies(page.movies, api: api, fetchedAt: fetchedAt)
+                return MovieSnapshot(value: page, source: .network, fetchedAt: fetchedAt)
+            } catch {
+                return MovieSnapshot(value: page, source: .network, fetchedAt: fetchedAt, storeError: error)
+            }
+        } catch {
+            if Task.isCancelled { throw .cancelled }
+            guard policy != .networkOnly, request.cursor == nil else { throw .network(error) }
+            return try await searchStore(request, all: all, networkError: error)
+        }
+    }
+
+    private func searchStore(_ request: MovieSearchRequest, all: Bool, networkError: Base.Failure?) async throws(Failure) -> Snapshot<MovieSearchPage> {
+        let found: (movies: [Movie], searched: Int)
+        do { found = try await store.search(request, limit: all ? nil : request.limit, api: api) } catch { throw .store(error) }
+        logger.info("searched \(found.searched) stored movies offline, \(found.movies.count) found")
+        return MovieSnapshot(value: MovieSearchPage(movies: found.movies, next: nil), source: .searched(records: found.searched), fetchedAt: nil, networkError: networkError)
+    }
+
     // MARK: MovieService
+
+    public func search(_ request: MovieSearchRequest) async throws(Failure) -> MovieSearchPage {
+        try await search(request, policy: defaultPolicy).value
+    }
 
     public func movie(id: Int) async throws(Failure) -> Movie {
         try await movie(id: id, policy: defaultPolicy).value

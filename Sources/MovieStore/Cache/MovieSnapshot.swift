@@ -12,6 +12,9 @@ public struct MovieSnapshot<Value: Sendable, NetworkFailure: Error>: Sendable {
         /// Not the server's answer: made from `records` stored values (a list of stored movies of
         /// a year, in the contract's order) because nothing else could be shown.
         case derived(records: Int)
+        /// Not the server's answer: the stored movies of the API that match a search, found
+        /// among `records` stored movies, because the server could not be asked.
+        case searched(records: Int)
     }
 
     public var value: Value

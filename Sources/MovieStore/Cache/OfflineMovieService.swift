@@ -16,6 +16,8 @@ public protocol OfflineMovieService<NetworkFailure>: MovieService where Failure 
         each: (MovieSnapshot<Movie, NetworkFailure>) -> Void
     ) async throws(CacheFailure<NetworkFailure>) -> MovieSnapshot<Movie, NetworkFailure>
 
+    func search(_ request: MovieSearchRequest, all: Bool, policy: CachePolicy) async throws(CacheFailure<NetworkFailure>) -> MovieSnapshot<MovieSearchPage, NetworkFailure>
+
     /// The stored list now and after every change to it.
     func observe(_ list: MovieList, year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
 

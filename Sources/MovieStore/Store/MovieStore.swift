@@ -104,6 +104,12 @@ public final class MovieStore: Sendable {
         try await read { db in try MovieReading.derivedList(query, api: api, in: db) }
     }
 
+    /// `api`'s stored movies that `request` matches, in its order: the first `limit`, or all with
+    /// `nil`; and how many of the API's movies were searched.
+    public func search(_ request: MovieSearchRequest, limit: Int?, api: APIKey) async throws(StoreError) -> (movies: [Movie], searched: Int) {
+        try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db) }
+    }
+
     /// What the store holds, API by API.
     public func statistics() async throws(StoreError) -> StoreStatistics {
         let url = self.url

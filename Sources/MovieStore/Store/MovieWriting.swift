@@ -16,10 +16,12 @@ enum MovieWriting {
 
     private static func upsert(_ movies: [Movie], apiID: Int64, fetchedAt: Date, freshness: Freshness?, in db: Database) throws {
         let upsertMovie = try db.cachedStatement(sql: """
-            INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge, titleWords, titleKey)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(apiId, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
                 grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt,
-                entityTag = excluded.entityTag, maxAge = excluded.maxAge
+                entityTag = excluded.entityTag, maxAge = excluded.maxAge, titleWords = excluded.titleWords, titleKey = excluded.titleKey
+            RETURNING rowid
             """)
         let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE apiId = ? AND movieId = ?")
         let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (apiId, movieId, position, actorId) VALUES (?, ?, ?, ?)")
@@ -28,11 +30,15 @@ enum MovieWriting {
         let entityTag = freshness?.entityTag, maxAge = freshness?.maxAge.map { $0 / .seconds(1) }
         // The statements are ours and their arguments always match, so binding skips GRDB's checks.
         for movie in movies {
+            let indexed = SearchText.Indexed(title: movie.name, cast: movie.cast.map(\.name))
             upsertMovie.setUncheckedArguments([
                 apiID, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
-                entityTag, maxAge,
+                entityTag, maxAge, indexed.titleWords, indexed.titleKey,
             ])
-            try upsertMovie.execute()
+            guard let rowID = try Int64.fetchOne(upsertMovie) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no row id returned for movie \(movie.id)")
+            }
+            try index(rowID: rowID, allWords: indexed.allWords, in: db)
             deleteCast.setUncheckedArguments([apiID, movie.id])
             try deleteCast.execute()
             for (position, actor) in movie.cast.enumerated() {
@@ -40,6 +46,12 @@ enum MovieWriting {
                 try insertCast.execute()
             }
         }
+    }
+
+    /// Makes `allWords` what the movie row `rowID` is found by (FTS5 has no upsert: its row is replaced).
+    static func index(rowID: Int64, allWords: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM movieSearch WHERE rowid = ?").execute(arguments: [rowID])
+        try db.cachedStatement(sql: "INSERT INTO movieSearch (rowid, allWords) VALUES (?, ?)").execute(arguments: [rowID, allWords])
     }
 
     /// Makes `movies`, in this order, the stored answer to `query`, replacing the previous one whole.
@@ -85,6 +97,7 @@ extension MovieWriting {
     /// Removes everything stored for `api` and its row, then the actors no stored movie names any more.
     static func removeAPI(_ api: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
+        try db.execute(sql: "DELETE FROM movieSearch WHERE rowid IN (SELECT rowid FROM movie WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api])
         try db.execute(sql: "DELETE FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
         try db.execute(sql: "DELETE FROM api WHERE key = ?", arguments: [api])
         try db.execute(sql: "DELETE FROM actor WHERE id NOT IN (SELECT actorId FROM castMember)")

@@ -9,6 +9,7 @@ enum StoreMigrations {
         migrator.registerMigration("v2: every movie and list belongs to one API", migrate: keyRowsByAPI)
         migrator.registerMigration("v3: each answer's entity tag and max-age", migrate: addValidators)
         migrator.registerMigration("v4: each API named once, rows keyed by its integer id", migrate: keyRowsByAPIIdentifier)
+        migrator.registerMigration("v5: stored movies searchable offline", migrate: indexForSearch)
         return migrator
     }
 

@@ -16,6 +16,9 @@ public protocol MovieService<Failure>: Sendable {
     /// The movies of `list` for `year`, in the list's order.
     func movies(_ list: MovieList, year: Int) async throws(Failure) -> [Movie]
 
+    /// One page of a search or listing of the whole catalogue.
+    func search(_ request: MovieSearchRequest) async throws(Failure) -> MovieSearchPage
+
     /// The movie with the given id, or word that the answer tagged `entityTag` is still current.
     func movie(id: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<Movie>
 

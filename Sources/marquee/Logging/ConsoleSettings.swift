@@ -16,3 +16,5 @@ extension TopGrossingCommand: ParsableCommandWithClient {}
 extension TopRatedCommand: ParsableCommandWithClient {}
 extension MovieCommand: ParsableCommandWithClient {}
 extension BrowseCommand: ParsableCommandWithClient {}
+extension SearchCommand: ParsableCommandWithClient {}
+extension MoviesCommand: ParsableCommandWithClient {}

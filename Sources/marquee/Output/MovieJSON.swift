@@ -8,21 +8,26 @@ enum MovieJSON {
     /// `{"source": "network" | "store" | "derived", "fetchedAt": "2026-11-22T01:02:03Z", "movies": […]}`,
     /// with `derivedFrom` (how many stored movies a derived list was made from), `networkError`
     /// and `revalidated` (the server answered 304: the stored list is current) when they apply;
-    /// `movie` instead of `movies` for one movie.
+    /// `movie` instead of `movies` for one movie; `searched` (how many stored movies) and `next`
+    /// (the cursor of the next page) for a search.
     struct Answer: Encodable {
         var source: String
         var revalidated: Bool?
         var fetchedAt: String?
         var derivedFrom: Int?
+        /// How many stored movies an offline search looked through.
+        var searched: Int?
         var networkError: String?
         var movies: [Movie]?
         var movie: Movie?
+        var next: String?
 
         init<Value>(_ snapshot: AppSnapshot<Value>, movies: [Movie]? = nil, movie: Movie? = nil) {
             switch snapshot.source {
             case .network: source = "network"
             case .store: source = "store"
             case let .derived(records): source = "derived"; derivedFrom = records
+            case let .searched(records): source = "store"; searched = records
             }
             revalidated = snapshot.revalidated ? true : nil
             fetchedAt = snapshot.fetchedAt.map { $0.formatted(.iso8601) }

@@ -18,6 +18,17 @@ struct MovieOutput {
         }
     }
 
+    func printSearch(_ snapshot: AppSnapshot<MovieSearchPage>, title: String, provenance: Provenance.Line) throws {
+        if json {
+            var answer = MovieJSON.Answer(snapshot, movies: snapshot.value.movies)
+            answer.next = snapshot.value.next
+            try write(MovieJSON.encode(answer))
+            note(provenance)
+        } else {
+            write(MovieTable.render(snapshot.value.movies, title: TerminalText.safe(title), subtitle: "(\(provenance.text))"))
+        }
+    }
+
     func printMovie(_ snapshot: AppSnapshot<Movie>, provenance: Provenance.Line) throws {
         if json {
             try write(MovieJSON.encode(MovieJSON.Answer(snapshot, movie: snapshot.value)))

@@ -22,6 +22,9 @@ enum Provenance {
             return Line(text: "from the network, \(age)", isFromStore: false)
         case .store:
             return Line(text: "from the local store, \(age)\(reason)", isFromStore: true)
+        case let .searched(records):
+            let separator = reason.isEmpty ? "" : ";" + reason.dropFirst(2)
+            return Line(text: "searched \(NumberText.counted(records, "stored movie")) offline — not the server's results\(separator)", isFromStore: true)
         case let .derived(records):
             let separator = reason.isEmpty ? "" : ";" + reason.dropFirst(2)
             return Line(

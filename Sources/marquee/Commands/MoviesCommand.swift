@@ -1,0 +1,24 @@
+import ArgumentParser
+import Movies
+
+/// `marquee movies`: the whole catalogue (or a year of it) in any order, a page at a time.
+struct MoviesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "movies",
+        abstract: "List every movie (of a year, with --year) by grossing, rating, release date or title, a page at a time."
+    )
+
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var client: ClientOptions
+
+    func validate() throws {
+        if search.sort == .relevance { throw ValidationError("relevance needs words to search for: use 'marquee search'") }
+    }
+
+    func run() async throws {
+        let request = search.request(text: nil)
+        let scope = request.year.map { "Movies of \($0)" } ?? "Movies"
+        try await SearchQuery.run(request, all: search.all, title: "\(scope) by \(request.effectiveSort.rawValue)", client, output)
+    }
+}

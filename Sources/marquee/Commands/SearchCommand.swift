@@ -1,0 +1,27 @@
+import ArgumentParser
+import Movies
+
+/// `marquee search TEXT`: find movies by words of their title or cast, online and offline.
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find movies by words of their title or cast (case and accents ignored, the last word a prefix).",
+        discussion: "When the server cannot be asked, or with --offline, the movies stored for the API are searched by the same rules, and the answer says so."
+    )
+
+    @Argument(help: "The words to search for.")
+    var text: String
+
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var client: ClientOptions
+
+    func validate() throws {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("give words to search for") }
+        guard text.count <= 200 else { throw ValidationError("the words to search for are longer than 200 characters") }
+    }
+
+    func run() async throws {
+        try await SearchQuery.run(search.request(text: text), all: search.all, title: "Movies matching '\(text)'", client, output)
+    }
+}

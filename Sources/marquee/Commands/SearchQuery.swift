@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MovieStore
+import Movies
+import Networking
+import TextFormatting
+
+/// Runs a search or listing through the cached service and prints the page, where it came
+/// from, and how to get the next one.
+enum SearchQuery {
+    static func run(_ request: MovieSearchRequest, all: Bool, title: String, _ client: ClientOptions, _ output: OutputOptions) async throws {
+        try await SnapshotQuery.run(
+            client,
+            output,
+            subject: "movies",
+            ask: { service, policy, each throws(CacheFailure<NetworkError>) in
+                let answer = try await service.search(request, all: all, policy: policy)
+                each(answer)
+                return answer
+            },
+            traceLine: { "Found \($0.movies.count) movies" },
+            show: { snapshot, provenance in
+                try MovieOutput(json: output.json).printSearch(snapshot, title: title, provenance: explained(provenance, snapshot))
+                if let next = snapshot.value.next, !output.json {
+                    FileHandle.standardError.write(Data("marquee: more movies match: give --all, or --cursor \(next) for the next page\n".utf8))
+                }
+            }
+        )
+    }
+
+    /// Says so when the network failed because the server has no search (the original static site answers 404).
+    private static func explained(_ line: Provenance.Line, _ snapshot: AppSnapshot<MovieSearchPage>) -> Provenance.Line {
+        guard case .searched = snapshot.source, case .status(code: 404, _)? = snapshot.networkError else { return line }
+        let text = line.text.components(separatedBy: "; network unavailable").first ?? line.text
+        return Provenance.Line(text: text + "; the server has no search (404)", isFromStore: true)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// `marquee search` and `marquee movies` through the app: online, offline from the store,
+/// against a server without search, and every page.
+@Suite("Search through the app")
+struct SearchCommandTests {
+    let marquee = MarqueeProcess()
+
+    @Test("a search finds by a prefix and an accent-free word, stores what it found, and offline finds it again, saying so")
+    func onlineThenOffline() async throws {
+        let online = try await marquee.run(["search", "zoot", "--json"])
+        #expect(online.status == 0, "\(online.standardError)")
+        let answer = try JSONSerialization.jsonObject(with: Data(online.standardOutput.utf8)) as? [String: Any]
+        #expect(answer?["source"] as? String == "network")
+        #expect((answer?["movies"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Zootopia"])
+
+        let offline = try await marquee.run(["search", "ZOOTOPIA", "--offline"])
+        #expect(offline.status == 0, "\(offline.standardError)")
+        #expect(ClientCommandTests.rankedRows(offline.standardOutput).first?.contains("Zootopia (2016)") == true)
+        #expect(offline.standardOutput.contains("(searched 1 stored movie offline — not the server's results)"), "\(offline.standardOutput)")
+
+        let json = try await marquee.run(["search", "zoo", "--offline", "--json"])
+        let stored = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect(stored?["source"] as? String == "store")
+        #expect(stored?["searched"] as? Int == 1)
+    }
+
+    @Test("against the original static site, which has no search, the store is searched and the answer says the server has none")
+    func serverWithoutSearch() async throws {
+        let site = ReferenceSiteServer()
+        try await site.run { url in
+            let api = url.absoluteString
+            #expect(try await marquee.run(["top-rated", "--env", api]).status == 0)
+            let outcome = try await marquee.run(["search", "dory", "--env", api])
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            #expect(ClientCommandTests.rankedRows(outcome.standardOutput).first?.contains("Finding Dory (2016)") == true)
+            #expect(outcome.standardOutput.contains("(searched 10 stored movies offline — not the server's results; the server has no search (404))"), "\(outcome.standardOutput)")
+        }
+    }
+
+    @Test("movies --all walks every page: each movie of the year once, in the server's order")
+    func everyPage() async throws {
+        let paged = try await marquee.run(["movies", "--year", "2016", "--sort", "rating", "--limit", "3", "--all", "--json"])
+        #expect(paged.status == 0, "\(paged.standardError)")
+        let whole = try await marquee.run(["movies", "--year", "2016", "--sort", "rating", "--limit", "100", "--json"])
+        func ids(_ outcome: MarqueeProcess.Outcome) throws -> [Int] {
+            let answer = try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
+            return (answer?["movies"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+        }
+        #expect(try ids(paged).count > 3, "more than one page")
+        #expect(try ids(paged) == ids(whole))
+
+        let first = try await marquee.run(["movies", "--year", "2016", "--limit", "3"])
+        #expect(first.errorLines.last?.hasPrefix("marquee: more movies match: give --all, or --cursor ") == true, "\(first.standardError)")
+    }
+
+    @Test("bad search options are one line and status 64")
+    func badOptions() async throws {
+        for arguments in [["search", " "], ["search", "x", "--limit", "0"], ["movies", "--sort", "relevance"], ["search", "x", "--all", "--cursor", "abc"], ["movies", "--year", "0"]] {
+            let outcome = try await marquee.run(arguments)
+            #expect(outcome.status == 64, "\(arguments)")
+            #expect(outcome.errorLines.count == 1, "\(arguments): \(outcome.standardError)")
+        }
+    }
+}
