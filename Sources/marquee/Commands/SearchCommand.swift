@@ -9,8 +9,10 @@ struct SearchCommand: AsyncParsableCommand {
         discussion: "When the server cannot be asked, or with --offline, the movies stored for the API are searched by the same rules, and the answer says so."
     )
 
-    @Argument(help: "The words to search for.")
-    var text: String
+    @Argument(help: "The words to search for (quotes are not needed: every word given counts).")
+    var words: [String] = []
+
+    private var text: String { words.joined(separator: " ") }
 
     @OptionGroup var search: SearchOptions
     @OptionGroup var output: OutputOptions
