@@ -140,6 +140,34 @@ struct BrowseTerminalTests {
         try await terminal.send("q")
     }
 
+    @Test("/ searches as you type: results, Enter opens one, Esc back to them and to the lists; offline the store is searched and says so")
+    func search() async throws {
+        let terminal = try await TmuxTerminal.start(command: try browseScript(["--store", store.path]), environment: MarqueeProcess().environment, width: 100, height: 30)
+        defer { terminal.kill() }
+        _ = try await terminal.waitForText("from the network")
+        try await terminal.send("/")
+        _ = try await terminal.waitForText("type words of a title or of a cast")
+        try await terminal.send("z", "o", "o", "t")
+        let found = try await terminal.waitForScreen("Zootopia found") { $0.contains { $0.contains("Zootopia (2016)") } && $0.contains { $0.hasPrefix(" Search: zoot") } }
+        #expect(found.contains { $0.hasPrefix("from the network") }, "\(found)")
+        try await terminal.send("Enter")
+        _ = try await terminal.waitForText(" Id        7  (marquee movie 7)")
+        try await terminal.send("Escape")
+        _ = try await terminal.waitForScreen("back to the results") { $0.contains { $0.hasPrefix(" Search: zoot") } }
+        try await terminal.send("Escape")
+        _ = try await terminal.waitForScreen("back to the lists") { $0.first?.contains("Top grossing") == true && !$0.contains { $0.hasPrefix(" Search:") } }
+        try await terminal.send("q")
+        _ = try await terminal.waitForText("checked.")
+
+        let offline = try await TmuxTerminal.start(command: try browseScript(["--store", store.path, "--offline"]), environment: MarqueeProcess().environment, width: 100, height: 30)
+        defer { offline.kill() }
+        _ = try await offline.waitForText("from the local store")
+        try await offline.send("/", "d", "o", "r", "y")
+        let stored = try await offline.waitForScreen("Finding Dory found offline") { $0.contains { $0.contains("Finding Dory (2016)") } }
+        #expect(stored.contains { $0.hasPrefix("searched ") && $0.contains("stored movies offline — not the server's results") }, "\(stored)")
+        try await offline.send("q")
+    }
+
     @Test("a q typed before browse has started is not lost: it quits as soon as the screen is up")
     func typedAhead() async throws {
         let terminal = try await TmuxTerminal.start(

@@ -41,6 +41,9 @@ public struct BrowserLayout: Sendable {
         } else if let detail = state.detail {
             body = detailLines(detail)
             answer = detail.answer
+        } else if let search = state.search {
+            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header()] + searchLines(search)
+            answer = search.results.answer
         } else {
             body = [header()] + tableLines(state.pane)
             answer = state.pane.answer
@@ -48,7 +51,8 @@ public struct BrowserLayout: Sendable {
         let bodyHeight = height - 3
         body = Array(body.prefix(bodyHeight))
         body += Array(repeating: plain(""), count: bodyHeight - body.count)
-        let status = state.notice ?? answer.status(now: now, subject: subject)
+        let searching = state.search.map { $0.text.trimmingCharacters(in: .whitespaces).isEmpty && state.detail == nil && !state.showsHelp } ?? false
+        let status = state.notice ?? (searching ? "type words of a title or of a cast" : answer.status(now: now, subject: subject))
         return [title(state)] + body + [styled(status, .bold), styled(keyLine(state), .dim)]
     }
 
@@ -83,6 +87,12 @@ public struct BrowserLayout: Sendable {
             DisplayWidth.fit(column.heading, to: column == .title ? titleWidth(columns) : column.width, alignRight: column.alignsRight)
         }
         return styled("   " + cells.joined(separator: "  "), .bold)
+    }
+
+    /// The results of a search: nothing before a word is typed, else the table.
+    private func searchLines(_ search: SearchPane) -> [String] {
+        guard !search.text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        return tableLines(search.results) + (search.isLoadingMore ? [plain("   Loading more…")] : [])
     }
 
     private func tableLines(_ pane: ListPane) -> [String] {
@@ -134,9 +144,12 @@ public struct BrowserLayout: Sendable {
         if state.detail != nil {
             return Self.fitting(["Esc back", "↑/↓ scroll", "r refresh", "? keys", "q quit"], leastNeededFirst: [2, 1], width: width)
         }
+        if state.search != nil {
+            return Self.fitting(["type to search", "↑/↓ move", "Enter open", "Esc back to the lists"], leastNeededFirst: [1, 2], width: width)
+        }
         return Self.fitting(
-            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "r refresh", "? keys", "q quit"],
-            leastNeededFirst: [4, 3, 2, 1, 0], width: width
+            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "/ search", "r refresh", "? keys", "q quit"],
+            leastNeededFirst: [5, 3, 2, 1, 4, 0], width: width
         )
     }
 
@@ -169,6 +182,7 @@ public struct BrowserLayout: Sendable {
         "   Esc            back to the list",
         "   [ ]            previous and next year",
         "   y              type a year",
+        "   /              search the whole catalogue (Esc: back to the lists)",
         "   r              ask the network again",
         "   ?              this help",
         "   q Ctrl-C       quit",

@@ -18,6 +18,8 @@ public struct BrowserState: Sendable, Equatable {
     public var yearDraft: String?
     /// Why the typed year was refused.
     public var notice: String?
+    /// The search opened with `/`, until Esc.
+    public var search: SearchPane?
 
 
     /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
@@ -49,6 +51,7 @@ public struct BrowserState: Sendable, Equatable {
         }
         if yearDraft != nil { return handleYearEntry(key) }
         if detail != nil { return handleDetail(key, visibleRows: visibleRows) }
+        if search != nil { return handleSearch(key, visibleRows: visibleRows) }
         var pane = self.pane
         defer { panes[tab] = pane }
         switch key {
@@ -80,6 +83,8 @@ public struct BrowserState: Sendable, Equatable {
             yearDraft = ""
         case .character("?"):
             showsHelp = true
+        case .character("/"):
+            search = SearchPane()
         case .character("q"), .escape:
             return key == .escape ? [] : [.quit]
         default:
@@ -111,6 +116,53 @@ public struct BrowserState: Sendable, Equatable {
         }
         self.detail = detail
         return []
+    }
+
+    private mutating func handleSearch(_ key: Key, visibleRows: Int) -> [BrowserEffect] {
+        guard var search else { return [] }
+        defer { if self.search != nil { self.search = search } }
+        switch key {
+        case .escape:
+            self.search = nil
+            return [.cancelSearch]
+        case let .character(character) where !character.isNewline:
+            search.text.append(character)
+            return textChanged(&search)
+        case .backspace:
+            guard !search.text.isEmpty else { return [] }
+            search.text.removeLast()
+            return textChanged(&search)
+        case .enter:
+            guard let movie = search.results.selectedMovie else { return [] }
+            detail = DetailPane(movie: movie, answer: Answer(source: search.results.answer.source, fetchedAt: search.results.answer.fetchedAt, isRefreshing: true))
+            return [.loadMovie(id: movie.id)]
+        case .up: search.results.move(by: -1)
+        case .down: search.results.move(by: 1)
+        case .pageUp: search.results.move(by: -max(1, visibleRows))
+        case .pageDown: search.results.move(by: max(1, visibleRows))
+        case .home: search.results.select(0)
+        case .end: search.results.select(search.results.movies.count - 1)
+        default: return []
+        }
+        search.results.reveal(visibleRows: visibleRows)
+        if search.results.selection == search.results.movies.count - 1, let cursor = search.next, !search.isLoadingMore {
+            search.isLoadingMore = true
+            return [.searchMore(search.text, cursor: cursor)]
+        }
+        return []
+    }
+
+    /// The effect of new words: a search (the session waits for typing to pause), or none for no words.
+    private func textChanged(_ search: inout SearchPane) -> [BrowserEffect] {
+        search.next = nil
+        search.isLoadingMore = false
+        guard !search.text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            search.results = ListPane()
+            return [.cancelSearch]
+        }
+        search.results.answer.isRefreshing = true
+        search.results.answer.failure = nil
+        return [.search(search.text)]
     }
 
     private mutating func handleYearEntry(_ key: Key) -> [BrowserEffect] {
@@ -197,6 +249,26 @@ public struct BrowserState: Sendable, Equatable {
             detail.answer.isRefreshing = false
             if let failure { detail.answer.failure = failure }
             self.detail = detail
+        case let .searchAnswer(text, movies, next, answer, appending):
+            guard var search, search.text == text else { return }
+            if appending {
+                search.results.movies += movies
+                search.isLoadingMore = false
+            } else {
+                search.results.replaceMovies(with: movies)
+                search.results.select(0)
+                search.results.firstVisible = 0
+                search.results.answer = answer
+            }
+            search.results.answer.isRefreshing = false
+            search.next = next
+            self.search = search
+        case let .searchFailed(text, failure):
+            guard var search, search.text == text else { return }
+            search.results.answer.isRefreshing = false
+            search.isLoadingMore = false
+            search.results.answer.failure = failure
+            self.search = search
         }
     }
 }
@@ -209,6 +281,12 @@ public enum BrowserEffect: Sendable, Equatable {
     case cancelList
     case loadMovie(id: Int)
     case cancelMovie
+    /// Search for these words once typing pauses, replacing the results.
+    case search(String)
+    /// Ask for the page after `cursor` of the search for these words, added to the results.
+    case searchMore(String, cursor: String)
+    /// Stop the search in flight, if any.
+    case cancelSearch
     case quit
 }
 
@@ -222,4 +300,7 @@ public enum BrowserUpdate: Sendable, Equatable {
     case listStored(BrowserTab, year: Int, movies: [Movie], fetchedAt: Date)
     case movieAnswer(id: Int, movie: Movie, answer: Answer)
     case movieFinished(id: Int, failure: String?)
+    /// A search's answer for `text`: its first page, or one more (`appending`).
+    case searchAnswer(text: String, movies: [Movie], next: String?, answer: Answer, appending: Bool)
+    case searchFailed(text: String, failure: String)
 }

@@ -103,10 +103,11 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         var list: Task<Void, Never>?
         var observation: Task<Void, Never>?
         var movie: Task<Void, Never>?
+        var search: Task<Void, Never>?
         var background: [Task<Void, Never>] = []
 
         func cancelAll() {
-            ([list, observation, movie].compactMap { $0 } + background).forEach { $0.cancel() }
+            ([list, observation, movie, search].compactMap { $0 } + background).forEach { $0.cancel() }
         }
     }
 
@@ -126,6 +127,14 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 tasks.movie = loadMovie(id: id, sink: sink)
             case .cancelMovie:
                 tasks.movie?.cancel()
+            case let .search(text):
+                tasks.search?.cancel()
+                tasks.search = search(text, cursor: nil, sink: sink)
+            case let .searchMore(text, cursor):
+                tasks.search?.cancel()
+                tasks.search = search(text, cursor: cursor, sink: sink)
+            case .cancelSearch:
+                tasks.search?.cancel()
             case .quit:
                 break
             }
@@ -170,6 +179,30 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             } catch {
                 guard !Task.isCancelled, !error.isCancellation else { return }
                 sink.yield(.update(.movieFinished(id: id, failure: TerminalText.safe(describe(error)))))
+            }
+        }
+    }
+
+    /// How long typing must pause before the words are searched for.
+    static var searchPause: Duration { .milliseconds(150) }
+
+    /// Searches for `text` once typing has paused (a later key cancels this task first), or asks
+    /// for the page after `cursor` at once.
+    private func search(_ text: String, cursor: String?, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+        Task { [service, policy, describe] in
+            if cursor == nil {
+                do { try await Task.sleep(for: Self.searchPause) } catch { return }
+            }
+            let request = MovieSearchRequest(text: text, cursor: cursor)
+            do throws(Failure) {
+                let answer = try await service.search(request, all: false, policy: policy == .cacheOnly ? .cacheOnly : .networkElseCache)
+                sink.yield(.update(.searchAnswer(
+                    text: text, movies: answer.value.movies, next: answer.value.next,
+                    answer: Self.answer(of: answer, describe: describe), appending: cursor != nil
+                )))
+            } catch {
+                guard !Task.isCancelled, !error.isCancellation else { return }
+                sink.yield(.update(.searchFailed(text: text, failure: TerminalText.safe(describe(error)))))
             }
         }
     }
