@@ -25,6 +25,16 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
         teardown: { StoreFixture.shared.remove(size: size.count) })
 
+        // Offline search: three words that match many stored movies, the first page of 20.
+        Benchmark("store/offline search, first page, \(size.label) movies", closure: { benchmark in
+            let store = try await StoreFixture.shared.store(size: size.count)
+            let requests = ["the", "golden harbor", "ava"].map { MovieSearchRequest(text: $0) }
+            for iteration in benchmark.scaledIterations {
+                blackHole(try await store.search(requests[iteration % requests.count], limit: 20, api: benchAPI))
+            }
+        }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
+        teardown: { StoreFixture.shared.remove(size: size.count) })
+
         Benchmark("store/raw SQLite top-10 read, \(size.label) movies", closure: { benchmark in
             let pool = try await StoreFixture.shared.rawPool(size: size.count)
             for _ in benchmark.scaledIterations {
