@@ -23,6 +23,12 @@ struct SearchSQL {
     }
 
     var direction: String { search.order == .ascending ? "ASC" : "DESC" }
+
+    /// The order: the relevance first when there are words (without, it is the same for every
+    /// movie, and naming it would keep the database from reading the order off an index).
+    var orderBy: String {
+        (search.words.isEmpty ? "" : "relevance DESC, ") + "\(sortColumn) \(direction), movie.id \(direction)"
+    }
     private var comparison: String { search.order == .ascending ? ">" : "<" }
 
     /// The needles of the relevance, one per word: ` w ` for a whole word, ` w` for the last.
@@ -47,9 +53,10 @@ struct SearchSQL {
             sql = "((\(first)) < \(rank) OR ((\(second)) = \(sameRank) AND "
             values = needleValues + [.integer(position.relevance)] + needleValues + [.integer(position.relevance)]
         }
-        let key = placeholder(), sameKey = placeholder(), id = placeholder()
-        sql += "(\(sortColumn) \(comparison) \(key) OR (\(sortColumn) = \(sameKey) AND movie.id \(comparison) \(id)))"
-        values += [.key(position.key), .key(position.key), .integer(position.id)]
+        // A row value, which both databases read as a range of the (sort value, id) index.
+        let key = placeholder(), id = placeholder()
+        sql += "(\(sortColumn), movie.id) \(comparison) (\(key), \(id))"
+        values += [.key(position.key), .integer(position.id)]
         if !search.words.isEmpty { sql += "))" }
         return (sql, values)
     }

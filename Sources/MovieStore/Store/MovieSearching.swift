@@ -19,7 +19,7 @@ enum MovieSearching {
         arguments.append(api)
         if !words.isEmpty {
             sql += " AND movieSearch MATCH ?"
-            arguments.append(words.enumerated().map { index, word in "\"\(word)\"" + (index == words.count - 1 ? " *" : "") }.joined(separator: " AND "))
+            arguments.append(SearchText.fts5Query(words))
         }
         if let year = request.year {
             sql += " AND movie.year = ?"
@@ -32,7 +32,7 @@ enum MovieSearching {
         case .title: "movie.titleKey"
         }
         let direction = request.effectiveOrder == .ascending ? "ASC" : "DESC"
-        sql += " ORDER BY relevance DESC, \(column) \(direction), movie.id \(direction)"
+        sql += " ORDER BY " + (words.isEmpty ? "" : "relevance DESC, ") + "\(column) \(direction), movie.id \(direction)"
         if let limit {
             sql += " LIMIT ?"
             arguments.append(limit)

@@ -36,7 +36,7 @@ enum PostgresSearch {
         }
         var sql = "SELECT movie.id, movie.name, movie.year, movie.release_date, movie.grossing, movie.rating, (\(relevance))::bigint AS relevance FROM movie"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY relevance DESC, \(parts.sortColumn) \(parts.direction), movie.id \(parts.direction) LIMIT \(placeholder())"
+        sql += " ORDER BY \(parts.orderBy) LIMIT \(placeholder())"
         values.append(.integer(search.limit + 1))
         for value in values {
             switch value {

@@ -16,7 +16,7 @@ enum SQLiteSearch {
         if !search.words.isEmpty {
             sql += " JOIN movie_search ON movie_search.rowid = movie.id"
             conditions.append("movie_search MATCH ?")
-            values.append(.text(matchExpression(search.words)))
+            values.append(.text(SearchText.fts5Query(search.words)))
         }
         if let year = search.year {
             conditions.append("movie.year = ?")
@@ -28,16 +28,10 @@ enum SQLiteSearch {
             values += bound
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY relevance DESC, \(parts.sortColumn) \(parts.direction), movie.id \(parts.direction) LIMIT ?"
+        sql += " ORDER BY \(parts.orderBy) LIMIT ?"
         values.append(.integer(search.limit + 1))
         let rows = try SQLiteCatalogQueries.movies(db, sql: sql, arguments: StatementArguments(values.map(databaseValue)), extra: "relevance")
         return rows.map { SearchHit(movie: $0.movie, relevance: $0.extra) }
-    }
-
-    /// Every word as an FTS5 string, the last as a prefix: `"finding" AND "dor" *`. A word holds
-    /// letters and digits only, so nothing in it is FTS5 syntax.
-    static func matchExpression(_ words: [String]) -> String {
-        words.enumerated().map { index, word in "\"\(word)\"" + (index == words.count - 1 ? " *" : "") }.joined(separator: " AND ")
     }
 
     private static func databaseValue(_ value: SearchSQLValue) -> any DatabaseValueConvertible {
