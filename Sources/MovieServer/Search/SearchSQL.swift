@@ -42,6 +42,26 @@ struct SearchSQL {
         return needles.map { _ in "(CASE WHEN " + contains("movie.title_words", placeholder()) + " THEN 1 ELSE 0 END)" }.joined(separator: " + ")
     }
 
+    /// The `WHERE` clause: `match` (the words' condition, given its placeholder; `nil` without
+    /// words), the year and the keyset; with their values, in the order of their placeholders.
+    func whereClause(match: ((String) -> String, SearchSQLValue)?, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
+        var conditions: [String] = [], values: [SearchSQLValue] = []
+        if let (condition, value) = match {
+            conditions.append(condition(placeholder()))
+            values.append(value)
+        }
+        if let year = search.year {
+            conditions.append("movie.year = \(placeholder())")
+            values.append(.integer(year))
+        }
+        if let position = search.after {
+            let (condition, bound) = after(position, placeholder)
+            conditions.append(condition)
+            values += bound
+        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
+    }
+
     /// The keyset condition after `position`, with the values it binds, in the order their
     /// placeholders appear in the text (`placeholder` is called in that order too).
     func after(_ position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {

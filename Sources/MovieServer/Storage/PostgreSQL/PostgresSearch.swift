@@ -20,22 +20,11 @@ enum PostgresSearch {
         var values: [SearchSQLValue] = []
         let relevance = parts.relevance(placeholder)
         values += parts.needles.map { .text($0) }
-        var conditions: [String] = []
-        if !search.words.isEmpty {
-            conditions.append("to_tsvector('simple', movie.all_words) @@ to_tsquery('simple', \(placeholder()))")
-            values.append(.text(tsquery(search.words)))
-        }
-        if let year = search.year {
-            conditions.append("movie.year = \(placeholder())")
-            values.append(.integer(year))
-        }
-        if let after = search.after {
-            let (condition, bound) = parts.after(after, placeholder)
-            conditions.append(condition)
-            values += bound
-        }
+        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "to_tsvector('simple', movie.all_words) @@ to_tsquery('simple', \($0))" }, .text(tsquery(search.words)))
+        let (whereClause, bound) = parts.whereClause(match: match, placeholder)
+        values += bound
         var sql = "SELECT movie.id, movie.name, movie.year, movie.release_date, movie.grossing, movie.rating, (\(relevance))::bigint AS relevance FROM movie"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += whereClause
         sql += " ORDER BY \(parts.orderBy) LIMIT \(placeholder())"
         values.append(.integer(search.limit + 1))
         for value in values {

@@ -12,22 +12,11 @@ enum SQLiteSearch {
         let relevance = parts.relevance(placeholder)
         values += parts.needles.map { .text($0) }
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM movie"
-        var conditions: [String] = []
-        if !search.words.isEmpty {
-            sql += " JOIN movie_search ON movie_search.rowid = movie.id"
-            conditions.append("movie_search MATCH ?")
-            values.append(.text(SearchText.fts5Query(search.words)))
-        }
-        if let year = search.year {
-            conditions.append("movie.year = ?")
-            values.append(.integer(year))
-        }
-        if let after = search.after {
-            let (condition, bound) = parts.after(after, placeholder)
-            conditions.append(condition)
-            values += bound
-        }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !search.words.isEmpty { sql += " JOIN movie_search ON movie_search.rowid = movie.id" }
+        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie_search MATCH \($0)" }, .text(SearchText.fts5Query(search.words)))
+        let (whereClause, bound) = parts.whereClause(match: match, placeholder)
+        sql += whereClause
+        values += bound
         sql += " ORDER BY \(parts.orderBy) LIMIT ?"
         values.append(.integer(search.limit + 1))
         let rows = try SQLiteCatalogQueries.movies(db, sql: sql, arguments: StatementArguments(values.map(databaseValue)), extra: "relevance")
