@@ -29,6 +29,12 @@ extension ServerDatabaseTests {
             return try! Catalog(movies: movies, source: "search test")
         }()
 
+        /// Each movie's title words and all its words, folded once for every query.
+        static let movieWords: [(movie: CatalogMovie, title: [String], all: [String])] = catalog.movies.map { movie in
+            let title = SearchText.words(movie.name)
+            return (movie, title, title + movie.cast.flatMap { SearchText.words($0.name) })
+        }
+
         /// Query strings of the contract: accents, prefixes, cast names, several words, no match, query syntax.
         static let queries: [String] = [
             "query=pokemon", "query=POKÉMON", "query=pok", "query=zoot", "query=renee", "query=the",
@@ -128,10 +134,8 @@ extension ServerDatabaseTests {
             if parameters["query"] != nil, words.isEmpty { return [] }
             let sort = parameters["sort"].flatMap(SearchSort.init) ?? (words.isEmpty ? .grossing : .relevance)
             let ascending = (parameters["order"].flatMap(SortOrder.init) ?? sort.defaultOrder) == .ascending
-            func wordList(_ text: String) -> [String] { SearchText.words(text) }
-            let rows = catalog.movies.compactMap { movie -> (CatalogMovie, Int)? in
+            let rows = movieWords.compactMap { movie, title, all -> (CatalogMovie, Int)? in
                 if let year = parameters["year"].flatMap(Int.init), movie.year != year { return nil }
-                let title = wordList(movie.name), all = title + movie.cast.flatMap { wordList($0.name) }
                 func has(_ list: [String], _ index: Int) -> Bool {
                     index == words.count - 1 ? list.contains { $0.hasPrefix(words[index]) } : list.contains(words[index])
                 }
