@@ -53,7 +53,18 @@ struct SearchCommandTests {
         #expect(try ids(paged) == ids(whole))
 
         let first = try await marquee.run(["movies", "--year", "2016", "--limit", "3"])
-        #expect(first.errorLines.last?.hasPrefix("marquee: more movies match: give --all, or --cursor ") == true, "\(first.standardError)")
+        #expect(first.errorLines.last == "marquee: more movies match: give --all (a cursor of the embedded server lasts one run)", "\(first.standardError)")
+        try await withMovieServer { server in
+            let api = server.baseURL.absoluteString
+            let page = try await marquee.run(["movies", "--year", "2016", "--limit", "3", "--env", api])
+            let line = try #require(page.errorLines.last)
+            #expect(line.hasPrefix("marquee: more movies match: give --all, or --cursor "), "\(page.standardError)")
+            let cursor = String(line.dropFirst("marquee: more movies match: give --all, or --cursor ".count).prefix { $0 != " " })
+            let next = try await marquee.run(["movies", "--year", "2016", "--limit", "3", "--env", api, "--cursor", cursor])
+            #expect(next.status == 0, "\(next.standardError)")
+            #expect(ClientCommandTests.rankedRows(next.standardOutput).count == 3)
+            #expect(ClientCommandTests.rankedRows(next.standardOutput).first != ClientCommandTests.rankedRows(page.standardOutput).first, "the next page, not the first again")
+        }
     }
 
     @Test("bad search options are one line and status 64")

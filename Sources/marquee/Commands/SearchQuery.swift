@@ -20,10 +20,11 @@ enum SearchQuery {
                 return answer
             },
             traceLine: { "Found \($0.movies.count) movies" },
-            show: { snapshot, provenance in
+            show: { [embedded = (try? client.api.selection.identity) == .embedded] snapshot, provenance in
                 try MovieOutput(json: output.json).printSearch(snapshot, title: title, provenance: explained(provenance, snapshot))
                 if let next = snapshot.value.next, !output.json {
-                    FileHandle.standardError.write(Data("marquee: more movies match: give --all, or --cursor \(next) for the next page\n".utf8))
+                    let advice = embedded ? "give --all (a cursor of the embedded server lasts one run)" : "give --all, or --cursor \(next) for the next page"
+                    FileHandle.standardError.write(Data("marquee: more movies match: \(advice)\n".utf8))
                 }
             }
         )
