@@ -21,19 +21,12 @@ enum SearchQuery {
             },
             traceLine: { "Found \($0.movies.count) movies" },
             show: { [embedded = (try? client.api.selection.identity) == .embedded] snapshot, provenance in
-                try MovieOutput(json: output.json).printSearch(snapshot, title: title, provenance: explained(provenance, snapshot))
+                try MovieOutput(json: output.json).printSearch(snapshot, title: title, provenance: provenance)
                 if let next = snapshot.value.next, !output.json {
                     let advice = embedded ? "give --all (a cursor of the embedded server lasts one run)" : "give --all, or --cursor \(next) for the next page"
                     FileHandle.standardError.write(Data("marquee: more movies match: \(advice)\n".utf8))
                 }
             }
         )
-    }
-
-    /// Says so when the network failed because the server has no search (the original static site answers 404).
-    private static func explained(_ line: Provenance.Line, _ snapshot: AppSnapshot<MovieSearchPage>) -> Provenance.Line {
-        guard case .searched = snapshot.source, case .status(code: 404, _)? = snapshot.networkError else { return line }
-        let text = line.text.components(separatedBy: "; network unavailable").first ?? line.text
-        return Provenance.Line(text: text + "; the server has no search (404)", isFromStore: true)
     }
 }

@@ -23,7 +23,9 @@ enum Provenance {
         case .store:
             return Line(text: "from the local store, \(age)\(reason)", isFromStore: true)
         case let .searched(records):
-            let separator = reason.isEmpty ? "" : ";" + reason.dropFirst(2)
+            // A server without search (the original static site) answers its path with a 404.
+            let separator = if case .status(code: 404, _)? = snapshot.networkError { "; the server has no search (404)" }
+                else { reason.isEmpty ? "" : ";" + reason.dropFirst(2) }
             return Line(text: "searched \(NumberText.counted(records, "stored movie")) offline — not the server's results\(separator)", isFromStore: true)
         case let .derived(records):
             let separator = reason.isEmpty ? "" : ";" + reason.dropFirst(2)
