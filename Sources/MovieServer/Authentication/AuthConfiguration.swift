@@ -5,7 +5,11 @@ import Foundation
 public struct AuthConfiguration: Sendable {
     /// Whether the movie endpoints require a bearer token. `false` serves them openly, like the original site.
     public var requiresToken: Bool
-    public var client: ClientCredentials
+    /// The client applications allowed to obtain tokens; a token's subject is one of their ids,
+    /// and names the owner of a watchlist.
+    public var clients: [ClientCredentials]
+    /// The first client, named in the start-up line.
+    public var client: ClientCredentials { clients[0] }
     /// How long an access token is valid.
     public var accessTokenLifetime: Duration
     /// How long an unused refresh token is valid.
@@ -22,6 +26,7 @@ public struct AuthConfiguration: Sendable {
     public init(
         requiresToken: Bool = true,
         client: ClientCredentials = .development,
+        otherClients: [ClientCredentials] = [],
         accessTokenLifetime: Duration = ServerSetting.accessTokenLifetime.defaultDuration,
         refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
         signingKey: SymmetricKey? = nil,
@@ -33,13 +38,23 @@ public struct AuthConfiguration: Sendable {
         self.issuer = issuer
         self.audience = audience
         self.requiresToken = requiresToken
-        self.client = client
+        clients = [client] + otherClients
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.signingKeys = signingKeys
             ?? signingKey.map { key in try! SigningKeyRing([SigningKey(id: "key", key: key)]) }
             ?? .random()
         self.now = now
+    }
+
+    /// Whether `id` is one of the clients' ids, compared in constant time for each.
+    func knowsClient(id: String) -> Bool {
+        clients.reduce(false) { known, client in client.matches(id: id) || known }
+    }
+
+    /// Whether `id` and `secret` are one client's, compared in constant time for each.
+    func knowsClient(id: String, secret: String) -> Bool {
+        clients.reduce(false) { known, client in client.matches(id: id, secret: secret) || known }
     }
 
     /// Movie endpoints open to anyone; the token endpoint still works.

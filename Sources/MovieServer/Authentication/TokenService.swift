@@ -84,7 +84,7 @@ public final class TokenService: Sendable {
             throw .invalidToken("The access token is not valid yet.")
         }
         guard payload.iss.value == configuration.issuer, payload.aud.value.contains(configuration.audience),
-              configuration.client.matches(id: payload.sub.value)
+              configuration.knowsClient(id: payload.sub.value)
         else {
             throw .invalidToken("The access token was not issued by this server for this client.")
         }
@@ -113,12 +113,12 @@ public final class TokenService: Sendable {
         let client = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
         switch grant {
         case .clientCredentials:
-            guard let client, configuration.client.matches(id: client.0, secret: client.1) else {
+            guard let client, configuration.knowsClient(id: client.0, secret: client.1) else {
                 throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
             }
             return (grant, client.0)
         case .refreshToken:
-            if let client, !configuration.client.matches(id: client.0, secret: client.1) {
+            if let client, !configuration.knowsClient(id: client.0, secret: client.1) {
                 throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
             }
             guard let token = request.refresh_token, !token.isEmpty else {

@@ -172,6 +172,7 @@ public struct MovieServer: Sendable {
             .register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
+        WatchlistRoutes(storage: storage, tokens: tokens).register(on: api)
         try OpenAPIRoute().register(on: api)
         OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics, readinessTimeout: configuration.readinessTimeout).register(on: router)
     }

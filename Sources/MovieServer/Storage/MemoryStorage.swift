@@ -8,6 +8,7 @@ public final class MemoryStorage: ServerStorage {
     /// Made at the first search, so a server that is never searched never pays for it.
     private let searchIndex = NIOLockedValueBox<MemorySearchIndex?>(nil)
     private let refreshTokens = NIOLockedValueBox<[[UInt8]: StoredRefreshToken]>([:])
+    private let watchlists = MemoryWatchlists()
 
     public init(catalog: Catalog) {
         self.catalog = catalog
@@ -46,6 +47,18 @@ public final class MemoryStorage: ServerStorage {
 
     public func removeRefreshTokens(expiredBefore date: Date) {
         refreshTokens.withLockedValue { tokens in tokens = tokens.filter { $0.value.expiresAt >= date } }
+    }
+
+    public func watchlist(owner: String) -> [WatchlistEntry] {
+        watchlists.list(owner: owner)
+    }
+
+    public func applyWatchlist(_ write: WatchlistWrite, now: Date) -> WatchlistAnswer {
+        watchlists.apply(write, now: now) { ids in ids.filter { catalog.movie(id: $0) != nil } }
+    }
+
+    public func watchlistJournal(owner: String) -> [WatchlistJournalEntry] {
+        watchlists.journal(owner: owner)
     }
 
     public func checkHealth() {}

@@ -39,6 +39,18 @@ struct MeteredStorage: ServerStorage {
         try await observe("purge_refresh_tokens") { () async throws(StorageError) in try await base.removeRefreshTokens(expiredBefore: date) }
     }
 
+    func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await observe("watchlist") { () async throws(StorageError) in try await base.watchlist(owner: owner) }
+    }
+
+    func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
+        try await observe("watchlist_write") { () async throws(StorageError) in try await base.applyWatchlist(write, now: now) }
+    }
+
+    func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {
+        try await observe("watchlist_journal") { () async throws(StorageError) in try await base.watchlistJournal(owner: owner) }
+    }
+
     func checkHealth() async throws(StorageError) {
         try await observe("health_check") { () async throws(StorageError) in try await base.checkHealth() }
     }

@@ -32,11 +32,42 @@ public protocol ServerStorage: Sendable {
     /// Forgets refresh tokens that expired before `date`.
     func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError)
 
+    /// The entries of `owner`'s watchlist (not its tombstones), the newest change first.
+    func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry]
+
+    /// Applies `write` as ``WatchlistPlan`` decides, in one transaction (its answer kept under its
+    /// key with it), and returns the answer: of concurrent writes with the same key or change
+    /// ids, on any instance, each change is applied once.
+    func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer
+
+    /// The changes `owner`'s watchlist received, each once, in the order they were applied: the
+    /// server's log of them.
+    func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry]
+
     /// Throws unless the storage answers a query now.
     func checkHealth() async throws(StorageError)
 
     /// Releases connections and files; the storage is not used afterwards.
     func close() async
+}
+
+/// One line of a watchlist's log: a change, and what became of it.
+public struct WatchlistJournalEntry: Sendable, Hashable {
+    public var changeID: String
+    public var movieID: Int
+    public var outcome: WatchlistOutcome
+
+    public init(changeID: String, movieID: Int, outcome: WatchlistOutcome) {
+        self.changeID = changeID
+        self.movieID = movieID
+        self.outcome = outcome
+    }
+}
+
+/// How long a watchlist request's answer is kept under its `Idempotency-Key`: a retry within this
+/// time gets the first answer (the change ids guard against a repeat after it).
+public enum WatchlistRetention {
+    public static let keys: TimeInterval = 25 * 3600
 }
 
 /// The two orderings of the API's top lists.

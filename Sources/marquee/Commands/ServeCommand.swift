@@ -62,6 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The client secret; prefer MARQUEE_CLIENT_SECRET, which other users cannot see.")
     var clientSecret: String?
 
+    @Option(name: .customLong("clients"), help: ArgumentHelp("A file of more clients allowed to obtain tokens, one 'CLIENT-ID SECRET' a line, readable by its owner only; each client has its own watchlist.", valueName: "file"))
+    var clientsFile: String?
+
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp("How long a client may take to send a request's head.", valueName: "seconds"))
     var headerTimeout = ServerSetting.headerTimeout.defaultValue
 
@@ -136,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
         return AuthConfiguration(
             requiresToken: !self.public,
             client: client,
+            otherClients: try clientsFile.map { file in try ClientsFile.read(file, besides: client) } ?? [],
             accessTokenLifetime: .seconds(tokenLifetime),
             signingKeys: try SigningKeySource.ring(file: signingKeys, environment: variables)
         )

@@ -49,6 +49,27 @@ enum PostgresSchema {
             #"CREATE INDEX movie_released ON movie (release_date COLLATE "C", id)"#,
             "CREATE INDEX movie_title ON movie (title_key, id)",
         ], then: PostgresSearch.indexStoredMovies),
+        Step(name: "server-v3-watchlist", statements: [
+            """
+            CREATE TABLE watchlist_entry (
+                owner TEXT NOT NULL, movie_id BIGINT NOT NULL, note TEXT NOT NULL,
+                changed_at BIGINT NOT NULL, device TEXT NOT NULL, removed BOOLEAN NOT NULL,
+                PRIMARY KEY (owner, movie_id))
+            """,
+            """
+            CREATE TABLE watchlist_request (
+                owner TEXT NOT NULL, key TEXT NOT NULL, fingerprint BYTEA NOT NULL,
+                status INTEGER NOT NULL, body TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (owner, key))
+            """,
+            "CREATE INDEX watchlist_request_age ON watchlist_request (created_at)",
+            """
+            CREATE TABLE watchlist_change (
+                sequence BIGSERIAL PRIMARY KEY, owner TEXT NOT NULL, id TEXT NOT NULL,
+                fingerprint BYTEA NOT NULL, movie_id BIGINT NOT NULL, outcome TEXT NOT NULL,
+                UNIQUE (owner, id))
+            """,
+        ]),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.

@@ -128,6 +128,26 @@ public final class PostgresStorage: CatalogImporting {
         }
     }
 
+    public func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await run { client in
+            try await client.withConnection { connection in try await PostgresWatchlist.list(connection, owner: owner, logger: self.logger) }
+        }
+    }
+
+    public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                try await PostgresWatchlist.apply(connection, write, now: now, logger: self.logger)
+            }
+        }
+    }
+
+    public func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {
+        try await run { client in
+            try await client.withConnection { connection in try await PostgresWatchlist.journal(connection, owner: owner, logger: self.logger) }
+        }
+    }
+
     public func checkHealth() async throws(StorageError) {
         try await run { client in try await client.query("SELECT 1", logger: self.logger) }
     }

@@ -46,6 +46,23 @@ enum SQLiteSchema {
                 try SQLiteCatalogWriter.index(movie.id, words: indexed.allWords, in: db)
             }
         }
+        migrator.registerMigration("server-v3-watchlist") { db in
+            try db.execute(sql: """
+                CREATE TABLE watchlist_entry (
+                    owner TEXT NOT NULL, movie_id INTEGER NOT NULL, note TEXT NOT NULL,
+                    changed_at INTEGER NOT NULL, device TEXT NOT NULL, removed INTEGER NOT NULL,
+                    PRIMARY KEY (owner, movie_id)) WITHOUT ROWID;
+                CREATE TABLE watchlist_request (
+                    owner TEXT NOT NULL, key TEXT NOT NULL, fingerprint BLOB NOT NULL,
+                    status INTEGER NOT NULL, body TEXT NOT NULL, created_at REAL NOT NULL,
+                    PRIMARY KEY (owner, key)) WITHOUT ROWID;
+                CREATE INDEX watchlist_request_age ON watchlist_request (created_at);
+                CREATE TABLE watchlist_change (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, id TEXT NOT NULL,
+                    fingerprint BLOB NOT NULL, movie_id INTEGER NOT NULL, outcome TEXT NOT NULL,
+                    UNIQUE (owner, id));
+                """)
+        }
         return migrator
     }
 

@@ -86,6 +86,18 @@ public final class SQLiteStorage: CatalogImporting {
         }
     }
 
+    public func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await read { db in try SQLiteWatchlist.list(db, owner: owner) }
+    }
+
+    public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
+        try await self.write { db in try SQLiteWatchlist.apply(db, write, now: now) }
+    }
+
+    public func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {
+        try await read { db in try SQLiteWatchlist.journal(db, owner: owner) }
+    }
+
     public func checkHealth() async throws(StorageError) {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The watchlist tables in PostgreSQL. A write takes a transaction-scoped advisory lock on its
+/// owner first, so that writes of one owner, on any instance, are applied one after another and
+/// each sees what the one before it committed.
+enum PostgresWatchlist {
+    static func list(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistEntry] {
+        try await entries(connection, """
+            SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry
+            WHERE owner = \(owner) AND NOT removed ORDER BY changed_at DESC, movie_id
+            """, logger: logger)
+    }
+
+    static func apply(_ connection: PostgresConnection, _ write: WatchlistWrite, now: Date, logger: Logger) async throws -> WatchlistAnswer {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(ownerLock), hashtext(\(write.owner)))", logger: logger)
+        try await connection.query("DELETE FROM watchlist_request WHERE created_at < \(now.addingTimeInterval(-WatchlistRetention.keys))", logger: logger)
+        var stored: ([UInt8], WatchlistAnswer)?
+        for try await (fingerprint, status, body) in try await connection.query(
+            "SELECT fingerprint, status, body FROM watchlist_request WHERE owner = \(write.owner) AND key = \(write.key)", logger: logger
+        ).decode((ByteBuffer, Int, String).self) {
+            stored = (Array(buffer: fingerprint), WatchlistAnswer(status: status, body: body))
+        }
+        var state = WatchlistState(storedRequest: stored, seenChanges: [:], entries: [:], knownMovies: [])
+        if stored == nil {
+            let ids = Array(Set(write.changes.map(\.id)))
+            let movies = Array(Set(write.changes.map(\.movieID)))
+            for try await (id, fingerprint) in try await connection.query(
+                "SELECT id, fingerprint FROM watchlist_change WHERE owner = \(write.owner) AND id = ANY(\(ids))", logger: logger
+            ).decode((String, ByteBuffer).self) {
+                state.seenChanges[id] = Array(buffer: fingerprint)
+            }
+            for entry in try await entries(connection, """
+                SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry
+                WHERE owner = \(write.owner) AND movie_id = ANY(\(movies))
+                """, logger: logger) {
+                state.entries[entry.movieID] = entry
+            }
+            for try await id in try await connection.query("SELECT id FROM movie WHERE id = ANY(\(movies))", logger: logger).decode(Int.self) {
+                state.knownMovies.insert(id)
+            }
+        }
+        let plan = WatchlistPlan(write, state: state)
+        for entry in plan.entries {
+            try await connection.query("""
+                INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
+                VALUES (\(write.owner), \(entry.movieID), \(entry.note), \(entry.version.changedAt), \(entry.version.device), \(entry.removed))
+                ON CONFLICT (owner, movie_id) DO UPDATE SET note = excluded.note, changed_at = excluded.changed_at,
+                    device = excluded.device, removed = excluded.removed
+                """, logger: logger)
+        }
+        for line in plan.journal {
+            try await connection.query("""
+                INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome)
+                VALUES (\(write.owner), \(line.change.id), \(ByteBuffer(bytes: line.change.fingerprint)), \(line.change.movieID), \(line.outcome.rawValue))
+                """, logger: logger)
+        }
+        if plan.recordsAnswer {
+            try await connection.query("""
+                INSERT INTO watchlist_request (owner, key, fingerprint, status, body, created_at)
+                VALUES (\(write.owner), \(write.key), \(ByteBuffer(bytes: write.fingerprint)), \(plan.answer.status), \(plan.answer.body), \(now))
+                """, logger: logger)
+        }
+        return plan.answer
+    }
+
+    static func journal(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistJournalEntry] {
+        var lines: [WatchlistJournalEntry] = []
+        for try await (id, movieID, outcome) in try await connection.query(
+            "SELECT id, movie_id, outcome FROM watchlist_change WHERE owner = \(owner) ORDER BY sequence", logger: logger
+        ).decode((String, Int, String).self) {
+            lines.append(WatchlistJournalEntry(changeID: id, movieID: movieID, outcome: WatchlistOutcome(rawValue: outcome) ?? .applied))
+        }
+        return lines
+    }
+
+    /// The first key of the advisory locks that serialise one owner's writes (the second is the
+    /// owner's hash); another constant than the migration lock's.
+    private static let ownerLock: Int32 = 0x4D57_4C53
+
+    private static func entries(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [WatchlistEntry] {
+        var entries: [WatchlistEntry] = []
+        for try await (movieID, note, changedAt, device, removed) in try await connection.query(query, logger: logger)
+            .decode((Int, String, Int64, String, Bool).self) {
+            entries.append(WatchlistEntry(movieID: movieID, note: note, version: WatchlistVersion(changedAt: changedAt, device: device), removed: removed))
+        }
+        return entries
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The watchlists of a ``MemoryStorage``: every owner's entries, kept answers and log behind one
+/// lock, so that a write is applied whole, as a database transaction would.
+final class MemoryWatchlists: Sendable {
+    private struct Owner {
+        var entries: [Int: WatchlistEntry] = [:]
+        var answers: [String: (fingerprint: [UInt8], answer: WatchlistAnswer, at: Date)] = [:]
+        var seenChanges: [String: [UInt8]] = [:]
+        var journal: [WatchlistJournalEntry] = []
+        var prunedAt = Date.distantPast
+    }
+
+    private let owners = NIOLockedValueBox<[String: Owner]>([:])
+
+    func list(owner: String) -> [WatchlistEntry] {
+        let entries = owners.withLockedValue { $0[owner]?.entries.values.filter { !$0.removed } ?? [] }
+        return WatchlistEntry.newestFirst(entries)
+    }
+
+    func apply(_ write: WatchlistWrite, now: Date, knownMovies: (Set<Int>) -> Set<Int>) -> WatchlistAnswer {
+        let movies = Set(write.changes.map(\.movieID))
+        let known = knownMovies(movies)
+        return owners.withLockedValue { owners in
+            var owner = owners[write.owner] ?? Owner()
+            if now.timeIntervalSince(owner.prunedAt) > 600 {
+                owner.answers = owner.answers.filter { now.timeIntervalSince($0.value.at) < WatchlistRetention.keys }
+                owner.prunedAt = now
+            }
+            let state = WatchlistState(
+                storedRequest: owner.answers[write.key].map { ($0.fingerprint, $0.answer) },
+                seenChanges: Dictionary(write.changes.compactMap { change in owner.seenChanges[change.id].map { (change.id, $0) } }) { first, _ in first },
+                entries: owner.entries.filter { movies.contains($0.key) },
+                knownMovies: known
+            )
+            let plan = WatchlistPlan(write, state: state)
+            for entry in plan.entries { owner.entries[entry.movieID] = entry }
+            for line in plan.journal {
+                owner.seenChanges[line.change.id] = line.change.fingerprint
+                owner.journal.append(WatchlistJournalEntry(changeID: line.change.id, movieID: line.change.movieID, outcome: line.outcome))
+            }
+            if plan.recordsAnswer { owner.answers[write.key] = (write.fingerprint, plan.answer, now) }
+            owners[write.owner] = owner
+            return plan.answer
+        }
+    }
+
+    func journal(owner: String) -> [WatchlistJournalEntry] {
+        owners.withLockedValue { $0[owner]?.journal ?? [] }
+    }
+}
+
+extension WatchlistEntry {
+    /// The order of a listed watchlist: the newest change first, then by movie id.
+    static func newestFirst(_ entries: [WatchlistEntry]) -> [WatchlistEntry] {
+        entries.sorted { ($0.version.changedAt, $1.movieID) > ($1.version.changedAt, $0.movieID) }
+    }
+}

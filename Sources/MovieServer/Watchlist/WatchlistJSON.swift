@@ -1,0 +1,175 @@
+import Foundation
+
+/// The watchlist's JSON: request bodies read strictly (a clear 400 for anything wrong) and the
+/// answers written.
+///
+/// - `PUT /api/watchlist/{id}`: `{"note": "…", "changedAt": "…", "device": "…"}`, every key optional.
+/// - `DELETE /api/watchlist/{id}`: no body, or `{"changedAt": "…", "device": "…"}`.
+/// - `POST /api/watchlist/changes`: `{"changes": [{"id", "movieId", "action": "add"|"remove",
+///   "note", "changedAt", "device"}]}`, 1 to ``maximumBatch`` changes.
+enum WatchlistJSON {
+    static let maximumBatch = 500
+    static let maximumNote = 1000
+    static let maximumDevice = 100
+
+    struct SingleBody: Decodable {
+        var note: String?
+        var changedAt: String?
+        var device: String?
+    }
+
+    struct BatchBody: Decodable {
+        var changes: [BatchChange]
+    }
+
+    struct BatchChange: Decodable {
+        var id: String
+        var movieId: Int
+        var action: String
+        var note: String?
+        var changedAt: String
+        var device: String?
+    }
+
+    static func single(_ body: Data, id: String, movieID: Int, action: WatchlistChange.Action, now: Int64) throws(ErrorAnswer) -> WatchlistChange {
+        let fields: SingleBody
+        if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            fields = SingleBody()
+        } else {
+            do { fields = try JSONDecoder().decode(SingleBody.self, from: body) } catch {
+                throw .badRequest("The body must be a JSON object such as {\"note\": \"…\", \"changedAt\": \"2026-11-24T09:30:00.000Z\"}.")
+            }
+        }
+        if action == .remove, fields.note != nil {
+            throw .badRequest("A removal takes no note.")
+        }
+        let changedAt = try fields.changedAt.map { text throws(ErrorAnswer) in try time(text) } ?? now
+        return WatchlistChange(
+            id: id, movieID: movieID, action: action, note: try note(fields.note ?? ""),
+            version: WatchlistVersion(changedAt: changedAt, device: try device(fields.device ?? ""))
+        )
+    }
+
+    static func batch(_ body: Data) throws(ErrorAnswer) -> [WatchlistChange] {
+        let fields: BatchBody
+        do { fields = try JSONDecoder().decode(BatchBody.self, from: body) } catch {
+            throw .badRequest("The body must be {\"changes\": [{\"id\", \"movieId\", \"action\", \"changedAt\", …}]}: \(reason(error)).")
+        }
+        guard (1...maximumBatch).contains(fields.changes.count) else {
+            throw .badRequest("A batch holds 1 to \(maximumBatch) changes, not \(fields.changes.count).")
+        }
+        var changes: [WatchlistChange] = []
+        changes.reserveCapacity(fields.changes.count)
+        for (index, change) in fields.changes.enumerated() {
+            guard let action = WatchlistChange.Action(rawValue: change.action) else {
+                throw .badRequest("Change \(index + 1): the action is \"add\" or \"remove\", not '\(ParameterParsing.excerpt(change.action))'.")
+            }
+            guard change.movieId >= 0 else { throw .badRequest("Change \(index + 1): the movie id must be 0 or more.") }
+            if action == .remove, change.note != nil { throw .badRequest("Change \(index + 1): a removal takes no note.") }
+            changes.append(WatchlistChange(
+                id: try key(change.id, what: "Change \(index + 1): the id"), movieID: change.movieId, action: action,
+                note: try note(change.note ?? ""),
+                version: WatchlistVersion(changedAt: try time(change.changedAt), device: try device(change.device ?? ""))
+            ))
+        }
+        return changes
+    }
+
+    /// An `Idempotency-Key` or change id: 1 to 200 visible ASCII characters.
+    static func key(_ text: String?, what: String = "The Idempotency-Key header") throws(ErrorAnswer) -> String {
+        guard let text, !text.isEmpty else {
+            throw .badRequest("\(what) is missing: every watchlist write needs one, the same on every retry (a UUID will do).")
+        }
+        guard text.utf8.count <= 200, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .badRequest("\(what) must be 1 to 200 visible ASCII characters.")
+        }
+        return text
+    }
+
+    private static func time(_ text: String) throws(ErrorAnswer) -> Int64 {
+        guard let milliseconds = WatchlistTime.milliseconds(text) else {
+            throw .badRequest("changedAt must be an RFC 3339 time from the year 2000 to 9999, such as 2026-11-24T09:30:00.000Z, not '\(ParameterParsing.excerpt(text))'.")
+        }
+        return milliseconds
+    }
+
+    private static func note(_ text: String) throws(ErrorAnswer) -> String {
+        guard text.count <= maximumNote else { throw .badRequest("A note holds at most \(maximumNote) characters.") }
+        return text
+    }
+
+    private static func device(_ text: String) throws(ErrorAnswer) -> String {
+        guard text.utf8.count <= maximumDevice, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .badRequest("device must be at most \(maximumDevice) visible ASCII characters.")
+        }
+        return text
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            "'\(key.stringValue)' is missing\(place(context))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "\(context.codingPath.last?.stringValue ?? "a value") has the wrong type\(place(context))"
+        default:
+            "it is not valid JSON"
+        }
+    }
+
+    private static func place(_ context: DecodingError.Context) -> String {
+        guard let index = context.codingPath.first(where: { $0.intValue != nil })?.intValue else { return "" }
+        return " in change \(index + 1)"
+    }
+}
+
+extension WatchlistJSON {
+    /// `{"entries": [{"movieId", "note", "changedAt"}]}`, newest change first.
+    static func list(_ entries: [WatchlistEntry]) -> String {
+        var output = "{\"entries\":["
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { output += "," }
+            write(entry, to: &output)
+        }
+        return output + "]}"
+    }
+
+    static func singleAnswer(_ change: WatchlistChange, outcome: WatchlistOutcome, entry: WatchlistEntry?) -> WatchlistAnswer {
+        if outcome == .unknownMovie {
+            let error = ErrorAnswer.notFound("There is no movie with id \(change.movieID).")
+            return WatchlistAnswer(status: 404, body: String(decoding: error.body, as: UTF8.self))
+        }
+        var output = "{\"movieId\":\(change.movieID),\"outcome\":\"\(outcome.rawValue)\",\"entry\":"
+        if let entry, !entry.removed { write(entry, to: &output) } else { output += "null" }
+        return WatchlistAnswer(status: 200, body: output + "}")
+    }
+
+    static func batchAnswer(_ changes: [WatchlistChange], outcomes: [WatchlistOutcome]) -> WatchlistAnswer {
+        var output = "{\"results\":["
+        for (index, (change, outcome)) in zip(changes, outcomes).enumerated() {
+            if index > 0 { output += "," }
+            output += "{\"id\":"
+            ContractJSON.writeString(change.id, to: &output)
+            output += ",\"movieId\":\(change.movieID),\"outcome\":\"\(outcome.rawValue)\"}"
+        }
+        return WatchlistAnswer(status: 200, body: output + "]}")
+    }
+
+    static var keyReused: WatchlistAnswer {
+        refusal("This Idempotency-Key was used with another request: make a new key for a new change.")
+    }
+
+    static func changeReused(_ id: String) -> WatchlistAnswer {
+        refusal("The change id '\(ParameterParsing.excerpt(id))' was used with another change: make a new id for a new change.")
+    }
+
+    private static func refusal(_ message: String) -> WatchlistAnswer {
+        let error = ErrorAnswer(.unprocessableContent, code: "idempotency_key_reused", message: message)
+        return WatchlistAnswer(status: 422, body: String(decoding: error.body, as: UTF8.self))
+    }
+
+    private static func write(_ entry: WatchlistEntry, to output: inout String) {
+        output += "{\"movieId\":\(entry.movieID),\"note\":"
+        ContractJSON.writeString(entry.note, to: &output)
+        output += ",\"changedAt\":\"\(WatchlistTime.string(entry.version.changedAt))\"}"
+    }
+}

@@ -1,0 +1,98 @@
+/// What a watchlist write does, decided from what storage holds, the same for every backend:
+/// each backend reads a ``WatchlistState`` and writes the plan in one transaction.
+///
+/// The rules: a request whose `Idempotency-Key` was seen gets its first answer again, unless its
+/// content differs (422). A change whose id was applied before is `repeated` and changes
+/// nothing; one with a seen id and other content makes the whole request a 422. Otherwise a
+/// change wins over the stored entry when its ``WatchlistVersion`` is greater (`applied`), or
+/// loses (`superseded`); removals stay as tombstones. A change for a movie the catalogue does not
+/// hold is `unknownMovie` and changes nothing.
+public struct WatchlistPlan: Sendable {
+    /// The answer to send.
+    public var answer: WatchlistAnswer
+    /// Whether the answer is new and must be kept under the request's key.
+    public var recordsAnswer: Bool
+    /// Entries to insert or replace, the last one per movie.
+    public var entries: [WatchlistEntry]
+    /// Changes to record as seen, with what became of them.
+    public var journal: [Journaled]
+
+    public struct Journaled: Sendable, Hashable {
+        public var change: WatchlistChange
+        public var outcome: WatchlistOutcome
+    }
+}
+
+/// What became of one change.
+public enum WatchlistOutcome: String, Sendable, Hashable {
+    case applied
+    case superseded
+    case repeated
+    case unknownMovie
+}
+
+/// What storage holds that a write depends on.
+public struct WatchlistState: Sendable {
+    /// The fingerprint and answer kept under the request's key, if it was seen.
+    public var storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?
+    /// The fingerprints of the write's change ids that were seen before.
+    public var seenChanges: [String: [UInt8]]
+    /// The stored entries of the write's movies.
+    public var entries: [Int: WatchlistEntry]
+    /// Which of the write's movies the catalogue holds.
+    public var knownMovies: Set<Int>
+
+    public init(storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?, seenChanges: [String: [UInt8]], entries: [Int: WatchlistEntry], knownMovies: Set<Int>) {
+        self.storedRequest = storedRequest
+        self.seenChanges = seenChanges
+        self.entries = entries
+        self.knownMovies = knownMovies
+    }
+}
+
+extension WatchlistPlan {
+    public init(_ write: WatchlistWrite, state: WatchlistState) {
+        if let stored = state.storedRequest {
+            self.init(
+                answer: stored.fingerprint == write.fingerprint ? stored.answer : WatchlistJSON.keyReused,
+                recordsAnswer: false, entries: [], journal: []
+            )
+            return
+        }
+        var seen = state.seenChanges
+        var entries = state.entries
+        var written: [Int: WatchlistEntry] = [:]
+        var journal: [Journaled] = []
+        var outcomes: [WatchlistOutcome] = []
+        for change in write.changes {
+            let outcome: WatchlistOutcome
+            if let fingerprint = seen[change.id] {
+                guard fingerprint == change.fingerprint else {
+                    self.init(answer: WatchlistJSON.changeReused(change.id), recordsAnswer: false, entries: [], journal: [])
+                    return
+                }
+                outcome = .repeated
+            } else if !state.knownMovies.contains(change.movieID) {
+                outcome = .unknownMovie
+            } else if let stored = entries[change.movieID], stored.version >= change.version {
+                outcome = .superseded
+            } else {
+                outcome = .applied
+                entries[change.movieID] = change.entry
+                written[change.movieID] = change.entry
+            }
+            if outcome != .repeated {
+                seen[change.id] = change.fingerprint
+                journal.append(Journaled(change: change, outcome: outcome))
+            }
+            outcomes.append(outcome)
+        }
+        let answer = switch write.shape {
+        case .single:
+            WatchlistJSON.singleAnswer(write.changes[0], outcome: outcomes[0], entry: entries[write.changes[0].movieID])
+        case .batch:
+            WatchlistJSON.batchAnswer(write.changes, outcomes: outcomes)
+        }
+        self.init(answer: answer, recordsAnswer: true, entries: written.values.sorted { $0.movieID < $1.movieID }, journal: journal)
+    }
+}

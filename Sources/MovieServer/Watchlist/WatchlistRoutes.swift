@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/api/watchlist`: each client's list of movies to watch, read and written with its access
+/// token, which names the owner. A token is needed also on a `--public` server.
+///
+/// - `GET /api/watchlist`: `{"entries": [...]}` with an `ETag` (a `304` for a match), `private`.
+/// - `PUT /api/watchlist/{movieId}`, `DELETE /api/watchlist/{movieId}`: one change.
+/// - `POST /api/watchlist/changes`: up to 500 changes in order.
+///
+/// Every write needs an `Idempotency-Key`; see ``WatchlistPlan`` for what a repeat does and how
+/// two devices' changes to one movie are settled.
+struct WatchlistRoutes: Sendable {
+    /// The largest body a write may have (a full batch with long notes fits); a larger one is a 413.
+    static let maximumBodySize = 2 * 1024 * 1024
+
+    let storage: any ServerStorage
+    let tokens: TokenService
+    private let caching = CachingDirectives(maxAge: 0, isPrivate: true)
+
+    func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
+        router.get("watchlist") { request, _ in
+            let owner = try await owner(of: request)
+            let entries: [WatchlistEntry]
+            do throws(StorageError) { entries = try await storage.watchlist(owner: owner) } catch { throw ErrorAnswer.storageUnavailable(error) }
+            return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries)), to: request)
+        }
+        for (method, action) in [(HTTPRequest.Method.put, WatchlistChange.Action.add), (.delete, .remove)] {
+            router.on("watchlist/:id", method: method) { (request: Request, context: Context) -> Response in
+                let owner = try await owner(of: request)
+                let movieID = try ParameterParsing.movieID(context.parameters.get("id"))
+                let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
+                let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
+                let change = try WatchlistJSON.single(body, id: key, movieID: movieID, action: action, now: WatchlistTime.now())
+                let write = WatchlistWrite(owner: owner, key: key, request: "\(method) \(movieID)", body: body, changes: [change], shape: .single)
+                return try await apply(write)
+            }
+        }
+        router.post("watchlist/changes") { request, _ in
+            let owner = try await owner(of: request)
+            let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
+            let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
+            let changes = try WatchlistJSON.batch(body)
+            return try await apply(WatchlistWrite(owner: owner, key: key, request: "POST changes", body: body, changes: changes, shape: .batch))
+        }
+    }
+
+    private func apply(_ write: WatchlistWrite) async throws -> Response {
+        let answer: WatchlistAnswer
+        do throws(StorageError) { answer = try await storage.applyWatchlist(write, now: Date()) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        return Response(
+            status: HTTPResponse.Status(code: answer.status),
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: answer.body))
+        )
+    }
+
+    private func owner(of request: Request) async throws -> String {
+        do {
+            guard let header = request.headers[.authorization], let token = BearerAuthorization.token(in: header) else {
+                throw ErrorAnswer(
+                    .unauthorized, code: "invalid_token",
+                    message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",
+                    headerFields: [.wwwAuthenticate: #"Bearer realm="marquee""#]
+                )
+            }
+            return try await tokens.verifyAccessToken(token)
+        } catch {
+            tokens.ledger.recordChallenge()
+            throw error
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+}

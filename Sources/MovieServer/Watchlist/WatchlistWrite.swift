@@ -1,0 +1,43 @@
+import Crypto
+import Foundation
+
+/// A write request to a watchlist as storage applies it: whose, under which `Idempotency-Key`,
+/// what the request was (hashed, to tell a repeat from another request under the same key), and
+/// its changes in order.
+public struct WatchlistWrite: Sendable {
+    /// Whether the answer is for one movie (`PUT`/`DELETE`) or a batch.
+    public enum Shape: Sendable {
+        case single
+        case batch
+    }
+
+    public var owner: String
+    public var key: String
+    public var fingerprint: [UInt8]
+    public var changes: [WatchlistChange]
+    public var shape: Shape
+
+    public init(owner: String, key: String, request: String, body: some DataProtocol, changes: [WatchlistChange], shape: Shape) {
+        var hash = SHA256()
+        hash.update(data: Data(request.utf8))
+        hash.update(data: [0])
+        hash.update(data: body)
+        self.owner = owner
+        self.key = key
+        fingerprint = Array(hash.finalize())
+        self.changes = changes
+        self.shape = shape
+    }
+}
+
+/// A stored answer to a watchlist write: the status and body sent the first time, sent again
+/// for a repeat of the same request.
+public struct WatchlistAnswer: Sendable, Hashable {
+    public var status: Int
+    public var body: String
+
+    public init(status: Int, body: String) {
+        self.status = status
+        self.body = body
+    }
+}
