@@ -60,7 +60,10 @@ let package = Package(
         ),
         .target(
             name: "MovieStore",
-            dependencies: ["Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(name: "TextFormatting"),
         .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore", "TextFormatting"]),

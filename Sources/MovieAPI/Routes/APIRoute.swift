@@ -12,6 +12,10 @@ public enum APIRoute: Route, Hashable {
     case movies(MovieList, year: Int)
     /// A page of a search or listing of the catalogue.
     case search(MovieSearchRequest)
+    /// The owner's watchlist.
+    case watchlist
+    /// A batch of watchlist changes, sent under an idempotency key.
+    case watchlistChanges([WatchlistChangeRecord], key: String)
 
     public var endpoint: Endpoint {
         switch self {
@@ -33,6 +37,18 @@ public enum APIRoute: Route, Hashable {
             Endpoint(path: ["movies", Self.pathSegment(of: list), String(year)])
         case let .search(request):
             Endpoint(path: ["movies"], queryItems: Self.queryItems(of: request))
+        case .watchlist:
+            Endpoint(path: ["watchlist"])
+        case let .watchlistChanges(changes, key):
+            Endpoint(
+                method: .post,
+                path: ["watchlist", "changes"],
+                headerFields: [.contentType: "application/json", .accept: "application/json", .idempotencyKey: key],
+                body: APIWatchlistBatch(changes).json,
+                // The key makes a repeat harmless: the server answers it without applying anything twice.
+                isRetrySafe: true,
+                followsRedirects: false
+            )
         }
     }
 
@@ -65,6 +81,14 @@ extension APIRoute {
 
     /// A page of a search or listing.
     public static func searchRequest(_ request: MovieSearchRequest) -> Request<APISearchPage> { Request(APIRoute.search(request)) }
+
+    /// The owner's watchlist.
+    public static func watchlistRequest() -> Request<APIWatchlist> { Request(APIRoute.watchlist) }
+
+    /// What became of each of a batch of watchlist changes.
+    public static func watchlistChangesRequest(_ changes: [WatchlistChangeRecord], key: String) -> Request<APIWatchlistResults> {
+        Request(APIRoute.watchlistChanges(changes, key: key))
+    }
 
     /// The token the client's credentials are exchanged for.
     static func tokenRequest(_ grant: TokenGrant) -> Request<APIToken> { Request(APIRoute.token(grant)) }

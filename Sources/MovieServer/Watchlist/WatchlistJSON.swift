@@ -1,4 +1,5 @@
 import Foundation
+import Movies
 
 /// The watchlist's JSON: request bodies read strictly (a clear 400 for anything wrong) and the
 /// answers written.
@@ -87,7 +88,7 @@ enum WatchlistJSON {
     }
 
     private static func time(_ text: String) throws(ErrorAnswer) -> Int64 {
-        guard let milliseconds = WatchlistTime.milliseconds(text) else {
+        guard let milliseconds = WatchlistClock.milliseconds(text) else {
             throw .badRequest("changedAt must be an RFC 3339 time from the year 2000 to 9999, such as 2026-11-24T09:30:00.000Z, not '\(ParameterParsing.excerpt(text))'.")
         }
         return milliseconds
@@ -170,6 +171,6 @@ extension WatchlistJSON {
     private static func write(_ entry: WatchlistEntry, to output: inout String) {
         output += "{\"movieId\":\(entry.movieID),\"note\":"
         ContractJSON.writeString(entry.note, to: &output)
-        output += ",\"changedAt\":\"\(WatchlistTime.string(entry.version.changedAt))\"}"
+        output += ",\"changedAt\":\"\(WatchlistClock.string(entry.version.changedAt))\"}"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Movies
 import HTTPTypes
 import Hummingbird
 
@@ -32,7 +33,7 @@ struct WatchlistRoutes: Sendable {
                 let movieID = try ParameterParsing.movieID(context.parameters.get("id"))
                 let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
                 let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
-                let change = try WatchlistJSON.single(body, id: key, movieID: movieID, action: action, now: WatchlistTime.now())
+                let change = try WatchlistJSON.single(body, id: key, movieID: movieID, action: action, now: WatchlistClock.now())
                 let write = WatchlistWrite(owner: owner, key: key, request: "\(method) \(movieID)", body: body, changes: [change], shape: .single)
                 return try await apply(write)
             }

@@ -150,7 +150,7 @@ public final class MovieStore: Sendable {
         URL(fileURLWithPath: url.path + "-lock")
     }
 
-    private func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
+    func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
         do {
             return try await pool.read(body)
         } catch {
@@ -158,7 +158,7 @@ public final class MovieStore: Sendable {
         }
     }
 
-    private func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(StoreError) {
+    func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(StoreError) {
         do {
             try await pool.write(body)
         } catch {
@@ -166,7 +166,7 @@ public final class MovieStore: Sendable {
         }
     }
 
-    private func write<Value: Sendable>(
+    func write<Value: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> Value,
         result: (Value) -> Void
     ) async throws(StoreError) {

@@ -99,7 +99,11 @@ extension MovieWriting {
         try db.execute(sql: "DELETE FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
         try db.execute(sql: "DELETE FROM movieSearch WHERE rowid IN (SELECT rowid FROM movie WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api])
         try db.execute(sql: "DELETE FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
-        try db.execute(sql: "DELETE FROM api WHERE key = ?", arguments: [api])
+        // The watchlist is not a cache: its changes and last known state stay, and with them the API's row.
+        try db.execute(sql: """
+            DELETE FROM api WHERE key = ? AND id NOT IN (
+                SELECT apiId FROM watchlistOutbox UNION SELECT apiId FROM watchlistEntry UNION SELECT apiId FROM watchlistState)
+            """, arguments: [api])
         try db.execute(sql: "DELETE FROM actor WHERE id NOT IN (SELECT actorId FROM castMember)")
     }
 }

@@ -10,6 +10,7 @@ enum StoreMigrations {
         migrator.registerMigration("v3: each answer's entity tag and max-age", migrate: addValidators)
         migrator.registerMigration("v4: each API named once, rows keyed by its integer id", migrate: keyRowsByAPIIdentifier)
         migrator.registerMigration("v5: stored movies searchable offline", migrate: indexForSearch)
+        migrator.registerMigration("v6: a watchlist per API, changed offline through an outbox", migrate: addWatchlist)
         return migrator
     }
 

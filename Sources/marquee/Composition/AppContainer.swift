@@ -1,3 +1,4 @@
+import MovieAPI
 import MovieStore
 import Networking
 import Swinject
@@ -16,6 +17,11 @@ final class AppContainer {
 
     /// The service the commands use.
     var movieService: AppMovieService { container.resolved() }
+
+    /// The sync of the store's watchlist outbox with this API.
+    func watchlistSync(store: MovieStore, api: String, batchSize: Int = 500) -> AppWatchlistSync {
+        WatchlistSync(service: container.resolved(), store: store, api: api, batchSize: batchSize)
+    }
 
     /// Closes the HTTP client's connections, if one was made.
     func shutdown() async {

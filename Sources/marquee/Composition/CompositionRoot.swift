@@ -27,12 +27,46 @@ enum CompositionRoot {
 
         let outcome: Swift.Result<Result, any Error>
         do {
+            if WatchlistHome(selection) == .server, options.cachePolicy != .cacheOnly {
+                await WatchlistDelivery.pushQuietly(app.watchlistSync(store: store, api: environment.identity.key))
+            }
             outcome = .success(try await body(app.movieService))
         } catch {
             outcome = .failure(error)
         }
         await app.shutdown()
         try? await embeddedServer?.stop()
+        return try outcome.get()
+    }
+
+    /// Runs `body` with the watchlist of the API `options` name: its store, and the sync with its
+    /// server when the server keeps watchlists and the network may be used. Nothing is started
+    /// for an API whose watchlist lives here (the embedded server and the stub keep none between
+    /// runs).
+    static func withWatchlist<Result>(
+        _ options: ClientOptions,
+        batchSize: Int = 500,
+        _ body: (AppWatchlist) async throws -> Result
+    ) async throws -> Result {
+        let selection = try options.api.selection
+        let store: MovieStore
+        do { store = try MovieStore(url: options.api.storeURL) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+        let home = WatchlistHome(selection)
+        guard home == .server, !options.offline, let environment = APIEnvironment(selection.identity) else {
+            return try await body(AppWatchlist(store: store, api: selection.identity.key, home: home, sync: nil))
+        }
+        if options.curl { CurlNotes.print(for: environment) }
+        var settings = AppSettings(environment: environment, stubScenario: nil, store: store, defaultPolicy: options.cachePolicy)
+        settings.chosenTimeout = options.timeout.map { .seconds($0) }
+        let app = AppContainer(settings: settings)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            let sync = app.watchlistSync(store: store, api: environment.identity.key, batchSize: batchSize)
+            outcome = .success(try await body(AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync)))
+        } catch {
+            outcome = .failure(error)
+        }
+        await app.shutdown()
         return try outcome.get()
     }
 

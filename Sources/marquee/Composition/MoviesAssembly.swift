@@ -17,6 +17,10 @@ struct MoviesAssembly: Assembly {
             APIMovieService(client: resolver.resolved())
         }
 
+        container.register(APIWatchlistService.self) { resolver in
+            APIWatchlistService(client: resolver.resolved())
+        }
+
         container.register((any OfflineMovieService<NetworkError>).self) { resolver in
             CachedMovieService(
                 base: resolver.resolved(APIMovieService.self),

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import Movies
+
+/// `GET /api/watchlist` as the API sends it: `{"entries": [{"movieId", "note", "changedAt"}]}`.
+public struct APIWatchlist: Decodable, Sendable, Hashable {
+    public struct Entry: Decodable, Sendable, Hashable {
+        public let movieId: Int
+        public let note: String
+        public let changedAt: String
+    }
+
+    public let entries: [Entry]
+
+    /// The domain items; an entry whose time is not one the API writes is a decoding failure.
+    func items() throws(APIWatchlistError) -> [WatchlistItem] {
+        try entries.map { entry throws(APIWatchlistError) in
+            guard let changedAt = WatchlistClock.milliseconds(entry.changedAt) else { throw .badTime(entry.changedAt) }
+            return WatchlistItem(movieID: entry.movieId, note: entry.note, changedAt: changedAt)
+        }
+    }
+}
+
+/// The answer to `POST /api/watchlist/changes`: `{"results": [{"id", "movieId", "outcome"}]}`.
+public struct APIWatchlistResults: Decodable, Sendable, Hashable {
+    public struct Result: Decodable, Sendable, Hashable {
+        public let id: String
+        public let movieId: Int
+        public let outcome: String
+    }
+
+    public let results: [Result]
+}
+
+/// The body of `POST /api/watchlist/changes`.
+struct APIWatchlistBatch: Encodable {
+    struct Change: Encodable {
+        let id: String
+        let movieId: Int
+        let action: String
+        let note: String?
+        let changedAt: String
+        let device: String
+    }
+
+    let changes: [Change]
+
+    init(_ records: [WatchlistChangeRecord]) {
+        changes = records.map { record in
+            Change(
+                id: record.id, movieId: record.movieID, action: record.action.rawValue,
+                note: record.action == .add ? record.note : nil,
+                changedAt: WatchlistClock.string(record.changedAt), device: record.device
+            )
+        }
+    }
+
+    var json: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+}
+
+/// Why a watchlist answer could not be used.
+enum APIWatchlistError: Error {
+    case badTime(String)
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+}

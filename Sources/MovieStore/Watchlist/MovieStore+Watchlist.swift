@@ -1,0 +1,53 @@
+import Foundation
+import Movies
+
+extension MovieStore {
+    /// Writes a change to `api`'s watchlist outbox, in one transaction, before anything is sent:
+    /// from then on it is shown, and kept until the server acknowledges it.
+    public func recordWatchlistChange(
+        movieID: Int, action: WatchlistChangeRecord.Action, note: String = "", api: APIKey, now: Date = Date()
+    ) async throws(StoreError) -> WatchlistChangeRecord {
+        var record: WatchlistChangeRecord?
+        try await write { db in
+            try WatchlistStoring.record(movieID: movieID, action: action, note: note, api: api, now: now, in: db)
+        } result: { record = $0 }
+        return record!
+    }
+
+    /// The oldest `limit` changes waiting to be sent to `api`, in the order they were made.
+    public func pendingWatchlistChanges(api: APIKey, limit: Int = .max) async throws(StoreError) -> [WatchlistChangeRecord] {
+        try await read { db in try WatchlistStoring.pending(api: api, limit: limit, in: db) }
+    }
+
+    /// Takes the changes the server acknowledged out of the outbox, in one transaction, and
+    /// writes those it applied into `api`'s known list.
+    public func acknowledgeWatchlistChanges(_ changes: [(WatchlistChangeRecord, WatchlistChangeOutcome)], api: APIKey) async throws(StoreError) {
+        let acknowledged = changes.map { ($0.0, applied: $0.1 == .applied) }
+        try await write { db in try WatchlistStoring.acknowledge(acknowledged, api: api, in: db) }
+    }
+
+    /// Makes `items` the server's known watchlist for `api`, with the answer's entity tag.
+    public func replaceWatchlist(_ items: [WatchlistItem], entityTag: String?, api: APIKey, pulledAt: Date = Date()) async throws(StoreError) {
+        try await write { db in try WatchlistStoring.replace(items, entityTag: entityTag, api: api, at: pulledAt, in: db) }
+    }
+
+    /// Records that the server confirmed (`304`) the known watchlist of `api`.
+    public func confirmWatchlist(api: APIKey, pulledAt: Date = Date()) async throws(StoreError) {
+        try await write { db in try WatchlistStoring.confirm(api: api, at: pulledAt, in: db) }
+    }
+
+    /// Records that `api`'s server keeps no watchlist: the list lives here.
+    public func markWatchlistUnsupported(api: APIKey) async throws(StoreError) {
+        try await write { db in try WatchlistStoring.markServerHasNone(api: api, in: db) }
+    }
+
+    /// The entity tag of the known watchlist of `api`, to ask the server conditionally.
+    public func watchlistEntityTag(api: APIKey) async throws(StoreError) -> String? {
+        try await read { db in try WatchlistStoring.entityTag(api: api, in: db) }
+    }
+
+    /// The watchlist of `api` as this machine sees it.
+    public func watchlist(api: APIKey) async throws(StoreError) -> WatchlistView {
+        try await read { db in try WatchlistStoring.view(api: api, in: db) }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Movies
+
+/// A watchlist as this machine sees it: the server's last known state with the changes still
+/// waiting in the outbox applied on top, each of those marked.
+public struct WatchlistView: Sendable, Hashable {
+    /// One movie on the list, or one whose removal is still pending.
+    public struct Line: Sendable, Hashable {
+        public enum Pending: String, Sendable, Hashable {
+            /// Added or re-noted here, not yet acknowledged by the server.
+            case adding
+            /// Removed here, not yet acknowledged: shown until it is.
+            case removing
+        }
+
+        public var movieID: Int
+        public var note: String
+        public var changedAt: Int64
+        public var pending: Pending?
+        /// The movie as stored for this API, when it is.
+        public var movie: Movie?
+    }
+
+    /// Newest change first.
+    public var lines: [Line]
+    /// How many changes wait in the outbox.
+    public var pendingChanges: Int
+    /// When the server's state was last pulled; `nil` if never.
+    public var pulledAt: Date?
+    /// Whether the server said it keeps no watchlist (the list lives on this machine only).
+    public var serverHasNone: Bool
+
+    /// The movies on the list, pending removals left out.
+    public var movieIDs: [Int] { lines.filter { $0.pending != .removing }.map(\.movieID) }
+}

@@ -1,0 +1,30 @@
+import MovieAPI
+import MovieStore
+
+/// The sync of the app's store with the movie API's watchlist.
+typealias AppWatchlistSync = WatchlistSync<APIWatchlistService>
+
+/// What a watchlist command works with: the store, the API's key in it, where the list is kept,
+/// and the sync with the server when there is one to reach this run.
+struct AppWatchlist {
+    let store: MovieStore
+    let api: String
+    let home: WatchlistHome
+    let sync: AppWatchlistSync?
+}
+
+/// Where an API's watchlist is kept.
+enum WatchlistHome: Equatable {
+    /// On its server, with this machine's changes on the way (a `marquee serve` server, production).
+    case server
+    /// On this machine only: the API keeps none between runs (the embedded server, the stub).
+    case thisMachine(reason: String)
+
+    init(_ selection: APISelection) {
+        switch selection.identity {
+        case .embedded: self = .thisMachine(reason: "the embedded API keeps no watchlist between runs")
+        case .stub: self = .thisMachine(reason: "the stub API keeps no watchlist")
+        case .production, .custom: self = .server
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import MovieStore
+import Movies
+import Networking
+import TextFormatting
+
+/// `marquee sync`: send the watchlist's pending changes in order, then fetch the server's list.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Send the watchlist's pending changes to the server, in order, then fetch its list.",
+        discussion: "Several processes may sync one store at once: they take turns. A change leaves this machine's outbox only when the server has acknowledged it."
+    )
+
+    @Option(name: .customLong("batch-size"), help: ArgumentHelp("Changes sent per request, 1 to 500.", valueName: "count"))
+    var batchSize = 500
+
+    @OptionGroup var client: ClientOptions
+
+    func validate() throws {
+        guard (1...500).contains(batchSize) else { throw ValidationError("the batch size must be from 1 to 500, not \(batchSize)") }
+        if client.offline { throw ValidationError("sync uses the network: drop --offline ('marquee watchlist' shows the list without it)") }
+    }
+
+    func run() async throws {
+        try await CompositionRoot.withWatchlist(client, batchSize: batchSize) { watchlist in
+            guard let sync = watchlist.sync else {
+                if case let .thisMachine(reason) = watchlist.home {
+                    print("Nothing to sync: \(reason); the watchlist is kept on this machine.")
+                }
+                return
+            }
+            do throws(WatchlistSyncFailure<NetworkError>) {
+                let report = try await sync.sync()
+                let view = try? await watchlist.store.watchlist(api: watchlist.api)
+                let holds = view.map { "; the watchlist holds \(NumberText.counted($0.movieIDs.count, "movie"))" } ?? ""
+                print("Synced: \(WatchlistText.summary(of: report))\(holds).")
+            } catch {
+                let pending = (try? await watchlist.store.pendingWatchlistChanges(api: watchlist.api).count) ?? 0
+                var sent = ""
+                if case let .network(_, before) = error, before.delivered > 0 { sent = "\(WatchlistText.summary(of: before)), then " }
+                throw CLIError.failed("sync: \(sent)\(WatchlistText.describe(error)); \(NumberText.counted(pending, "change")) still pending on this machine")
+            }
+        }
+    }
+}
+
+extension SyncCommand: ParsableCommandWithClient {}

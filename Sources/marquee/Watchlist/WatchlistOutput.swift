@@ -1,0 +1,82 @@
+import Foundation
+import MovieStore
+import Movies
+import TextFormatting
+
+/// How `marquee watchlist` prints the list: a table, or JSON.
+enum WatchlistOutput {
+    static func printTable(_ view: WatchlistView, home: WatchlistHome, now: Date) {
+        var header = "Watchlist"
+        switch home {
+        case let .thisMachine(reason): header += " (kept on this machine: \(reason))"
+        case .server where view.serverHasNone: header += " (kept on this machine: the server keeps no watchlist)"
+        case .server:
+            header += view.pulledAt.map { " (server's list from \(DurationText.age(now.timeIntervalSince($0))))" } ?? " (never synced)"
+        }
+        if view.pendingChanges > 0, case .server = home, !view.serverHasNone {
+            header += ", \(NumberText.counted(view.pendingChanges, "change")) pending: 'marquee sync' sends them"
+        }
+        print(header)
+        guard !view.lines.isEmpty else {
+            print("  (empty: 'marquee watch add ID' adds a movie)")
+            return
+        }
+        let idWidth = max(2, view.lines.map { String($0.movieID).count }.max() ?? 2)
+        print("  " + DisplayWidth.fit("ID", to: idWidth, alignRight: true) + "  " + DisplayWidth.fit("Title", to: 36) + "  Note")
+        for line in view.lines {
+            let title = line.movie.map { "\($0.name) (\(Calendar.utc.component(.year, from: $0.releaseDate)))" } ?? "(not stored here)"
+            var text = "  " + DisplayWidth.fit(String(line.movieID), to: idWidth, alignRight: true) + "  "
+                + DisplayWidth.fit(TerminalText.safe(title), to: 36) + "  " + TerminalText.safe(line.note)
+            switch line.pending {
+            case .adding?: text += (line.note.isEmpty ? "" : "  ") + "[pending]"
+            case .removing?: text += (line.note.isEmpty ? "" : "  ") + "[removal pending]"
+            case nil: break
+            }
+            print(text.trimmingTrailingSpaces)
+        }
+    }
+
+    static func printJSON(_ view: WatchlistView, home: WatchlistHome) throws {
+        struct Entry: Encodable {
+            let movieId: Int
+            let title: String?
+            let note: String
+            let changedAt: String
+            let pending: String?
+        }
+        struct Document: Encodable {
+            let keptOn: String
+            let pulledAt: String?
+            let pendingChanges: Int
+            let entries: [Entry]
+        }
+        let keptOn = if case .server = home, !view.serverHasNone { "server" } else { "thisMachine" }
+        let document = Document(
+            keptOn: keptOn,
+            pulledAt: view.pulledAt.map { WatchlistClock.string(WatchlistClock.now($0)) },
+            pendingChanges: view.pendingChanges,
+            entries: view.lines.map { line in
+                Entry(movieId: line.movieID, title: line.movie?.name, note: line.note, changedAt: WatchlistClock.string(line.changedAt), pending: line.pending?.rawValue)
+            }
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(document), as: UTF8.self))
+    }
+}
+
+private extension Calendar {
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}
+
+private extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
