@@ -26,6 +26,9 @@ struct ReadinessTimeoutTests {
         func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) { base.saveRefreshToken(token) }
         func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { base.redeemRefreshToken(hash: hash) }
         func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) { base.removeRefreshTokens(expiredBefore: date) }
+        func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] { base.watchlist(owner: owner) }
+        func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer { base.applyWatchlist(write, now: now) }
+        func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] { base.watchlistJournal(owner: owner) }
         func checkHealth() async throws(StorageError) {
             try? await Task.sleep(for: delay)
             base.checkHealth()

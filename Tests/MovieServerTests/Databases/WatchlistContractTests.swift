@@ -1,0 +1,211 @@
+import Crypto
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import NIOHTTP1
+import Testing
+
+extension ServerDatabaseTests {
+    /// `/api/watchlist` on every backend: tokens name owners, keys make repeats harmless, and two
+    /// devices' changes to one movie are settled by last writer wins with tombstones.
+    @Suite("Watchlist on every backend")
+    struct WatchlistContractTests {
+        static let form = [("Content-Type", "application/x-www-form-urlencoded")]
+        static let phone = ClientCredentials(id: "phone", secret: "phone-secret")
+        static let auth = AuthConfiguration(requiresToken: false, otherClients: [phone], signingKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+
+        @Test("writes, repeats and conflicts follow the rule; each owner sees only their list; a token is needed on a public server", arguments: Backend.allCases)
+        func rule(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                try await withServerClient(auth: Self.auth, storage: storage) { client in
+                    let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                    #expect(try await client.get("/api/watchlist").status == 401, "no token, though movies are public")
+                    #expect(try await client.get("/api/watchlist/6", method: .PUT, headers: [("Idempotency-Key", "x")]).status == 401)
+
+                    let first = try await owner.put(6, key: "k1", #"{"note":"a","changedAt":"2026-01-01T10:00:00Z","device":"d1"}"#)
+                    #expect(first.status == 200)
+                    #expect(first.json?["outcome"] as? String == "applied")
+                    let again = try await owner.put(6, key: "k1", #"{"note":"a","changedAt":"2026-01-01T10:00:00Z","device":"d1"}"#)
+                    #expect(again.status == 200)
+                    #expect(again.body == first.body, "a repeat gets the first answer")
+                    let reused = try await owner.put(6, key: "k1", #"{"note":"other"}"#)
+                    #expect(reused.status == 422)
+                    #expect(reused.json?["error"] as? String == "idempotency_key_reused")
+
+                    let batch = try await owner.batch(key: "b1", [
+                        Self.change("c1", 6, "remove", at: "2026-01-01T09:00:00Z", device: "d2"),
+                        Self.change("c2", 1, "add", at: "2026-01-01T11:00:00Z", device: "d1"),
+                        Self.change("c3", 1, "remove", at: "2026-01-01T12:00:00Z", device: "d2"),
+                        Self.change("c4", 1, "add", at: "2026-01-01T11:30:00Z", device: "d1"),
+                        Self.change("c5", 2, "add", note: "from a", at: "2026-01-01T13:00:00Z", device: "a"),
+                        Self.change("c6", 2, "add", note: "from b", at: "2026-01-01T13:00:00Z", device: "b"),
+                        Self.change("c7", 2, "add", note: "a again", at: "2026-01-01T13:00:00Z", device: "a"),
+                        Self.change("c8", 424242, "add", at: "2026-01-01T13:00:00Z", device: "a"),
+                        Self.change("c2", 1, "add", at: "2026-01-01T11:00:00Z", device: "d1"),
+                    ])
+                    #expect(batch.status == 200)
+                    let outcomes = (batch.json?["results"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
+                    #expect(outcomes == [
+                        "superseded", "applied", "applied", "superseded", "applied", "applied", "superseded", "unknownMovie", "repeated",
+                    ], "an older removal loses; a tombstone stops an older add; at one time the greater device wins")
+                    #expect(try await owner.put(424242, key: "k2", "").status == 404)
+
+                    let list = try await owner.list()
+                    #expect(list.status == 200)
+                    #expect(list.headers.first(name: "cache-control") == "private, max-age=0")
+                    #expect(Self.entries(list) == [[2: "from b"], [6: "a"]], "newest change first; movie 1 was removed")
+                    let tag = try #require(list.headers.first(name: "etag"))
+                    #expect(try await owner.list(ifNoneMatch: tag).status == 304)
+
+                    let other = try await Watchlister(client, token: try await Self.token(client, "phone", "phone-secret"))
+                    #expect(Self.entries(try await other.list()) == [], "another client's list is its own")
+                    _ = try await other.put(1, key: "k1", "")
+                    #expect(Self.entries(try await other.list()).count == 1, "the same key is another owner's own")
+                    #expect(Self.entries(try await owner.list()).count == 2)
+
+                    let journal = try await storage.watchlistJournal(owner: "marquee-dev")
+                    #expect(journal.map(\.changeID) == ["k1", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "k2"], "each change once, in order")
+                }
+            }
+        }
+
+        @Test("40 concurrent sends of overlapping batches, half under one key: each change is applied once", arguments: Backend.allCases)
+        func concurrentRepeats(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                try await withServerClient(auth: Self.auth, storage: storage) { client in
+                    let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                    let changes = (0..<30).map { index in
+                        Self.change("n\(index)", [1, 2, 3, 4, 5, 6][index % 6], index.isMultiple(of: 3) ? "remove" : "add", at: "2026-02-01T10:00:\(String(format: "%02d", index))Z", device: "d")
+                    }
+                    let answers = try await withThrowingTaskGroup(of: (Int, ServerClient.Answer).self) { group in
+                        for attempt in 0..<40 {
+                            group.addTask {
+                                let key = attempt.isMultiple(of: 2) ? "same" : "other-\(attempt)"
+                                let slice = attempt.isMultiple(of: 2) ? changes : Array(changes[(attempt % 10)...])
+                                return (attempt, try await owner.batch(key: key, slice))
+                            }
+                        }
+                        return try await group.reduce(into: [(Int, ServerClient.Answer)]()) { $0.append($1) }
+                    }
+                    #expect(answers.allSatisfy { $0.1.status == 200 })
+                    let sameKey = Set(answers.filter { $0.0.isMultiple(of: 2) }.map(\.1.body))
+                    #expect(sameKey.count == 1, "every send under one key gets one answer")
+                    let journal = try await storage.watchlistJournal(owner: "marquee-dev")
+                    #expect(journal.count == 30)
+                    #expect(Set(journal.map(\.changeID)).count == 30)
+                    #expect(Self.entries(try await owner.list()).map { $0.keys.first! }.sorted() == [2, 3, 5, 6], "the last change per movie stands")
+                }
+            }
+        }
+
+        @Test("two instances on one database: concurrent batches through both apply each change once, and both list the same", arguments: Backend.databases)
+        func twoInstances(backend: Backend) async throws {
+            let location = try await backend.makeLocation()
+            let firstStorage = try await location.open(logger: quietLogger)
+            _ = try await firstStorage.importMovies(try Catalog.reference().movies, batchSize: 100) { _ in }
+            let secondStorage = try await location.open(logger: quietLogger)
+            try await finally(try await withServerClient(auth: Self.auth, storage: firstStorage) { first in
+                try await withServerClient(auth: Self.auth, storage: secondStorage) { second in
+                    let token = try await Self.token(first, "marquee-dev", "marquee-dev-secret")
+                    let owners = [try await Watchlister(first, token: token), try await Watchlister(second, token: token)]
+                    let changes = (0..<60).map { index in
+                        Self.change("t\(index)", index % 10 + 1, index % 4 == 3 ? "remove" : "add", at: "2026-03-01T10:\(String(format: "%02d", index)):00Z", device: "d")
+                    }
+                    try await withThrowingTaskGroup(of: Int.self) { group in
+                        for attempt in 0..<20 {
+                            group.addTask {
+                                let start = (attempt * 7) % 50
+                                return try await owners[attempt % 2].batch(key: "k\(start)", Array(changes[start..<start + 10])).status
+                            }
+                        }
+                        for try await status in group { #expect(status == 200) }
+                    }
+                    _ = try await owners[0].batch(key: "all", changes)
+                    let journal = try await firstStorage.watchlistJournal(owner: "marquee-dev")
+                    #expect(journal.count == 60)
+                    #expect(Set(journal.map(\.changeID)).count == 60)
+                    let lists = [Self.entries(try await owners[0].list()), Self.entries(try await owners[1].list())]
+                    #expect(lists[0] == lists[1])
+                    let expected = Set((50..<60).filter { $0 % 4 != 3 }.map { $0 % 10 + 1 })
+                    #expect(Set(lists[0].compactMap(\.keys.first)) == expected, "the last change per movie stands")
+                }
+            }) {
+                await secondStorage.close()
+                await firstStorage.close()
+            }
+        }
+
+        @Test("bad writes are one clear 400 (or 413), never applied")
+        func badWrites() async throws {
+            let storage = MemoryStorage(catalog: try Catalog.reference())
+            try await withServerClient(auth: Self.auth, storage: storage) { client in
+                let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                let cases: [(String, ServerClient.Answer)] = [
+                    ("no key", try await owner.put(6, key: nil, "")),
+                    ("not JSON", try await owner.put(6, key: "a", "note=1")),
+                    ("bad time", try await owner.put(6, key: "b", #"{"changedAt":"yesterday"}"#)),
+                    ("year 1999", try await owner.put(6, key: "c", #"{"changedAt":"1999-12-31T00:00:00Z"}"#)),
+                    ("long note", try await owner.put(6, key: "d", #"{"note":"\#(String(repeating: "n", count: 1001))"}"#)),
+                    ("removal with a note", try await owner.send("/api/watchlist/6", .DELETE, key: "e", #"{"note":"x"}"#)),
+                    ("key of spaces", try await owner.put(6, key: "a b", "")),
+                    ("empty batch", try await owner.batch(key: "f", [])),
+                    ("501 changes", try await owner.batch(key: "g", (0...500).map { Self.change("z\($0)", 1, "add", at: "2026-01-01T00:00:00Z", device: "d") })),
+                    ("unknown action", try await owner.batch(key: "h", [Self.change("y", 1, "toggle", at: "2026-01-01T00:00:00Z", device: "d")])),
+                    ("negative id", try await owner.batch(key: "i", [Self.change("y", -1, "add", at: "2026-01-01T00:00:00Z", device: "d")])),
+                ]
+                for (name, answer) in cases {
+                    #expect(answer.status == 400, "\(name): \(String(decoding: answer.body, as: UTF8.self))")
+                    #expect(answer.json?["error"] as? String == "invalid_request", "\(name)")
+                }
+                let huge = try await owner.send("/api/watchlist/changes", .POST, key: "j", String(repeating: " ", count: 3 * 1024 * 1024))
+                #expect(huge.status == 413)
+                #expect(storage.watchlistJournal(owner: "marquee-dev").isEmpty)
+                #expect(Self.entries(try await owner.list()) == [])
+            }
+        }
+
+        static func token(_ client: ServerClient, _ id: String, _ secret: String) async throws -> String {
+            let answer = try await client.get("/api/auth/token", method: .POST, headers: form, body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)")
+            return try #require(answer.json?["access_token"] as? String)
+        }
+
+        static func change(_ id: String, _ movie: Int, _ action: String, note: String? = nil, at time: String, device: String) -> String {
+            let noteField = note.map { #","note":"\#($0)""# } ?? ""
+            return #"{"id":"\#(id)","movieId":\#(movie),"action":"\#(action)"\#(noteField),"changedAt":"\#(time)","device":"\#(device)"}"#
+        }
+
+        /// The listed entries as `[movie id: note]`, in order.
+        static func entries(_ answer: ServerClient.Answer) -> [[Int: String]] {
+            ((answer.json?["entries"] as? [[String: Any]]) ?? []).map { [($0["movieId"] as? Int) ?? -1: ($0["note"] as? String) ?? "?"] }
+        }
+    }
+}
+
+/// One owner's requests to `/api/watchlist`, with their token.
+struct Watchlister: Sendable {
+    let client: ServerClient
+    let token: String
+
+    init(_ client: ServerClient, token: String) async throws {
+        self.client = client
+        self.token = token
+    }
+
+    func put(_ movie: Int, key: String?, _ body: String) async throws -> ServerClient.Answer {
+        try await send("/api/watchlist/\(movie)", .PUT, key: key, body)
+    }
+
+    func batch(key: String, _ changes: [String]) async throws -> ServerClient.Answer {
+        try await send("/api/watchlist/changes", .POST, key: key, #"{"changes":[\#(changes.joined(separator: ","))]}"#)
+    }
+
+    func list(ifNoneMatch: String? = nil) async throws -> ServerClient.Answer {
+        try await client.get("/api/watchlist", headers: [("Authorization", "Bearer \(token)")] + (ifNoneMatch.map { [("If-None-Match", $0)] } ?? []))
+    }
+
+    func send(_ path: String, _ method: HTTPMethod, key: String?, _ body: String) async throws -> ServerClient.Answer {
+        var headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+        if let key { headers.append(("Idempotency-Key", key)) }
+        return try await client.get(path, method: method, headers: headers, body: body)
+    }
+}
