@@ -35,6 +35,8 @@ struct SyncCommand: AsyncParsableCommand {
                 let view = try? await watchlist.store.watchlist(api: watchlist.api)
                 let holds = view.map { "; the watchlist holds \(NumberText.counted($0.movieIDs.count, "movie"))" } ?? ""
                 print("Synced: \(WatchlistText.summary(of: report))\(holds).")
+            } catch .noWatchlist {
+                print("Nothing to sync: the server keeps no watchlist (it has no /api/watchlist); the watchlist is kept on this machine.")
             } catch {
                 let pending = (try? await watchlist.store.pendingWatchlistChanges(api: watchlist.api).count) ?? 0
                 var sent = ""

@@ -1,0 +1,233 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import MovieStore
+import Movies
+import Testing
+
+/// The watchlist through the app: changes written offline, delivered once whatever fails in
+/// between, settled between machines, and kept here when the API cannot hold them.
+@Suite("Watchlist through the app")
+struct WatchlistCommandTests {
+    let marquee = MarqueeProcess()
+
+    @Test("the server applies a batch and the answer is lost: the retry under the same key changes nothing more, in this run or the next")
+    func answerLost() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+            let relay = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 1)
+            let folder = try Self.folder()
+            let api = "http://127.0.0.1:\(relay.port)/api/"
+            let store = folder.appendingPathComponent("movies.sqlite").path
+            for change in [["add", "1"], ["add", "2", "--note", "soon"], ["remove", "1"]] {
+                let made = try await marquee.run(["watch"] + change + ["--offline", "--env", api, "--store", store])
+                #expect(made.status == 0, "\(made.standardError)")
+                #expect(made.standardOutput.contains("pending"), "\(made.standardOutput)")
+            }
+            let synced = try await marquee.run(["sync", "--env", api, "--store", store])
+            #expect(synced.status == 0, "\(synced.standardError)")
+            #expect(relay.answersCut == 1)
+            #expect(relay.markedRequests == 2, "the client sent the batch again after the lost answer")
+            #expect(synced.standardOutput.contains("Synced: sent 3 changes"), "\(synced.standardOutput)")
+            let journal = storage.watchlistJournal(owner: "marquee-dev")
+            #expect(journal.count == 3, "each change applied once: \(journal)")
+            #expect(Set(journal.map(\.changeID)).count == 3)
+            #expect(storage.watchlist(owner: "marquee-dev").map(\.movieID) == [2])
+            #expect(try await Self.view(marquee, api: api, store: store)["pendingChanges"] as? Int == 0)
+            await relay.stop()
+
+            let stubborn = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 100)
+            let stubbornAPI = "http://127.0.0.1:\(stubborn.port)/api/"
+            let stubbornStore = folder.appendingPathComponent("other.sqlite").path
+            #expect(try await marquee.run(["watch", "add", "3", "--offline", "--env", stubbornAPI, "--store", stubbornStore]).status == 0)
+            let failed = try await marquee.run(["sync", "--env", stubbornAPI, "--store", stubbornStore, "--timeout", "5"])
+            #expect(failed.status == 1)
+            #expect(failed.errorLines.last?.hasSuffix("1 change still pending on this machine") == true, "\(failed.standardError)")
+            #expect(stubborn.answersCut >= 1)
+            #expect(storage.watchlist(owner: "marquee-dev").map(\.movieID).sorted() == [2, 3], "the server applied it though no answer came back")
+            stubborn.cut(next: 0)
+            let later = try await marquee.run(["sync", "--env", stubbornAPI, "--store", stubbornStore])
+            #expect(later.status == 0, "\(later.standardError)")
+            #expect(later.standardOutput.hasPrefix("Synced: sent 1 change;"), "the server answers the repeat with its first answer: \(later.standardOutput)")
+            #expect(storage.watchlistJournal(owner: "marquee-dev").filter { $0.movieID == 3 }.count == 1)
+            await stubborn.stop()
+        }
+    }
+
+    @Test("50 SIGKILLs at random moments of a 500-change sync, then one clean sync: the server's list is the intended one, each change applied once")
+    func killedSyncs() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+            let folder = try Self.folder()
+            let api = server.baseURL.absoluteString
+            let storeURL = folder.appendingPathComponent("movies.sqlite")
+            var generator = SeededGenerator(seed: 27)
+            var intended: [Int: String] = [:]
+            do {
+                let store = try MovieStore(url: storeURL)
+                for index in 0..<500 {
+                    let movie = Int.random(in: 1...10, using: &generator)
+                    if Bool.random(using: &generator) {
+                        _ = try await store.recordWatchlistChange(movieID: movie, action: .add, note: "n\(index)", api: api)
+                        intended[movie] = "n\(index)"
+                    } else {
+                        _ = try await store.recordWatchlistChange(movieID: movie, action: .remove, api: api)
+                        intended[movie] = nil
+                    }
+                }
+            }
+            var killedAfterProgress = 0
+            for _ in 0..<50 {
+                let before = storage.watchlistJournal(owner: "marquee-dev").count
+                let process = try marquee.launch(["sync", "--batch-size", "2", "--env", api, "--store", storeURL.path])
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...200, using: &generator)))
+                _ = await process.signal(SIGKILL)
+                let after = storage.watchlistJournal(owner: "marquee-dev").count
+                if after > before && after < 500 { killedAfterProgress += 1 }
+            }
+            #expect(killedAfterProgress > 0, "some kills landed in the middle of a sync")
+            let clean = try await marquee.run(["sync", "--env", api, "--store", storeURL.path])
+            #expect(clean.status == 0, "\(clean.standardError)")
+            let journal = storage.watchlistJournal(owner: "marquee-dev")
+            #expect(journal.count == 500, "every change reached the server")
+            #expect(Set(journal.map(\.changeID)).count == 500, "none twice")
+            let listed = storage.watchlist(owner: "marquee-dev")
+            #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.movieID, $0.note) }) == intended)
+            let view = try await Self.view(marquee, api: api, store: storeURL.path)
+            #expect(view["pendingChanges"] as? Int == 0)
+            #expect(Set(((view["entries"] as? [[String: Any]]) ?? []).compactMap { $0["movieId"] as? Int }) == Set(intended.keys))
+        }
+    }
+
+    @Test("two machines change the same movies offline; after both sync, in either order, both show the list the rule gives", arguments: [false, true])
+    func twoMachines(reversed: Bool) async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+            let folder = try Self.folder()
+            let api = server.baseURL.absoluteString
+            let laptop = folder.appendingPathComponent("laptop.sqlite"), phone = folder.appendingPathComponent("phone.sqlite")
+            let start = Date(timeIntervalSince1970: 1_795_000_000)
+            do {
+                let a = try MovieStore(url: laptop), b = try MovieStore(url: phone)
+                _ = try await a.recordWatchlistChange(movieID: 1, action: .add, note: "laptop", api: api, now: start)
+                _ = try await b.recordWatchlistChange(movieID: 2, action: .add, note: "phone", api: api, now: start + 60)
+                _ = try await a.recordWatchlistChange(movieID: 2, action: .remove, api: api, now: start + 120)
+                _ = try await b.recordWatchlistChange(movieID: 1, action: .add, note: "phone wins", api: api, now: start + 180)
+                _ = try await b.recordWatchlistChange(movieID: 3, action: .add, api: api, now: start + 240)
+                _ = try await a.recordWatchlistChange(movieID: 3, action: .remove, api: api, now: start + 30)
+            }
+            let order = reversed ? [phone, laptop, phone] : [laptop, phone, laptop]
+            for store in order {
+                let synced = try await marquee.run(["sync", "--env", api, "--store", store.path])
+                #expect(synced.status == 0, "\(synced.standardError)")
+            }
+            let expected: [[String: String]] = [["3": ""], ["1": "phone wins"]]
+            for store in [laptop, phone] {
+                let view = try await Self.view(marquee, api: api, store: store.path)
+                let entries = ((view["entries"] as? [[String: Any]]) ?? []).map { ["\($0["movieId"] ?? "")": ($0["note"] as? String) ?? "?"] }
+                #expect(entries == expected, "\(store.lastPathComponent): the later change per movie, a later removal included")
+                #expect(view["pendingChanges"] as? Int == 0)
+            }
+        }
+    }
+
+    @Test("8 processes sync one store at once: they take turns, so the server receives each batch once")
+    func eightProcesses() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+            let counter = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 0)
+            let folder = try Self.folder()
+            let api = "http://127.0.0.1:\(counter.port)/api/"
+            let storeURL = folder.appendingPathComponent("movies.sqlite")
+            do {
+                let store = try MovieStore(url: storeURL)
+                for index in 0..<200 {
+                    _ = try await store.recordWatchlistChange(movieID: index % 10 + 1, action: .add, note: "\(index)", api: api)
+                }
+            }
+            let outcomes = try await withThrowingTaskGroup(of: MarqueeProcess.Outcome.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await marquee.run(["sync", "--batch-size", "20", "--env", api, "--store", storeURL.path]) }
+                }
+                return try await group.reduce(into: [MarqueeProcess.Outcome]()) { $0.append($1) }
+            }
+            for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.standardError)") }
+            #expect(counter.markedRequests == 10, "200 changes in batches of 20, each sent once")
+            let journal = storage.watchlistJournal(owner: "marquee-dev")
+            #expect(journal.count == 200)
+            #expect(Set(journal.map(\.changeID)).count == 200)
+            #expect(storage.watchlist(owner: "marquee-dev").count == 10)
+            await counter.stop()
+        }
+    }
+
+    @Test("offline: watch add with no server succeeds, watchlist shows it pending, and the next networked command delivers it")
+    func offlineThenDelivered() async throws {
+        let folder = try Self.folder()
+        let port = try PostgresCluster.freeLoopbackPort()
+        let api = "http://127.0.0.1:\(port)/api/"
+        let store = folder.appendingPathComponent("movies.sqlite").path
+        let added = try await marquee.run(["watch", "add", "6", "--note", "on the train", "--env", api, "--store", store, "--timeout", "2"])
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput.hasPrefix("Noted movie 6 on the watchlist; not sent yet (cannot connect"), "\(added.standardOutput)")
+        let shown = try await marquee.run(["watchlist", "--env", api, "--store", store])
+        #expect(shown.status == 0)
+        #expect(shown.standardOutput.contains("1 change pending"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("on the train  [pending]"), "\(shown.standardOutput)")
+
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        var configuration = MovieServer.Configuration(host: "127.0.0.1", port: port, storage: storage, auth: AuthConfiguration(), logger: quietLogger)
+        configuration.answersOnEventLoop = true
+        let running = try await MovieServer(configuration: configuration).start()
+        try await finally(try await {
+            let listed = try await marquee.run(["top-rated", "--env", api, "--store", store, "--verbose"])
+            #expect(listed.status == 0, "\(listed.standardError)")
+            #expect(listed.standardError.contains("watchlist: sent 1 change first"), "said in --verbose only: \(listed.standardError)")
+            let quiet = try await marquee.run(["top-rated", "--env", api, "--store", store])
+            #expect(!quiet.standardError.contains("watchlist"))
+            #expect(storage.watchlist(owner: "marquee-dev").map(\.note) == ["on the train"])
+            let view = try await Self.view(marquee, api: api, store: store)
+            #expect(view["pendingChanges"] as? Int == 0)
+            #expect((view["entries"] as? [[String: Any]])?.first?["title"] as? String == "Deadpool")
+        }()) { try? await running.stop() }
+    }
+
+    @Test("against the static site and the embedded API the watchlist is kept on this machine, and the commands say so")
+    func keptHere() async throws {
+        let folder = try Self.folder()
+        let store = folder.appendingPathComponent("movies.sqlite").path
+        let site = ReferenceSiteServer()
+        try await site.run { url in
+            let api = url.absoluteString
+            let added = try await marquee.run(["watch", "add", "1", "--env", api, "--store", store])
+            #expect(added.status == 0, "\(added.standardError)")
+            #expect(added.standardOutput == "Added movie 1 to the watchlist; kept on this machine: the server keeps no watchlist.\n")
+            let synced = try await marquee.run(["sync", "--env", api, "--store", store])
+            #expect(synced.status == 0, "\(synced.standardError)")
+            #expect(synced.standardOutput.contains("the server keeps no watchlist"), "\(synced.standardOutput)")
+            let shown = try await marquee.run(["watchlist", "--env", api, "--store", store])
+            #expect(shown.standardOutput.hasPrefix("Watchlist (kept on this machine: the server keeps no watchlist)"), "\(shown.standardOutput)")
+            #expect(shown.standardOutput.contains("[pending]"))
+        }
+        let embedded = try await marquee.run(["watch", "add", "2", "--store", store])
+        #expect(embedded.standardOutput == "Added movie 2 to the watchlist; kept on this machine: the embedded API keeps no watchlist between runs.\n")
+        let sync = try await marquee.run(["sync", "--store", store])
+        #expect(sync.status == 0)
+        #expect(sync.standardOutput == "Nothing to sync: the embedded API keeps no watchlist between runs; the watchlist is kept on this machine.\n")
+        let bad = try await marquee.run(["watch", "add", "-3", "--store", store])
+        #expect(bad.status == 64)
+        #expect(bad.errorLines.count == 1, "\(bad.standardError)")
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchlist-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func view(_ marquee: MarqueeProcess, api: String, store: String) async throws -> [String: Any] {
+        let shown = try await marquee.run(["watchlist", "--json", "--env", api, "--store", store])
+        #expect(shown.status == 0, "\(shown.standardError)")
+        return (try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [String: Any]) ?? [:]
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Movies
+import Testing
+
+@Suite("Watchlist times")
+struct WatchlistClockTests {
+    @Test("every millisecond of three seconds round-trips exactly, so changes a millisecond apart never tie")
+    func roundTrip() {
+        for milliseconds in Int64(1_795_000_000_000)..<1_795_000_003_000 {
+            let text = WatchlistClock.string(milliseconds)
+            #expect(WatchlistClock.milliseconds(text) == milliseconds, "\(milliseconds) → \(text)")
+        }
+    }
+
+    @Test("the wire form is RFC 3339 in UTC with three digits of milliseconds; other offsets and no fraction are read")
+    func wireForm() {
+        #expect(WatchlistClock.string(1_795_000_000_001) == "2026-11-18T11:06:40.001Z")
+        #expect(WatchlistClock.string(1_795_000_000_000) == "2026-11-18T11:06:40.000Z")
+        #expect(WatchlistClock.milliseconds("2026-11-18T11:06:40Z") == 1_795_000_000_000)
+        #expect(WatchlistClock.milliseconds("2026-11-18T12:06:40.5+01:00") == 1_795_000_000_500)
+        #expect(WatchlistClock.milliseconds("1999-12-31T23:59:59Z") == nil)
+        #expect(WatchlistClock.milliseconds("yesterday") == nil)
+    }
+}

@@ -1,0 +1,124 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A TCP relay on loopback that loses answers: for the first `cuts` marked requests (say, those
+/// that start with `POST /api/watchlist/changes` and carry a token), it passes the request to the server
+/// whole, waits for the server's answer and closes both sides instead of passing it on. The
+/// server has done the work; the client sees the connection drop.
+public final class CuttingRelay: Sendable {
+    public let port: Int
+    private let channel: any Channel
+    private let state: NIOLockedValueBox<State>
+
+    struct State {
+        var cutsLeft: Int
+        var cut = 0
+        var marked = 0
+    }
+
+    /// How many answers were cut so far.
+    public var answersCut: Int { state.withLockedValue { $0.cut } }
+    /// How many requests started with the marker.
+    public var markedRequests: Int { state.withLockedValue { $0.marked } }
+
+    private init(port: Int, channel: any Channel, state: NIOLockedValueBox<State>) {
+        self.port = port
+        self.channel = channel
+        self.state = state
+    }
+
+    /// Relays to `127.0.0.1:serverPort`; a request is marked when it starts with `marker` and
+    /// holds `requiring` (in any case) in its first read.
+    public static func start(to serverPort: Int, marker: String, requiring: String = "authorization: bearer", cuts: Int) async throws -> CuttingRelay {
+        let state = NIOLockedValueBox(State(cutsLeft: cuts))
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelInitializer { inbound in
+                let cutsAnswer = NIOLockedValueBox(false)
+                return ClientBootstrap(group: inbound.eventLoop)
+                    .channelInitializer { outbound in
+                        outbound.eventLoop.makeCompletedFuture {
+                            try outbound.pipeline.syncOperations.addHandler(CuttingHandler(peer: inbound) { _ in
+                                cutsAnswer.withLockedValue { $0 }
+                            })
+                        }
+                    }
+                    .connect(host: "127.0.0.1", port: serverPort)
+                    .flatMap { outbound in
+                        inbound.pipeline.addHandler(CuttingHandler(peer: outbound) { bytes in
+                            let text = String(buffer: bytes)
+                            guard text.hasPrefix(marker), text.lowercased().contains(requiring) else { return false }
+                            let cut = state.withLockedValue { state in
+                                state.marked += 1
+                                guard state.cutsLeft > 0 else { return false }
+                                state.cutsLeft -= 1
+                                state.cut += 1
+                                return true
+                            }
+                            if cut { cutsAnswer.withLockedValue { $0 = true } }
+                            return false
+                        })
+                    }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        return CuttingRelay(port: channel.localAddress?.port ?? 0, channel: channel, state: state)
+    }
+
+    /// From now on, cut the answers of the next `count` marked requests (0: none).
+    public func cut(next count: Int) {
+        state.withLockedValue { $0.cutsLeft = count }
+    }
+
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// Passes what one side reads to the other, unless `cuts` says this read is to be dropped, which
+/// closes both sides.
+private final class CuttingHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let peer: any Channel
+    private let cuts: @Sendable (ByteBuffer) -> Bool
+
+    init(peer: any Channel, cuts: @escaping @Sendable (ByteBuffer) -> Bool) {
+        self.peer = peer
+        self.cuts = cuts
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        if cuts(buffer) {
+            context.close(promise: nil)
+            peer.close(promise: nil)
+            return
+        }
+        peer.writeAndFlush(buffer, promise: nil)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { context.read() }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.read()
+        context.fireChannelActive()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.read()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        peer.close(promise: nil)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
