@@ -1,5 +1,6 @@
 import Foundation
 import MovieBrowser
+import MovieStore
 import Movies
 import Testing
 import TextFormatting
@@ -42,12 +43,32 @@ struct BrowserLayoutTests {
         #expect(lines(state(), width: 40)[3] == "       Ann Actor, Bob Actor" + String(repeating: " ", count: 13))
     }
 
-    @Test("the title shows both segments, the selected one marked, the API and the year")
+    @Test("the title shows the three segments, the selected one marked, the API and the year; short names when narrow")
     func title() {
         var shown = state()
-        #expect(lines(shown, width: 80)[0] == " [Top grossing]  Top rated                         the embedded API · Year 2016 ")
+        #expect(lines(shown, width: 80)[0] == " [Top grossing]  Top rated   Watchlist             the embedded API · Year 2016 ")
         _ = shown.handle(.right, visibleRows: 4)
-        #expect(lines(shown, width: 80)[0] == "  Top grossing  [Top rated]                        the embedded API · Year 2016 ")
+        #expect(lines(shown, width: 80)[0] == "  Top grossing  [Top rated]  Watchlist             the embedded API · Year 2016 ")
+        #expect(lines(shown, width: 40)[0] == "  Grossing  [Rated]  Watch  the embedde…")
+    }
+
+    @Test("the Watchlist segment lists each movie with its note, pending changes marked, and says how many wait")
+    func watchlistSegment() {
+        var shown = state()
+        _ = shown.handle(.left, visibleRows: 4)
+        shown.apply(.watchlistShown(WatchlistView(lines: [
+            WatchlistView.Line(movieID: 2, note: "Friday", changedAt: 3, pending: .adding, movie: Sample.ten[1]),
+            WatchlistView.Line(movieID: 1, note: "", changedAt: 2, pending: nil, movie: Sample.ten[0]),
+            WatchlistView.Line(movieID: 42, note: "", changedAt: 1, pending: .removing),
+        ], pendingChanges: 2, pulledAt: nil, serverHasNone: false)))
+        shown.apply(.watchlistSynced(status: "not synced: cannot connect"))
+        let screen = lines(shown, width: 80)
+        #expect(screen[1] == "   Id  Movie                              Note" + String(repeating: " ", count: 34))
+        #expect(screen[2].hasPrefix(" ›  2  Movie 2 (2016)                     Friday  [pending]"))
+        #expect(screen[3].hasPrefix("    1  Movie 1 (2016)"))
+        #expect(screen[4].hasPrefix("   42  movie 42 (not stored here)           [removal pending]"))
+        #expect(screen[screen.count - 2].hasPrefix("2 movies on the watchlist, 2 pending · not synced: cannot connect"))
+        #expect(screen[screen.count - 1].hasPrefix("←/→ switch · ↑/↓ move · Enter open · w remove · r sync"))
     }
 
     @Test("wide characters keep the columns after them aligned")

@@ -1,5 +1,6 @@
 import Foundation
 import MovieBrowser
+import MovieStore
 import Movies
 import Testing
 
@@ -7,22 +8,52 @@ import Testing
 struct BrowserStateTests {
     func loaded() -> BrowserState {
         var state = BrowserState(apiName: "the embedded API", year: 2016)
-        #expect(state.start() == [.loadList(.topGrossing, year: 2016)])
+        #expect(state.start() == [.loadList(.topGrossing, year: 2016), .loadWatchlist], "the watchlist is read at start, so w knows what is on it")
         state.apply(.listAnswer(.topGrossing, year: 2016, movies: Sample.ten, answer: Answer(source: .network, fetchedAt: Sample.fetchedAt)))
         return state
     }
 
-    @Test("←, → and Tab switch segments, cancelling the old load and starting the new one")
+    @Test("←, → and Tab cycle through the three segments, cancelling the old load and starting the new one")
     func switching() {
         var state = loaded()
         #expect(state.handle(.right, visibleRows: 5) == [.cancelList, .loadList(.topRated, year: 2016)])
         #expect(state.tab == .topRated)
         #expect(state.pane.answer.isRefreshing)
+        #expect(state.handle(.tab, visibleRows: 5) == [.cancelList, .loadWatchlist])
+        #expect(state.tab == .watchlist)
         #expect(state.handle(.tab, visibleRows: 5) == [.cancelList, .loadList(.topGrossing, year: 2016)])
         #expect(state.tab == .topGrossing)
         #expect(state.pane.movies == Sample.ten, "a segment keeps its table while it refreshes")
         _ = state.handle(.left, visibleRows: 5)
+        #expect(state.tab == .watchlist)
+        _ = state.handle(.backTab, visibleRows: 5)
         #expect(state.tab == .topRated)
+    }
+
+    @Test("w adds the selected movie to the watchlist, or removes it when it is on it; the Watchlist segment shows pending changes and removes with w")
+    func watchlist() {
+        var state = loaded()
+        #expect(state.handle(.character("w"), visibleRows: 5) == [.changeWatchlist(movieID: 1, add: true)])
+        #expect(state.watchlist.isSyncing)
+        let pending = WatchlistView(lines: [WatchlistView.Line(movieID: 1, note: "", changedAt: 2, pending: .adding, movie: Sample.ten[0])], pendingChanges: 1, pulledAt: nil, serverHasNone: false)
+        state.apply(.watchlistShown(pending))
+        #expect(state.watchlist.contains(1))
+        #expect(state.handle(.character("w"), visibleRows: 5) == [.changeWatchlist(movieID: 1, add: false)], "on the list: w removes")
+        _ = state.handle(.down, visibleRows: 5)
+        #expect(state.handle(.character("w"), visibleRows: 5) == [.changeWatchlist(movieID: 2, add: true)])
+        _ = state.handle(.enter, visibleRows: 5)
+        #expect(state.handle(.character("w"), visibleRows: 5) == [.changeWatchlist(movieID: 2, add: true)], "w works on an open movie")
+        _ = state.handle(.escape, visibleRows: 5)
+        state.apply(.watchlistSynced(status: nil))
+        #expect(!state.watchlist.isSyncing)
+
+        _ = state.handle(.left, visibleRows: 5)
+        #expect(state.tab == .watchlist)
+        #expect(state.handle(.character("r"), visibleRows: 5) == [.syncWatchlist])
+        #expect(state.handle(.enter, visibleRows: 5) == [.loadMovie(id: 1)])
+        _ = state.handle(.escape, visibleRows: 5)
+        #expect(state.handle(.character("w"), visibleRows: 5) == [.changeWatchlist(movieID: 1, add: false)])
+        #expect(state.notice == "removed Movie 1 from the watchlist")
     }
 
     @Test("↑/↓, PgUp/PgDn and Home/End move the selection within the table and scroll to it")

@@ -44,6 +44,9 @@ public struct BrowserLayout: Sendable {
         } else if let search = state.search {
             body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header()] + searchLines(search)
             answer = search.results.answer
+        } else if state.tab == .watchlist {
+            body = watchlistLines(state.watchlist)
+            answer = Answer()
         } else {
             body = [header()] + tableLines(state.pane)
             answer = state.pane.answer
@@ -52,18 +55,24 @@ public struct BrowserLayout: Sendable {
         body = Array(body.prefix(bodyHeight))
         body += Array(repeating: plain(""), count: bodyHeight - body.count)
         let searching = state.search.map { $0.text.trimmingCharacters(in: .whitespaces).isEmpty && state.detail == nil && !state.showsHelp } ?? false
-        let status = state.notice ?? (searching ? "type words of a title or of a cast" : answer.status(now: now, subject: subject))
+        let listStatus = state.tab == .watchlist && state.detail == nil && state.search == nil && !state.showsHelp
+            ? Self.watchlistStatus(state.watchlist)
+            : answer.status(now: now, subject: subject)
+        let status = state.notice.map { notice in state.watchlist.isSyncing ? notice + " · syncing…" : notice }
+            ?? (searching ? "type words of a title or of a cast" : listStatus)
         return [title(state)] + body + [styled(status, .bold), styled(keyLine(state), .dim)]
     }
 
     // MARK: Parts
 
     private func title(_ state: BrowserState) -> String {
+        let fullWidth = 1 + BrowserTab.allCases.map { DisplayWidth.of($0.title) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
+        let name: (BrowserTab) -> String = fullWidth + 12 <= width ? { $0.title } : { $0.shortTitle }
         let segments = BrowserTab.allCases.map { tab in
-            tab == state.tab ? (color ? Style.reverse.wrap(" \(tab.title) ") : "[\(tab.title)]") : " \(tab.title) "
+            tab == state.tab ? (color ? Style.reverse.wrap(" \(name(tab)) ") : "[\(name(tab))]") : " \(name(tab)) "
         }
         let left = " " + segments.joined(separator: " ")
-        let leftWidth = 1 + BrowserTab.allCases.map { DisplayWidth.of($0.title) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
+        let leftWidth = 1 + BrowserTab.allCases.map { DisplayWidth.of(name($0)) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
         let yearText = state.yearDraft.map { "Year: \($0)_" } ?? "Year \(state.year)"
         let right = DisplayWidth.truncate("\(TerminalText.safe(state.apiName)) · \(yearText) ", to: max(0, width - leftWidth - 1))
         let gap = max(1, width - leftWidth - DisplayWidth.of(right))
@@ -119,6 +128,42 @@ public struct BrowserLayout: Sendable {
         return lines
     }
 
+    /// The Watchlist segment: each movie with its note, pending changes marked.
+    private func watchlistLines(_ pane: WatchlistPane) -> [String] {
+        let idWidth = max(2, pane.lines.map { String($0.movieID).count }.max() ?? 2)
+        let markWidth = 18
+        let titleWidth = max(10, (width - 3 - idWidth - 2 - markWidth) * 3 / 5)
+        let header = styled("   " + DisplayWidth.fit("Id", to: idWidth, alignRight: true) + "  " + DisplayWidth.fit("Movie", to: titleWidth) + "  Note", .bold)
+        guard !pane.lines.isEmpty else {
+            let text = pane.isLoaded ? "   Nothing on the watchlist: press w on a movie to add it." : "   Loading…"
+            return [header, plain(text)]
+        }
+        var lines = [header]
+        for index in pane.lines.indices.dropFirst(pane.firstVisible).prefix(visibleRows * 2) {
+            let line = pane.lines[index]
+            let title = line.movie.map { "\(TerminalText.safe($0.name)) (\($0.year))" } ?? "movie \(line.movieID) (not stored here)"
+            let mark = switch line.pending {
+            case .adding?: "  [pending]"
+            case .removing?: "  [removal pending]"
+            case nil: ""
+            }
+            let selected = index == pane.selection
+            let row = " \(selected ? "›" : " ") " + DisplayWidth.fit(String(line.movieID), to: idWidth, alignRight: true) + "  "
+                + DisplayWidth.fit(title, to: titleWidth) + "  " + TerminalText.safe(line.note) + mark
+            lines.append(selected && color ? Style.reverse.wrap(DisplayWidth.fit(row, to: width)) : plain(row))
+        }
+        return lines
+    }
+
+    static func watchlistStatus(_ pane: WatchlistPane) -> String {
+        if pane.isSyncing { return "syncing the watchlist…" }
+        let count = pane.lines.filter { $0.pending != .removing }.count
+        var text = NumberText.counted(count, "movie") + " on the watchlist"
+        if pane.pendingCount > 0 { text += ", \(pane.pendingCount) pending" }
+        if let status = pane.status { text += " · " + status }
+        return text
+    }
+
     private func detailLines(_ detail: DetailPane) -> [String] {
         let movie = detail.movie
         var lines = [
@@ -142,14 +187,20 @@ public struct BrowserLayout: Sendable {
         if state.yearDraft != nil { return Self.fitting(["type a year", "Enter confirm", "Esc cancel"], leastNeededFirst: [0], width: width) }
         if state.showsHelp { return "any key closes the help" }
         if state.detail != nil {
-            return Self.fitting(["Esc back", "↑/↓ scroll", "r refresh", "? keys", "q quit"], leastNeededFirst: [2, 1], width: width)
+            return Self.fitting(["Esc back", "↑/↓ scroll", "w watchlist", "r refresh", "? keys", "q quit"], leastNeededFirst: [3, 1, 2], width: width)
         }
         if state.search != nil {
             return Self.fitting(["type to search", "↑/↓ move", "Enter open", "Esc back to the lists"], leastNeededFirst: [1, 2], width: width)
         }
+        if state.tab == .watchlist {
+            return Self.fitting(
+                ["←/→ switch", "↑/↓ move", "Enter open", "w remove", "r sync", "? keys", "q quit"],
+                leastNeededFirst: [4, 2, 1, 3, 0], width: width
+            )
+        }
         return Self.fitting(
-            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "/ search", "r refresh", "? keys", "q quit"],
-            leastNeededFirst: [5, 3, 2, 1, 4, 0], width: width
+            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "/ search", "w watchlist", "r refresh", "? keys", "q quit"],
+            leastNeededFirst: [6, 3, 5, 2, 1, 4, 0], width: width
         )
     }
 
@@ -174,7 +225,7 @@ public struct BrowserLayout: Sendable {
     static let helpLines = [
         " Keys",
         "",
-        "   ← → Tab        switch between Top grossing and Top rated",
+        "   ← → Tab        switch between Top grossing, Top rated and Watchlist",
         "   ↑ ↓            move the selection",
         "   PgUp PgDn      move a page",
         "   Home End       first and last movie",
@@ -183,7 +234,8 @@ public struct BrowserLayout: Sendable {
         "   [ ]            previous and next year",
         "   y              type a year",
         "   /              search the whole catalogue (Esc: back to the lists)",
-        "   r              ask the network again",
+        "   w              add the selected movie to the watchlist, or remove it",
+        "   r              ask the network again (on the Watchlist: sync it)",
         "   ?              this help",
         "   q Ctrl-C       quit",
     ]

@@ -1,5 +1,7 @@
 import Foundation
+import MovieStore
 import Movies
+import TextFormatting
 
 /// Everything `marquee browse` shows, as a plain value: the segment, the year, each segment's
 /// table, the open movie, the help and the year being typed. Keys and answers change it; the
@@ -20,6 +22,8 @@ public struct BrowserState: Sendable, Equatable {
     public var notice: String?
     /// The search opened with `/`, until Esc.
     public var search: SearchPane?
+    /// The Watchlist segment, loaded at start so that `w` knows what is on it.
+    public var watchlist = WatchlistPane()
 
 
     /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
@@ -36,7 +40,7 @@ public struct BrowserState: Sendable, Equatable {
 
     /// The first load of the screen.
     public mutating func start() -> [BrowserEffect] {
-        beginLoading(tab)
+        beginLoading(tab) + (tab == .watchlist ? [] : [.loadWatchlist])
     }
 
     // MARK: Keys
@@ -52,6 +56,7 @@ public struct BrowserState: Sendable, Equatable {
         if yearDraft != nil { return handleYearEntry(key) }
         if detail != nil { return handleDetail(key, visibleRows: visibleRows) }
         if search != nil { return handleSearch(key, visibleRows: visibleRows) }
+        if tab == .watchlist, let effects = handleWatchlist(key, visibleRows: visibleRows) { return effects }
         var pane = self.pane
         defer { panes[tab] = pane }
         switch key {
@@ -63,9 +68,12 @@ public struct BrowserState: Sendable, Equatable {
         case .end: pane.select(pane.movies.count - 1)
         case .left, .right, .tab, .backTab:
             panes[tab] = pane
-            tab = tab.other
+            tab = key == .left || key == .backTab ? tab.previous : tab.next
             pane = self.pane
             return [.cancelList] + beginLoading(tab, into: &pane)
+        case .character("w"):
+            guard let movie = pane.selectedMovie else { return [] }
+            return toggleWatchlist(movie.id, name: movie.name)
         case .enter:
             guard let movie = pane.selectedMovie else { return [] }
             detail = DetailPane(movie: movie, answer: Answer(source: pane.answer.source, fetchedAt: pane.answer.fetchedAt, isRefreshing: true))
@@ -110,12 +118,52 @@ public struct BrowserState: Sendable, Equatable {
             detail.answer.failure = nil
             self.detail = detail
             return [.cancelMovie, .loadMovie(id: detail.movie.id)]
+        case .character("w"):
+            return toggleWatchlist(detail.movie.id, name: detail.movie.name)
         case .character("?"): showsHelp = true
         case .character("q"): return [.quit]
         default: break
         }
         self.detail = detail
         return []
+    }
+
+    /// The keys of the Watchlist segment; `nil` for those it shares with the lists (switching
+    /// segments, years, help, quit).
+    private mutating func handleWatchlist(_ key: Key, visibleRows: Int) -> [BrowserEffect]? {
+        switch key {
+        case .up: watchlist.move(by: -1)
+        case .down: watchlist.move(by: 1)
+        case .pageUp: watchlist.move(by: -max(1, visibleRows))
+        case .pageDown: watchlist.move(by: max(1, visibleRows))
+        case .home: watchlist.select(0)
+        case .end: watchlist.select(watchlist.lines.count - 1)
+        case .enter:
+            guard let line = watchlist.selectedLine, let movie = line.movie else {
+                if watchlist.selectedLine != nil { notice = "this movie is not stored here yet: refresh with r" }
+                return []
+            }
+            detail = DetailPane(movie: movie, answer: Answer(source: .store, fetchedAt: nil, isRefreshing: true))
+            return [.loadMovie(id: movie.id)]
+        case .character("w"):
+            guard let line = watchlist.selectedLine else { return [] }
+            return toggleWatchlist(line.movieID, name: line.movie?.name ?? "movie \(line.movieID)")
+        case .character("r"):
+            watchlist.isSyncing = true
+            return [.syncWatchlist]
+        default:
+            return nil
+        }
+        watchlist.reveal(visibleRows: visibleRows)
+        return []
+    }
+
+    /// Adds the movie to the watchlist, or removes it when it is on it: written here at once, then sent.
+    private mutating func toggleWatchlist(_ movieID: Int, name: String) -> [BrowserEffect] {
+        let adding = !watchlist.contains(movieID)
+        notice = adding ? "added \(TerminalText.safe(name)) to the watchlist" : "removed \(TerminalText.safe(name)) from the watchlist"
+        watchlist.isSyncing = true
+        return [.changeWatchlist(movieID: movieID, add: adding)]
     }
 
     private mutating func handleSearch(_ key: Key, visibleRows: Int) -> [BrowserEffect] {
@@ -202,6 +250,7 @@ public struct BrowserState: Sendable, Equatable {
     }
 
     private func beginLoading(_ tab: BrowserTab, into pane: inout ListPane) -> [BrowserEffect] {
+        guard tab != .watchlist else { return [.loadWatchlist] }
         pane.answer.isRefreshing = true
         pane.answer.failure = nil
         return [.loadList(tab, year: year)]
@@ -263,6 +312,11 @@ public struct BrowserState: Sendable, Equatable {
             search.results.answer.isRefreshing = false
             search.next = next
             self.search = search
+        case let .watchlistShown(view):
+            watchlist.show(view)
+        case let .watchlistSynced(status):
+            watchlist.isSyncing = false
+            watchlist.status = status
         case let .searchFailed(text, failure):
             guard var search, search.text == text else { return }
             search.results.answer.isRefreshing = false
@@ -287,6 +341,12 @@ public enum BrowserEffect: Sendable, Equatable {
     case searchMore(String, cursor: String)
     /// Stop the search in flight, if any.
     case cancelSearch
+    /// Show the stored watchlist, then sync it.
+    case loadWatchlist
+    /// Write the change to the outbox, show the list, then sync it.
+    case changeWatchlist(movieID: Int, add: Bool)
+    /// Send the pending changes and fetch the server's list.
+    case syncWatchlist
     case quit
 }
 
@@ -303,4 +363,8 @@ public enum BrowserUpdate: Sendable, Equatable {
     /// A search's answer for `text`: its first page, or one more (`appending`).
     case searchAnswer(text: String, movies: [Movie], next: String?, answer: Answer, appending: Bool)
     case searchFailed(text: String, failure: String)
+    /// The watchlist as this machine sees it, after a change or a sync.
+    case watchlistShown(WatchlistView)
+    /// A sync ended: `status` says why it could not finish, or where the list is kept.
+    case watchlistSynced(status: String?)
 }

@@ -27,6 +27,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
     private let describe: @Sendable (Failure) -> String
     private let now: @Sendable () -> Date
     private let tick: Duration
+    private let watchlist: (any BrowserWatchlist)?
 
     /// `describe` turns a failure into the words of the status line (a network failure shown
     /// beside a stored answer comes as ``CacheFailure/network(_:)``); `tick` is how often the
@@ -36,8 +37,10 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         policy: CachePolicy,
         describe: @escaping @Sendable (Failure) -> String,
         now: @escaping @Sendable () -> Date = { Date() },
-        tick: Duration = .seconds(1)
+        tick: Duration = .seconds(1),
+        watchlist: (any BrowserWatchlist)? = nil
     ) {
+        self.watchlist = watchlist
         self.service = service
         self.policy = policy
         self.describe = describe
@@ -104,10 +107,12 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         var observation: Task<Void, Never>?
         var movie: Task<Void, Never>?
         var search: Task<Void, Never>?
+        /// The last watchlist change asked for: the next one is written after it.
+        var watchlist: Task<Void, Never>?
         var background: [Task<Void, Never>] = []
 
         func cancelAll() {
-            ([list, observation, movie, search].compactMap { $0 } + background).forEach { $0.cancel() }
+            ([list, observation, movie, search, watchlist].compactMap { $0 } + background).forEach { $0.cancel() }
         }
     }
 
@@ -135,16 +140,53 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 tasks.search = search(text, cursor: cursor, sink: sink)
             case .cancelSearch:
                 tasks.search?.cancel()
+            case .loadWatchlist, .syncWatchlist:
+                let work = watchlistWork(after: tasks.watchlist, change: nil, sink: sink)
+                tasks.watchlist = work.write
+                tasks.background.append(work.sync)
+            case let .changeWatchlist(movieID, add):
+                let work = watchlistWork(after: tasks.watchlist, change: (movieID, add), sink: sink)
+                tasks.watchlist = work.write
+                tasks.background.append(work.sync)
             case .quit:
                 break
             }
         }
     }
 
+    /// Writes `change` (after the changes asked for before it, so they reach the outbox in the
+    /// order made) and shows the list; returns that task and the sync that follows it.
+    private func watchlistWork(
+        after previous: Task<Void, Never>?, change: (movieID: Int, add: Bool)?, sink: AsyncStream<Event>.Continuation
+    ) -> (write: Task<Void, Never>, sync: Task<Void, Never>) {
+        let write = Task { [watchlist] in
+            await previous?.value
+            guard let watchlist else { return }
+            do {
+                if let change { try await watchlist.change(movieID: change.movieID, add: change.add) }
+                sink.yield(.update(.watchlistShown(try await watchlist.view())))
+            } catch {
+                sink.yield(.update(.watchlistSynced(status: "the watchlist could not be changed: \(TerminalText.safe(String(describing: error)))")))
+            }
+        }
+        let sync = Task { [watchlist] in
+            await write.value
+            guard let watchlist else {
+                sink.yield(.update(.watchlistSynced(status: "this API has no watchlist")))
+                return
+            }
+            let status = await watchlist.sync()
+            if let view = try? await watchlist.view() { sink.yield(.update(.watchlistShown(view))) }
+            sink.yield(.update(.watchlistSynced(status: status.map(TerminalText.safe))))
+        }
+        return (write, sync)
+    }
+
     private func loadList(_ tab: BrowserTab, year: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        Task { [service, policy, describe] in
+        guard let list = tab.list else { return Task {} }
+        return Task { [service, policy, describe] in
             do throws(Failure) {
-                let answer = try await service.movies(tab.list, year: year, policy: policy) { snapshot in
+                let answer = try await service.movies(list, year: year, policy: policy) { snapshot in
                     sink.yield(.update(.listAnswer(tab, year: year, movies: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
                 }
                 sink.yield(.update(.listFinished(tab, year: year, failure: Self.failure(carriedBy: answer, describe: describe))))
@@ -156,7 +198,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
     }
 
     private func observeList(_ tab: BrowserTab, year: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        let stored = service.observe(tab.list, year: year)
+        guard let list = tab.list else { return Task {} }
+        let stored = service.observe(list, year: year)
         return Task {
             do {
                 for try await value in stored {

@@ -19,6 +19,14 @@ public struct WatchlistView: Sendable, Hashable {
         public var pending: Pending?
         /// The movie as stored for this API, when it is.
         public var movie: Movie?
+
+        public init(movieID: Int, note: String, changedAt: Int64, pending: Pending?, movie: Movie? = nil) {
+            self.movieID = movieID
+            self.note = note
+            self.changedAt = changedAt
+            self.pending = pending
+            self.movie = movie
+        }
     }
 
     /// Newest change first.
@@ -29,6 +37,13 @@ public struct WatchlistView: Sendable, Hashable {
     public var pulledAt: Date?
     /// Whether the server said it keeps no watchlist (the list lives on this machine only).
     public var serverHasNone: Bool
+
+    public init(lines: [Line], pendingChanges: Int, pulledAt: Date?, serverHasNone: Bool) {
+        self.lines = lines
+        self.pendingChanges = pendingChanges
+        self.pulledAt = pulledAt
+        self.serverHasNone = serverHasNone
+    }
 
     /// The movies on the list, pending removals left out.
     public var movieIDs: [Int] { lines.filter { $0.pending != .removing }.map(\.movieID) }

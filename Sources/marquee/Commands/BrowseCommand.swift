@@ -27,8 +27,8 @@ struct BrowseCommand: AsyncParsableCommand {
         try Terminal.requireTerminal()
         let policy = client.cachePolicy(defaultingTo: .cacheThenNetwork)
         let apiName = try client.api.selection.identity.description
-        let ending = try await CompositionRoot.withMovieService(client) { service in
-            try await browse(service, policy: policy, apiName: apiName)
+        let ending = try await CompositionRoot.withMovieService(client) { service, watchlist in
+            try await browse(service, watchlist: watchlist, policy: policy, apiName: apiName)
         }
         switch ending {
         case .quit: return
@@ -38,11 +38,11 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 
     /// Runs the screen over `service`, whatever implementation the composition root chose.
-    private func browse(_ service: some OfflineMovieService<NetworkError>, policy: CachePolicy, apiName: String) async throws -> BrowserEnding {
+    private func browse(_ service: some OfflineMovieService<NetworkError>, watchlist: AppWatchlist, policy: CachePolicy, apiName: String) async throws -> BrowserEnding {
         let terminal = try Terminal.open()
         defer { terminal.restore() }
         let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-        let session = BrowserSession(service: service, policy: policy, describe: { ErrorReporter.describe($0) })
+        let session = BrowserSession(service: service, policy: policy, describe: { ErrorReporter.describe($0) }, watchlist: watchlist)
         func layout() -> BrowserLayout {
             let size = terminal.size
             return BrowserLayout(width: size.width, height: size.height, color: color)

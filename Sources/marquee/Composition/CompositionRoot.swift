@@ -16,6 +16,15 @@ enum CompositionRoot {
         _ options: ClientOptions,
         _ body: (AppMovieService) async throws -> Result
     ) async throws -> Result {
+        try await withMovieService(options) { service, _ in try await body(service) }
+    }
+
+    /// Runs `body` with the movie service for `options` and the watchlist of the same API, and
+    /// releases everything afterwards.
+    static func withMovieService<Result>(
+        _ options: ClientOptions,
+        _ body: (AppMovieService, AppWatchlist) async throws -> Result
+    ) async throws -> Result {
         let selection = try options.api.selection
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
@@ -27,10 +36,11 @@ enum CompositionRoot {
 
         let outcome: Swift.Result<Result, any Error>
         do {
-            if WatchlistHome(selection) == .server, options.cachePolicy != .cacheOnly {
-                await WatchlistDelivery.pushQuietly(app.watchlistSync(store: store, api: environment.identity.key))
-            }
-            outcome = .success(try await body(app.movieService))
+            let home = WatchlistHome(selection)
+            let sync = home == .server && options.cachePolicy != .cacheOnly ? app.watchlistSync(store: store, api: environment.identity.key) : nil
+            if let sync { await WatchlistDelivery.pushQuietly(sync) }
+            let watchlist = AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync)
+            outcome = .success(try await body(app.movieService, watchlist))
         } catch {
             outcome = .failure(error)
         }

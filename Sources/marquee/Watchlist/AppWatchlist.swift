@@ -1,4 +1,5 @@
 import MovieAPI
+import MovieBrowser
 import MovieStore
 
 /// The sync of the app's store with the movie API's watchlist.
@@ -6,7 +7,7 @@ typealias AppWatchlistSync = WatchlistSync<APIWatchlistService>
 
 /// What a watchlist command works with: the store, the API's key in it, where the list is kept,
 /// and the sync with the server when there is one to reach this run.
-struct AppWatchlist {
+struct AppWatchlist: Sendable {
     let store: MovieStore
     let api: String
     let home: WatchlistHome
@@ -14,7 +15,7 @@ struct AppWatchlist {
 }
 
 /// Where an API's watchlist is kept.
-enum WatchlistHome: Equatable {
+enum WatchlistHome: Equatable, Sendable {
     /// On its server, with this machine's changes on the way (a `marquee serve` server, production).
     case server
     /// On this machine only: the API keeps none between runs (the embedded server, the stub).
@@ -25,6 +26,29 @@ enum WatchlistHome: Equatable {
         case .embedded: self = .thisMachine(reason: "the embedded API keeps no watchlist between runs")
         case .stub: self = .thisMachine(reason: "the stub API keeps no watchlist")
         case .production, .custom: self = .server
+        }
+    }
+}
+
+extension AppWatchlist: BrowserWatchlist {
+    func view() async throws -> WatchlistView {
+        try await store.watchlist(api: api)
+    }
+
+    func change(movieID: Int, add: Bool) async throws {
+        _ = try await store.recordWatchlistChange(movieID: movieID, action: add ? .add : .remove, api: api)
+    }
+
+    func sync() async -> String? {
+        if case let .thisMachine(reason) = home { return "kept on this machine: \(reason)" }
+        guard let sync else { return "offline: pending changes are sent later" }
+        do {
+            _ = try await sync.sync()
+            return nil
+        } catch .noWatchlist {
+            return "kept on this machine: the server keeps no watchlist"
+        } catch {
+            return "not synced: \(WatchlistText.describe(error))"
         }
     }
 }
