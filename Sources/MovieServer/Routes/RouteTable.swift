@@ -14,11 +14,17 @@ struct RouteTable: Sendable {
         }
     }
 
-    /// The methods `path` allows, or `nil` when the API has no such path.
+    /// The methods `path` allows, or `nil` when the API has no such path. Of the routes that
+    /// match, the one with the most literal segments is the path (the router matches
+    /// `watchlist/changes` before `watchlist/:id`).
     func allowedMethods(for path: String) -> [String]? {
         let segments = path.split(separator: "/")
-        return routes.first { route in
+        return routes.filter { route in
             route.path.components.count == segments.count && zip(route.path.components, segments).allSatisfy { $0 ~= $1 }
-        }?.methods
+        }.max { Self.literals(in: $0.path) < Self.literals(in: $1.path) }?.methods
+    }
+
+    private static func literals(in path: RouterPath) -> Int {
+        path.components.filter { $0 == .path(Substring($0.description)) }.count
     }
 }
