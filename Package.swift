@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "MovieStoreTests",
             dependencies: [
-                "MovieStore", "Movies", "MarqueeTestSupport", "marquee-store-crash-writer",
+                "MovieStore", "Movies", "FileLocking", "MarqueeTestSupport", "marquee-store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

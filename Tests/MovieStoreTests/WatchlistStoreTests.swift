@@ -1,0 +1,154 @@
+import FileLocking
+import Foundation
+import Movies
+import MovieStore
+import Synchronization
+import Testing
+
+/// A watchlist server in memory that applies every change, records the keys it was sent, and
+/// can be told to fail.
+final class RecordingWatchlistService: WatchlistService {
+    struct Down: Error {}
+    struct NoSuchPath: Error {}
+
+    private let state = Mutex<(keys: [String], applied: [String], items: [Int: WatchlistItem], failure: (any Error)?)>(([], [], [:], nil))
+
+    var keys: [String] { state.withLock { $0.keys } }
+    var applied: [String] { state.withLock { $0.applied } }
+    func fail(with error: (any Error)?) { state.withLock { $0.failure = error } }
+
+    func watchlist(ifNoneMatch entityTag: String?) async throws -> Revalidation<[WatchlistItem]> {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            return .modified(state.items.values.sorted { $0.changedAt > $1.changedAt }, Freshness(entityTag: "\"\(state.applied.count)\"", maxAge: nil, mayStore: true))
+        }
+    }
+
+    func apply(_ changes: [WatchlistChangeRecord], key: String) async throws -> [WatchlistChangeOutcome] {
+        try state.withLock { state in
+            state.keys.append(key)
+            if let failure = state.failure { throw failure }
+            return changes.map { change in
+                if state.applied.contains(change.id) { return .repeated }
+                state.applied.append(change.id)
+                state.items[change.movieID] = change.action == .add ? WatchlistItem(movieID: change.movieID, note: change.note, changedAt: change.changedAt) : nil
+                return .applied
+            }
+        }
+    }
+
+    func meansNoWatchlist(_ failure: any Error) -> Bool { failure is NoSuchPath }
+}
+
+@Suite("The watchlist in the store")
+struct WatchlistStoreTests {
+    let api = "http://watch.test/api/"
+
+    @Test("changes wait in the outbox in the order made, each with its own id, their times rising even when the clock goes back")
+    func outbox() async throws {
+        let store = try makeStore()
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let first = try await store.recordWatchlistChange(movieID: 1, action: .add, note: "a", api: api, now: now)
+        let second = try await store.recordWatchlistChange(movieID: 2, action: .add, api: api, now: now - 3600)
+        let third = try await store.recordWatchlistChange(movieID: 1, action: .remove, note: "ignored", api: api, now: now - 7200)
+        #expect(try await store.pendingWatchlistChanges(api: api) == [first, second, third])
+        #expect(first.changedAt < second.changedAt && second.changedAt < third.changedAt)
+        #expect(third.note == "", "a removal keeps no note")
+        #expect(Set([first.id, second.id, third.id]).count == 3)
+        #expect(first.device == third.device && !first.device.isEmpty, "one device id per store")
+        #expect(try await store.pendingWatchlistChanges(api: "http://other.test/api/").isEmpty, "per API")
+    }
+
+    @Test("the view is the known list with pending changes on top, each marked; an acknowledged change leaves the outbox and stays on the list")
+    func view() async throws {
+        let store = try makeStore()
+        try await store.saveMovies([Fixtures.movie(1, name: "Heat")], api: api, fetchedAt: Date())
+        try await store.replaceWatchlist([WatchlistItem(movieID: 1, note: "known", changedAt: 10), WatchlistItem(movieID: 2, note: "", changedAt: 20)], entityTag: "\"e\"", api: api)
+        let renote = try await store.recordWatchlistChange(movieID: 1, action: .add, note: "again", api: api)
+        let remove = try await store.recordWatchlistChange(movieID: 2, action: .remove, api: api)
+        _ = try await store.recordWatchlistChange(movieID: 3, action: .add, api: api)
+        _ = try await store.recordWatchlistChange(movieID: 3, action: .remove, api: api)
+        var view = try await store.watchlist(api: api)
+        #expect(view.lines.map(\.movieID) == [2, 1])
+        #expect(view.lines.map(\.pending) == [.removing, .adding])
+        #expect(view.lines.last?.note == "again")
+        #expect(view.lines.last?.movie?.name == "Heat")
+        #expect(view.pendingChanges == 4)
+        #expect(view.movieIDs == [1])
+        #expect(try await store.watchlistEntityTag(api: api) == "\"e\"")
+
+        try await store.acknowledgeWatchlistChanges([(renote, .applied), (remove, .superseded)], api: api)
+        view = try await store.watchlist(api: api)
+        #expect(view.pendingChanges == 2)
+        #expect(view.lines.map(\.movieID) == [1, 2], "a superseded removal leaves the known list as it was")
+        #expect(view.lines.map(\.pending) == [nil, nil])
+        #expect(view.lines.first?.note == "again")
+    }
+
+    @Test("clearing an API's cache keeps its watchlist and outbox")
+    func cacheClearKeepsWatchlist() async throws {
+        let store = try makeStore()
+        try await store.saveMovies([Fixtures.movie(1)], api: api, fetchedAt: Date())
+        try await store.replaceWatchlist([WatchlistItem(movieID: 1, note: "", changedAt: 1)], entityTag: nil, api: api)
+        _ = try await store.recordWatchlistChange(movieID: 2, action: .add, api: api)
+        #expect(try await store.removeAPI(api))
+        let view = try await store.watchlist(api: api)
+        #expect(view.lines.map(\.movieID).sorted() == [1, 2])
+        #expect(view.pendingChanges == 1)
+    }
+
+    @Test("a push sends batches oldest first under keys made from their ids (the same batch, the same key), and a failed push leaves the outbox whole")
+    func push() async throws {
+        let store = try makeStore()
+        let service = RecordingWatchlistService()
+        for movie in 1...5 { _ = try await store.recordWatchlistChange(movieID: movie, action: .add, api: api) }
+        let sync = WatchlistSync(service: service, store: store, api: api, batchSize: 2)
+
+        service.fail(with: RecordingWatchlistService.Down())
+        await #expect(throws: WatchlistSyncFailure<any Error>.self) { try await sync.push() }
+        #expect(try await store.pendingWatchlistChanges(api: api).count == 5)
+
+        service.fail(with: nil)
+        let pending = try await store.pendingWatchlistChanges(api: api)
+        let report = try await sync.sync()
+        #expect(report.delivered == 5)
+        #expect(service.applied == pending.map(\.id), "in the order made")
+        #expect(service.keys.count == 4)
+        #expect(service.keys[0] == service.keys[1], "the failed batch is sent again under its key")
+        #expect(Set(service.keys).count == 3)
+        #expect(try await store.pendingWatchlistChanges(api: api).isEmpty)
+        #expect(try await store.watchlist(api: api).lines.count == 5)
+        #expect(try await sync.push() == .sent([:], unknownMovies: []), "nothing left to send")
+    }
+
+    @Test("a server without a watchlist is remembered: the list is kept here, the changes stay")
+    func noWatchlist() async throws {
+        let store = try makeStore()
+        let service = RecordingWatchlistService()
+        service.fail(with: RecordingWatchlistService.NoSuchPath())
+        _ = try await store.recordWatchlistChange(movieID: 1, action: .add, api: api)
+        let sync = WatchlistSync(service: service, store: store, api: api)
+        await #expect {
+            try await sync.push()
+        } throws: { error in
+            if case .noWatchlist = error as? WatchlistSyncFailure<any Error> { return true }
+            return false
+        }
+        let view = try await store.watchlist(api: api)
+        #expect(view.serverHasNone)
+        #expect(view.pendingChanges == 1)
+    }
+
+    @Test("a push that must not wait leaves the outbox to the process holding the lock")
+    func busy() async throws {
+        let store = try makeStore()
+        let service = RecordingWatchlistService()
+        _ = try await store.recordWatchlistChange(movieID: 1, action: .add, api: api)
+        let sync = WatchlistSync(service: service, store: store, api: api)
+        let holding = FileLock(url: WatchlistSync<RecordingWatchlistService>.lockURL(for: store.url))
+        let whileHeld = try await holding.withLock { try await sync.push(waiting: false) }
+        #expect(whileHeld == .busy)
+        #expect(service.keys.isEmpty)
+        #expect(try await sync.push(waiting: false).delivered == 1)
+    }
+}
