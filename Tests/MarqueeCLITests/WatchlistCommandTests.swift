@@ -219,6 +219,52 @@ struct WatchlistCommandTests {
         #expect(bad.errorLines.count == 1, "\(bad.standardError)")
     }
 
+    @Test("serve --clients FILE admits more clients, each with a watchlist of its own; a file others may read, or a bad line, is one line and no server")
+    func clientsFile() async throws {
+        let folder = try Self.folder()
+        let file = folder.appendingPathComponent("clients")
+        try "# phones\nphone phone-secret\ntablet tablet-secret # the kitchen one\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        let open = try await marquee.run(["serve", "--port", "0", "--clients", file.path])
+        #expect(open.status != 0)
+        #expect(open.errorLines == ["marquee: the clients file \(file.path): other users may read it (mode 644); run 'chmod 600 \(file.path)'"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+
+        let server = try marquee.launch(["serve", "--port", "0", "--clients", file.path])
+        let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"), "\(server.lastOutput)")
+        let port = try #require(URL(string: String(line.split(separator: " ").last ?? ""))?.port)
+        try await finally(try await {
+            let form = [("Content-Type", "application/x-www-form-urlencoded")]
+            var tokens: [String: String] = [:]
+            for (id, secret) in [("marquee-dev", "marquee-dev-secret"), ("phone", "phone-secret"), ("tablet", "tablet-secret")] {
+                let granted = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)")
+                tokens[id] = try #require(granted.string("access_token"), "\(id)")
+            }
+            let wrong = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=phone&client_secret=tablet-secret")
+            #expect(wrong.status == 401)
+            let put = try await LoopbackHTTP.send(port: port, "/api/watchlist/6", method: "PUT", headers: [("Authorization", "Bearer \(tokens["phone"]!)"), ("Idempotency-Key", "p1")])
+            #expect(put.status == 200)
+            for (id, count) in [("phone", 1), ("tablet", 0), ("marquee-dev", 0)] {
+                let listed = try await LoopbackHTTP.send(port: port, "/api/watchlist", headers: [("Authorization", "Bearer \(tokens[id]!)")])
+                let entries = (try JSONSerialization.jsonObject(with: listed.body) as? [String: Any])?["entries"] as? [Any]
+                #expect(entries?.count == count, "\(id)")
+            }
+        }()) { _ = await server.signal(SIGTERM) }
+
+        for (content, reason) in [
+            ("phone\n", "line 1 must be 'CLIENT-ID SECRET', two words"),
+            ("a b\na c\n", "line 2: the client id 'a' is listed twice"),
+            ("marquee-dev x\n", "it names 'marquee-dev', the client already given by --client-id or MARQUEE_CLIENT_ID"),
+            ("# nothing\n", "it names no client"),
+        ] {
+            try content.write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            let refused = try await marquee.run(["serve", "--port", "0", "--clients", file.path])
+            #expect(refused.status != 0)
+            #expect(refused.errorLines == ["marquee: the clients file \(file.path): \(reason)"], "\(refused.standardError)")
+        }
+    }
+
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchlist-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
