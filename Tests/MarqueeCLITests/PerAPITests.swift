@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import MarqueeTestSupport
+import MovieStore
 import MovieServer
 import NIOConcurrencyHelpers
 import ReferenceAPI
@@ -138,8 +139,11 @@ struct PerAPITests {
                     try String.fetchOne(db, sql: "PRAGMA integrity_check")
                 )
             }
-            #expect(steps.count == 5 && Set(steps).count == 5 && steps.first?.hasPrefix("v1:") == true, "round \(round): each step applied once: \(steps)")
-            #expect(tables.filter { !$0.hasPrefix("movieSearch_") } == ["actor", "api", "castMember", "grdb_migrations", "listEntry", "listSnapshot", "movie", "movieSearch"], "round \(round): \(tables)")
+            #expect(steps.count == MovieStore.schemaVersion && Set(steps).count == steps.count && steps.first?.hasPrefix("v1:") == true, "round \(round): each step applied once: \(steps)")
+            #expect(tables.filter { !$0.hasPrefix("movieSearch_") } == [
+                "actor", "api", "castMember", "grdb_migrations", "listEntry", "listSnapshot", "movie", "movieSearch",
+                "storeDevice", "watchlistEntry", "watchlistOutbox", "watchlistState",
+            ], "round \(round): \(tables)")
             #expect(integrity == "ok")
             let offline = try await marquee.run(["top-grossing", "--env", "stub:success", "--store", store, "--offline"])
             #expect(offline.status == 0 && ClientCommandTests.rankedRows(offline.standardOutput).count == 10, "round \(round): the store answers")

@@ -77,10 +77,20 @@ struct WatchlistCommandTests {
                 }
             }
             var killedAfterProgress = 0
-            for _ in 0..<50 {
+            for iteration in 0..<50 {
                 let before = storage.watchlistJournal(owner: "marquee-dev").count
                 let process = try marquee.launch(["sync", "--batch-size", "2", "--env", api, "--store", storeURL.path])
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...200, using: &generator)))
+                if iteration.isMultiple(of: 2) {
+                    // At any moment from the start: before the first request, or in the middle.
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...150, using: &generator)))
+                } else {
+                    // Once the server has applied something of this run, a little later: in the middle of the batches.
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while storage.watchlistJournal(owner: "marquee-dev").count == before, process.isRunning, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...20, using: &generator)))
+                }
                 _ = await process.signal(SIGKILL)
                 let after = storage.watchlistJournal(owner: "marquee-dev").count
                 if after > before && after < 500 { killedAfterProgress += 1 }
@@ -238,7 +248,8 @@ struct WatchlistCommandTests {
             var tokens: [String: String] = [:]
             for (id, secret) in [("marquee-dev", "marquee-dev-secret"), ("phone", "phone-secret"), ("tablet", "tablet-secret")] {
                 let granted = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)")
-                tokens[id] = try #require(granted.string("access_token"), "\(id)")
+                let token = try #require(granted.string("access_token"), "\(id)")
+                tokens[id] = token
             }
             let wrong = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=phone&client_secret=tablet-secret")
             #expect(wrong.status == 401)

@@ -42,18 +42,26 @@ enum PostgresWatchlist {
             }
         }
         let plan = WatchlistPlan(write, state: state)
-        for entry in plan.entries {
+        if !plan.entries.isEmpty {
+            let entries = plan.entries
             try await connection.query("""
                 INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
-                VALUES (\(write.owner), \(entry.movieID), \(entry.note), \(entry.version.changedAt), \(entry.version.device), \(entry.removed))
+                SELECT \(write.owner), * FROM unnest(
+                    \(entries.map(\.movieID))::bigint[], \(entries.map(\.note))::text[], \(entries.map(\.version.changedAt))::bigint[],
+                    \(entries.map(\.version.device))::text[], \(entries.map(\.removed))::boolean[])
                 ON CONFLICT (owner, movie_id) DO UPDATE SET note = excluded.note, changed_at = excluded.changed_at,
                     device = excluded.device, removed = excluded.removed
                 """, logger: logger)
         }
-        for line in plan.journal {
+        if !plan.journal.isEmpty {
+            let lines = plan.journal
             try await connection.query("""
                 INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome)
-                VALUES (\(write.owner), \(line.change.id), \(ByteBuffer(bytes: line.change.fingerprint)), \(line.change.movieID), \(line.outcome.rawValue))
+                SELECT \(write.owner), id, decode(fingerprint, 'hex'), movie_id, outcome FROM unnest(
+                    \(lines.map(\.change.id))::text[], \(lines.map { Self.hex($0.change.fingerprint) })::text[],
+                    \(lines.map(\.change.movieID))::bigint[], \(lines.map(\.outcome.rawValue))::text[])
+                    WITH ORDINALITY AS line (id, fingerprint, movie_id, outcome, position)
+                ORDER BY position
                 """, logger: logger)
         }
         if plan.recordsAnswer {
@@ -73,6 +81,13 @@ enum PostgresWatchlist {
             lines.append(WatchlistJournalEntry(changeID: id, movieID: movieID, outcome: WatchlistOutcome(rawValue: outcome) ?? .applied))
         }
         return lines
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return byte < 16 ? "0" + digits : digits
+        }.joined()
     }
 
     /// The first key of the advisory locks that serialise one owner's writes (the second is the
