@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Where a ``MovieServer`` keeps what outlives a request: the catalog it serves and the refresh
 /// tokens it issued. In memory (the default), in a SQLite file for one instance that survives
@@ -68,6 +69,23 @@ public struct WatchlistJournalEntry: Sendable, Hashable {
 /// time gets the first answer (the change ids guard against a repeat after it).
 public enum WatchlistRetention {
     public static let keys: TimeInterval = 25 * 3600
+    /// How often a write also removes the answers past their time.
+    static let purgeInterval: TimeInterval = 600
+}
+
+/// When a storage last removed old watchlist answers: a write does so at most once per
+/// ``WatchlistRetention/purgeInterval``, not on every request.
+final class WatchlistPurgeSchedule: Sendable {
+    private let last = NIOLockedValueBox<Date?>(nil)
+
+    /// Whether a write at `now` should purge; the first to ask after the interval is told yes.
+    func isDue(at now: Date) -> Bool {
+        last.withLockedValue { last in
+            if let previous = last, now.timeIntervalSince(previous) < WatchlistRetention.purgeInterval { return false }
+            last = now
+            return true
+        }
+    }
 }
 
 /// The two orderings of the API's top lists.

@@ -203,9 +203,16 @@ struct Watchlister: Sendable {
         try await client.get("/api/watchlist", headers: [("Authorization", "Bearer \(token)")] + (ifNoneMatch.map { [("If-None-Match", $0)] } ?? []))
     }
 
+    /// Sends a write, and again under the same key while the server answers 503 (its database
+    /// did not answer in time, as on a loaded machine), as a client would.
     func send(_ path: String, _ method: HTTPMethod, key: String?, _ body: String) async throws -> ServerClient.Answer {
         var headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
         if let key { headers.append(("Idempotency-Key", key)) }
-        return try await client.get(path, method: method, headers: headers, body: body)
+        var answer = try await client.get(path, method: method, headers: headers, body: body)
+        for _ in 0..<20 where answer.status == 503 {
+            try await Task.sleep(for: .milliseconds(200))
+            answer = try await client.get(path, method: method, headers: headers, body: body)
+        }
+        return answer
     }
 }

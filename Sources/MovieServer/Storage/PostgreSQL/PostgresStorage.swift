@@ -67,6 +67,8 @@ public final class PostgresStorage: CatalogImporting {
     /// it exists so that a database that stopped answering does not hold the start forever.
     static let migrationIdleLimit: Duration = .seconds(60)
 
+    private let watchlistPurge = WatchlistPurgeSchedule()
+
     public var summary: String { DatabaseLocation.postgres(location).description }
 
     public func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
@@ -137,7 +139,7 @@ public final class PostgresStorage: CatalogImporting {
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                try await PostgresWatchlist.apply(connection, write, now: now, logger: self.logger)
+                try await PostgresWatchlist.apply(connection, write, now: now, purging: self.watchlistPurge.isDue(at: now), logger: self.logger)
             }
         }
     }

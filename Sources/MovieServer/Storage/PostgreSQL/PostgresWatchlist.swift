@@ -13,9 +13,11 @@ enum PostgresWatchlist {
             """, logger: logger)
     }
 
-    static func apply(_ connection: PostgresConnection, _ write: WatchlistWrite, now: Date, logger: Logger) async throws -> WatchlistAnswer {
+    static func apply(_ connection: PostgresConnection, _ write: WatchlistWrite, now: Date, purging: Bool, logger: Logger) async throws -> WatchlistAnswer {
         try await connection.query("SELECT pg_advisory_xact_lock(\(ownerLock), hashtext(\(write.owner)))", logger: logger)
-        try await connection.query("DELETE FROM watchlist_request WHERE created_at < \(now.addingTimeInterval(-WatchlistRetention.keys))", logger: logger)
+        if purging {
+            try await connection.query("DELETE FROM watchlist_request WHERE created_at < \(now.addingTimeInterval(-WatchlistRetention.keys))", logger: logger)
+        }
         var stored: ([UInt8], WatchlistAnswer)?
         for try await (fingerprint, status, body) in try await connection.query(
             "SELECT fingerprint, status, body FROM watchlist_request WHERE owner = \(write.owner) AND key = \(write.key)", logger: logger

@@ -37,6 +37,8 @@ public final class SQLiteStorage: CatalogImporting {
         try await SQLiteSchema.migrate(pool, location: path)
     }
 
+    private let watchlistPurge = WatchlistPurgeSchedule()
+
     public var summary: String { "SQLite file \(path)" }
 
     public func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
@@ -91,7 +93,8 @@ public final class SQLiteStorage: CatalogImporting {
     }
 
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
-        try await self.write { db in try SQLiteWatchlist.apply(db, write, now: now) }
+        let purging = watchlistPurge.isDue(at: now)
+        return try await self.write { db in try SQLiteWatchlist.apply(db, write, now: now, purging: purging) }
     }
 
     public func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {

@@ -11,8 +11,10 @@ enum SQLiteWatchlist {
             """, arguments: [owner]).map(entry)
     }
 
-    static func apply(_ db: Database, _ write: WatchlistWrite, now: Date) throws -> WatchlistAnswer {
-        try db.execute(sql: "DELETE FROM watchlist_request WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - WatchlistRetention.keys])
+    static func apply(_ db: Database, _ write: WatchlistWrite, now: Date, purging: Bool) throws -> WatchlistAnswer {
+        if purging {
+            try db.execute(sql: "DELETE FROM watchlist_request WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - WatchlistRetention.keys])
+        }
         let stored = try Row.fetchOne(
             db, sql: "SELECT fingerprint, status, body FROM watchlist_request WHERE owner = ? AND key = ?", arguments: [write.owner, write.key]
         ).map { row in ([UInt8](row["fingerprint"] as Data), WatchlistAnswer(status: row["status"], body: row["body"])) }
