@@ -18,12 +18,12 @@ struct ServerClient {
         var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     }
 
-    func get(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil) async throws -> Answer {
+    func get(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil, timeout: Int64 = 10) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)\(path)")
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout))
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
         return Answer(
             status: Int(response.status.code),

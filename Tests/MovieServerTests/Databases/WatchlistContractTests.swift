@@ -204,14 +204,16 @@ struct Watchlister: Sendable {
     }
 
     /// Sends a write, and again under the same key while the server answers 503 (its database
-    /// did not answer in time, as on a loaded machine), as a client would.
+    /// did not answer in time, as on a loaded machine), as a client would. Concurrent writes of
+    /// one owner are applied one after another, and the client's pool holds a few connections, so a
+    /// request may wait its turn for long on a loaded machine: it is given a minute.
     func send(_ path: String, _ method: HTTPMethod, key: String?, _ body: String) async throws -> ServerClient.Answer {
         var headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
         if let key { headers.append(("Idempotency-Key", key)) }
-        var answer = try await client.get(path, method: method, headers: headers, body: body)
+        var answer = try await client.get(path, method: method, headers: headers, body: body, timeout: 60)
         for _ in 0..<20 where answer.status == 503 {
             try await Task.sleep(for: .milliseconds(200))
-            answer = try await client.get(path, method: method, headers: headers, body: body)
+            answer = try await client.get(path, method: method, headers: headers, body: body, timeout: 60)
         }
         return answer
     }

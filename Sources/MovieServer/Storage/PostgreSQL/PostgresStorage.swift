@@ -139,7 +139,7 @@ public final class PostgresStorage: CatalogImporting {
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                try await PostgresWatchlist.apply(connection, write, now: now, purging: self.watchlistPurge.isDue(at: now), logger: self.logger)
+                try await PostgresWatchlist.apply(connection, write, now: now, purging: self.watchlistPurge.isDue(at: now), lockTimeout: self.queryTimeout, logger: self.logger)
             }
         }
     }

@@ -13,7 +13,12 @@ enum PostgresWatchlist {
             """, logger: logger)
     }
 
-    static func apply(_ connection: PostgresConnection, _ write: WatchlistWrite, now: Date, purging: Bool, logger: Logger) async throws -> WatchlistAnswer {
+    static func apply(
+        _ connection: PostgresConnection, _ write: WatchlistWrite, now: Date, purging: Bool, lockTimeout: Duration, logger: Logger
+    ) async throws -> WatchlistAnswer {
+        // A wait for the owner's lock ends in the database, not only in this process: a request
+        // that gave up must not leave a transaction waiting behind it.
+        try await connection.query("SELECT set_config('lock_timeout', \(String(lockTimeout.components.seconds * 1000)), true)", logger: logger)
         try await connection.query("SELECT pg_advisory_xact_lock(\(ownerLock), hashtext(\(write.owner)))", logger: logger)
         if purging {
             try await connection.query("DELETE FROM watchlist_request WHERE created_at < \(now.addingTimeInterval(-WatchlistRetention.keys))", logger: logger)
