@@ -70,7 +70,17 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts the answers given on the event loop, without the router (``HotPathResponder``).
+    /// The response cache's hits, misses and evictions, and the bytes it holds.
+    func responseCacheInstruments() -> (hits: CoreMetrics.Counter, misses: CoreMetrics.Counter, evictions: CoreMetrics.Counter, bytes: CoreMetrics.Gauge) {
+        (
+            CoreMetrics.Counter(label: "marquee_response_cache_hits_total", factory: factory),
+            CoreMetrics.Counter(label: "marquee_response_cache_misses_total", factory: factory),
+            CoreMetrics.Counter(label: "marquee_response_cache_evictions_total", factory: factory),
+            CoreMetrics.Gauge(label: "marquee_response_cache_bytes", factory: factory)
+        )
+    }
+
+    /// Counts the answers given on the event loop, without the router (``EventLoopResponder``).
     func eventLoopAnswerCounter() -> CoreMetrics.Counter {
         CoreMetrics.Counter(label: "marquee_http_event_loop_answers_total", factory: factory)
     }

@@ -1,33 +1,33 @@
 import Hummingbird
 
-/// The movie paths of the contract, under `movies/`: one movie by id, and the top lists of a year.
+/// The movie paths of the contract, under `movies/`: one movie by id, the top lists of a year,
+/// and search and listing pages.
 ///
 /// Bodies are compact JSON with the contract's key order, each with a strong `ETag` and a
 /// `Cache-Control`; a request whose `If-None-Match` names the tag gets a `304` without the body.
-/// The top lists (and their tags) are made once per catalog version (``TopListBodies``); a
-/// storage failure is a 503, never a 500.
+/// Every answer (a 404 for an id the catalogue lacks included) is computed once per catalogue
+/// version and kept in the ``ResponseCache``, which the event loop answers from as well; a
+/// storage failure is a 503, never a 500, and is not kept.
 struct MovieRoutes: Sendable {
-    private let storage: any ServerStorage
+    private let cache: ResponseCache
     private let caching: CachingDirectives
-    private let topLists: TopListBodies
+    private let answers: CatalogAnswers
     private let search: SearchRoute
 
-    init(storage: any ServerStorage, topLists: TopListBodies, caching: CachingDirectives, cursors: SearchCursor) {
-        self.storage = storage
+    init(storage: any ServerStorage, cache: ResponseCache, caching: CachingDirectives, cursors: SearchCursor) {
+        self.cache = cache
         self.caching = caching
-        self.topLists = topLists
-        search = SearchRoute(storage: storage, caching: caching, cursors: cursors)
+        answers = CatalogAnswers(storage: storage)
+        search = SearchRoute(storage: storage, cache: cache, caching: caching, cursors: cursors)
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
-        router.get(":id") { request, context in
+        router.get(":id") { [cache, answers, caching] request, context in
             let id = try ParameterParsing.movieID(context.parameters.get("id"))
-            let found: CatalogMovie?
-            do throws(StorageError) { found = try await storage.movie(id: id) } catch { throw ErrorAnswer.storageUnavailable(error) }
-            guard let movie = found else {
-                throw ErrorAnswer.notFound("There is no movie with id \(id).")
+            let answer = try await Self.answer(CacheKey(route: .movie, parameter: String(id)), cache: cache) { () async throws(StorageError) in
+                try await answers.movie(id: id)
             }
-            return caching.response(for: CacheableBody(json: ContractJSON.movie(movie)), to: request)
+            return try Self.response(answer, to: request, caching: caching)
         }
         router.get("") { [search] request, _ in
             try await search.answer(request)
@@ -37,17 +37,31 @@ struct MovieRoutes: Sendable {
                 throw ErrorAnswer.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
             }
         }
-        for (path, order) in [("topGrossing", TopListOrder.grossing), ("topRated", .rating)] {
-            router.get("\(path)/:year") { request, context in
+        for (path, route) in [("topGrossing", CacheKey.Route.topGrossing), ("topRated", .topRated)] {
+            router.get("\(path)/:year") { [cache, answers, caching] request, context in
                 let year = try ParameterParsing.year(context.parameters.get("year"))
-                let body: CacheableBody
-                do throws(StorageError) {
-                    body = try await topLists.body(order, year: year)
-                } catch {
-                    throw ErrorAnswer.storageUnavailable(error)
-                }
-                return caching.response(for: body, to: request)
+                let key = CacheKey(route: route, parameter: String(year))
+                let answer = try await Self.answer(key, cache: cache) { () async throws(StorageError) in try await answers.topList(key) }
+                return try Self.response(answer, to: request, caching: caching)
             }
+        }
+    }
+
+    /// The kept or newly computed answer for `key`; a storage failure is a 503.
+    static func answer(
+        _ key: CacheKey, cache: ResponseCache, compute: () async throws(StorageError) -> ResponseCache.Answer
+    ) async throws(ErrorAnswer) -> ResponseCache.Answer {
+        do throws(StorageError) {
+            return try await cache.answer(key, compute: compute)
+        } catch {
+            throw ErrorAnswer.storageUnavailable(error)
+        }
+    }
+
+    static func response(_ answer: ResponseCache.Answer, to request: Request, caching: CachingDirectives) throws(ErrorAnswer) -> Response {
+        switch answer {
+        case let .found(body): caching.response(for: body, to: request)
+        case let .notFound(error, _): throw error
         }
     }
 }

@@ -3,9 +3,11 @@ import Hummingbird
 
 /// `GET /api/movies`: search and list the catalogue a page at a time (``MovieSearch``). The answer
 /// is `{"movies": [...], "next": "<cursor>"}`, `next` `null` on the last page; it has an `ETag`
-/// and the `Cache-Control` of the other movie answers.
+/// and the `Cache-Control` of the other movie answers. A valid request's page is kept in the
+/// ``ResponseCache`` under its query (parameters in name order), until the catalogue changes.
 struct SearchRoute: Sendable {
     let storage: any ServerStorage
+    let cache: ResponseCache
     let caching: CachingDirectives
     let cursors: SearchCursor
 
@@ -20,15 +22,22 @@ struct SearchRoute: Sendable {
                 throw ErrorAnswer.badRequest("The cursor belongs to another search: keep the query, year, sort and order it came with.")
             }
         }
-        let hits: [SearchHit]
-        do throws(StorageError) { hits = try await storage.search(search) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        let key = CacheKey(target: request.uri.string) ?? CacheKey(route: .search, parameter: request.uri.query ?? "")
+        let answer = try await MovieRoutes.answer(key, cache: cache) { [search] () async throws(StorageError) in
+            try await page(of: search)
+        }
+        return try MovieRoutes.response(answer, to: request, caching: caching)
+    }
+
+    /// The page `search` asks for, with the cursor of the next one.
+    private func page(of search: MovieSearch) async throws(StorageError) -> ResponseCache.Answer {
+        let hits = try await storage.search(search)
         let page = Array(hits.prefix(search.limit))
         let next = hits.count > search.limit ? page.last.map { hit in
             cursors.make(after: search.position(of: hit.movie, indexed: SearchText.Indexed(hit.movie)), of: search)
         } : nil
         let movies: String = ContractJSON.list(page.map(\.movie))
         let nextJSON: String = next.map { "\"" + $0 + "\"" } ?? "null"
-        let json = "{\"movies\":" + movies + ",\"next\":" + nextJSON + "}"
-        return caching.response(for: CacheableBody(json: json), to: request)
+        return .found(CacheableBody(json: "{\"movies\":" + movies + ",\"next\":" + nextJSON + "}"))
     }
 }

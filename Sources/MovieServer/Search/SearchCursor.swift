@@ -25,7 +25,11 @@ struct SearchCursor {
     func make(after position: SearchPosition, of search: MovieSearch) -> String {
         let signer = keys.newest
         let payload = Payload(k: signer.id, f: search.fingerprint, p: position)
-        let body = (try? JSONEncoder().encode(payload)) ?? Data()
+        // Sorted keys: the encoder's order is otherwise not fixed, and the same page must carry the
+        // same cursor (and so the same bytes and tag) every time it is made.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = (try? encoder.encode(payload)) ?? Data()
         return Self.base64URL(body) + "." + Self.base64URL(Data(Self.mac(body, key: signer.key)))
     }
 

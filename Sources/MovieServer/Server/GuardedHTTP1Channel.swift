@@ -6,11 +6,11 @@ import NIOHTTPTypesHTTP1
 /// Hummingbird's HTTP/1 channel with our handlers placed before its HTTP codec, where the
 /// request head still carries the HTTP version and no HTTP types conversion has been paid for:
 /// a ``ConnectionGuard``, which sees every request and answer and so also keeps the idle timeout
-/// (Hummingbird's own is off), then, when given, a ``HotPathResponder``.
+/// (Hummingbird's own is off), then, when given, a ``EventLoopResponder``.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let inner: HTTP1Channel
     let limits: ConnectionLimits
-    let hotPath: HotPathAnswers?
+    let cachedAnswers: CachedAnswers?
 
     var responder: Responder { inner.responder }
 
@@ -19,8 +19,8 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(ConnectionGuard(limits: limits), position: .before(codec))
-            if let hotPath {
-                try pipeline.addHandler(HotPathResponder(answers: hotPath, logger: logger), position: .before(codec))
+            if let cachedAnswers {
+                try pipeline.addHandler(EventLoopResponder(answers: cachedAnswers, logger: logger), position: .before(codec))
             }
             return value
         }
@@ -33,11 +33,11 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with the server's ``ConnectionLimits``: a head timeout, an idle timeout, and
-    /// `CONNECT` and HTTP/1.0 connections ended as HTTP says; with `hotPath`, the answers it can
+    /// `CONNECT` and HTTP/1.0 connections ended as HTTP says; with `cachedAnswers`, the answers it can
     /// give are given on the event loop.
-    static func guardedHTTP1(_ limits: ConnectionLimits, hotPath: HotPathAnswers? = nil) -> HTTPServerBuilder {
+    static func guardedHTTP1(_ limits: ConnectionLimits, cachedAnswers: CachedAnswers? = nil) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder), limits: limits, hotPath: hotPath)
+            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder), limits: limits, cachedAnswers: cachedAnswers)
         }
     }
 }

@@ -34,10 +34,12 @@ public struct MovieServer: Sendable {
         /// (``RequestDeadline``); a request past it is a `503`.
         public var queryTimeout: Duration
         public var logger: Logger
-        /// Whether the answers the server keeps ready (the top lists) are sent right from the
-        /// connection's event loop, without the router; off, every request is routed, which is
-        /// slower and answers the same bytes.
+        /// Whether the answers the response cache keeps are sent right from the connection's
+        /// event loop, without the router; off, every request is routed (the router still answers
+        /// from the cache), which is slower and answers the same bytes.
         public var answersOnEventLoop = true
+        /// The most bytes the response cache may keep (``ServerSetting/responseCacheMegabytes``).
+        public var responseCacheBytes = ServerSetting.responseCacheMegabytes.defaultValue * 1_048_576
 
         /// Every default is the ``ServerSetting``'s; a catalog in memory is
         /// `storage: MemoryStorage(catalog: …)`.
@@ -76,7 +78,8 @@ public struct MovieServer: Sendable {
     /// What `GET /health/ready` reports, besides the database.
     public let readiness = Readiness()
     private let storage: any ServerStorage
-    private let topLists: TopListBodies
+    /// Every cacheable catalogue answer given, until the catalogue changes.
+    let responseCache: ResponseCache
 
     public init(configuration: Configuration) async {
         self.configuration = configuration
@@ -85,9 +88,15 @@ public struct MovieServer: Sendable {
         storage = MeteredStorage(base: configuration.storage, metrics: metrics, logger: configuration.logger)
         tokens = await TokenService(configuration: configuration.auth, storage: storage, metrics: metrics)
         let fixedCatalog = configuration.storage.fixedCatalog
-        topLists = TopListBodies(storage: storage, recheckInterval: fixedCatalog == nil ? .seconds(1) : nil)
+        responseCache = ResponseCache(
+            storage: storage, capacity: configuration.responseCacheBytes,
+            recheckInterval: fixedCatalog == nil ? .seconds(1) : nil, metrics: metrics
+        )
         if let fixedCatalog {
-            try? await topLists.prepare(years: Set(fixedCatalog.movies.map(\.year)))
+            let years = Set(fixedCatalog.movies.map(\.year)).sorted()
+            let keys = years.flatMap { [CacheKey(route: .topGrossing, parameter: String($0)), CacheKey(route: .topRated, parameter: String($0))] }
+            let catalogAnswers = CatalogAnswers(storage: storage)
+            try? await responseCache.prepare(keys) { key throws(StorageError) in try await catalogAnswers.topList(key) }
         }
     }
 
@@ -136,13 +145,13 @@ public struct MovieServer: Sendable {
         router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
         router.middlewares.add(RequestDeadlineMiddleware(timeout: configuration.queryTimeout))
         try registerRoutes(on: router)
-        let hotPath = configuration.answersOnEventLoop ? HotPathAnswers(
-            topLists: topLists, tokens: configuration.auth.requiresToken ? tokens : nil,
+        let cachedAnswers = configuration.answersOnEventLoop ? CachedAnswers(
+            cache: responseCache, tokens: configuration.auth.requiresToken ? tokens : nil,
             caching: caching, serverName: Self.serverName, metrics: metrics
         ) : nil
         return Application(
             router: router,
-            server: .guardedHTTP1(configuration.limits, hotPath: hotPath),
+            server: .guardedHTTP1(configuration.limits, cachedAnswers: cachedAnswers),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: Self.serverName,
@@ -168,7 +177,7 @@ public struct MovieServer: Sendable {
         if configuration.auth.requiresToken {
             movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
         }
-        MovieRoutes(storage: storage, topLists: topLists, caching: caching, cursors: SearchCursor(keys: configuration.auth.signingKeys))
+        MovieRoutes(storage: storage, cache: responseCache, caching: caching, cursors: SearchCursor(keys: configuration.auth.signingKeys))
             .register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)

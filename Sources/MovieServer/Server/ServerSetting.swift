@@ -42,5 +42,6 @@ extension ServerSetting {
     public static let readinessTimeout = ServerSetting("the ready timeout", default: 1, range: 1...60)
     public static let queryTimeout = ServerSetting("the query timeout", default: 5, range: 1...600)
     public static let shutdownTimeout = ServerSetting("the shutdown timeout", default: 10, range: 1...3600)
+    public static let responseCacheMegabytes = ServerSetting("the response cache size", default: 64, range: 1...65_536, unit: "MiB")
     public static let accessTokenLifetime = ServerSetting("the token lifetime", default: 3600, range: 1...aYear)
 }

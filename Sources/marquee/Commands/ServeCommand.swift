@@ -74,6 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: ArgumentHelp("How long clients may use a movie answer before asking again (Cache-Control: max-age).", valueName: "seconds"))
     var maximumAge = ServerSetting.maximumAge.defaultValue
 
+    @Option(name: .customLong("cache-size"), help: ArgumentHelp("How many MiB the response cache may keep: every movie, list, 404 and search page answered, until the catalogue changes.", valueName: "MiB"))
+    var cacheSize = ServerSetting.responseCacheMegabytes.defaultValue
+
     @Option(name: .customLong("max-connections"), help: "How many connections may be open at once.")
     var maximumConnections = ServerSetting.maximumConnections.defaultValue
 
@@ -86,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         let settings: [(ServerSetting, Int?)] = [
             (.port, port), (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.maximumConnections, maximumConnections),
             (.maximumAge, maximumAge), (.drainDelay, drainDelay), (.readinessTimeout, readyTimeout), (.queryTimeout, queryTimeout),
-            (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime),
+            (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime), (.responseCacheMegabytes, cacheSize),
         ]
         for case let (setting, value?) in settings {
             if let problem = setting.problem(with: value) { throw ValidationError(problem) }
@@ -105,11 +108,12 @@ struct ServeCommand: AsyncParsableCommand {
         let auth = try authConfiguration()
         let storage = try await openStorage(logger: logger)
         let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
-        let configuration = MovieServer.Configuration(
+        var configuration = MovieServer.Configuration(
             host: host, port: port, storage: storage, auth: auth, limits: limits, maxAge: .seconds(maximumAge),
             drainDelay: .seconds(drainDelay), shutdownTimeout: .seconds(shutdownTimeout),
             readinessTimeout: .seconds(readyTimeout), queryTimeout: .seconds(effectiveQueryTimeout), logger: logger
         )
+        configuration.responseCacheBytes = cacheSize * 1_048_576
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()

@@ -2,28 +2,28 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Answers the requests that ``HotPathAnswers`` can answer right on the connection's event loop,
+/// Answers the requests that ``CachedAnswers`` can answer right on the connection's event loop,
 /// before Hummingbird's HTTP codec, and passes every other request on unchanged.
 ///
 /// Answers keep the order of the requests: while a request passed on is still unanswered, the
 /// requests after it on the connection are passed on too. Each answer is counted and timed in
 /// the metrics and logged as the router's middleware would. A request to quiesce (the server is
 /// shutting down) that comes while an answer is being prepared waits until it is sent.
-final class HotPathResponder: ChannelDuplexHandler, RemovableChannelHandler {
+final class EventLoopResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let answers: HotPathAnswers
+    private let answers: CachedAnswers
     private let logger: Logger
     private var date = HTTPDate()
     private var passedOnUnanswered = 0
-    private var pending: (answer: HotPathAnswers.Answer, request: HTTPRequestHead, start: ContinuousClock.Instant)?
+    private var pending: (answer: CachedAnswers.Answer, request: HTTPRequestHead, start: ContinuousClock.Instant)?
     private var heldQuiesce: Any?
     private var needsFlush = false
 
-    init(answers: HotPathAnswers, logger: Logger) {
+    init(answers: CachedAnswers, logger: Logger) {
         self.answers = answers
         self.logger = logger
     }
@@ -86,7 +86,7 @@ final class HotPathResponder: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func send(_ answer: HotPathAnswers.Answer, to request: HTTPRequestHead, started start: ContinuousClock.Instant, context: ChannelHandlerContext) {
+    private func send(_ answer: CachedAnswers.Answer, to request: HTTPRequestHead, started start: ContinuousClock.Instant, context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
         if let body = answer.body {
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)

@@ -1,0 +1,97 @@
+import CoreMetrics
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// The answers the server gives without leaving the event loop: whatever the ``ResponseCache``
+/// keeps for the request's ``CacheKey``, with the validators, freshness, `HEAD` and `304` handling
+/// of the routed answers and the same headers, byte for byte. On a server that requires a token,
+/// only to a request whose bearer token the server verified before and that has not expired.
+///
+/// Anything else — another path or method, an answer not kept (the router computes and keeps
+/// it), a catalogue version due for a check, a token not verified yet, a wrong or missing one —
+/// is left to the router (`nil`), which answers it and, for a good token, remembers it.
+struct CachedAnswers: Sendable {
+    /// A complete answer: its head, the body unless the request was `HEAD` or the answer a `304`,
+    /// and what records it in the metrics.
+    struct Answer {
+        let head: HTTPResponseHead
+        let body: ByteBuffer?
+        let recorder: ServerMetrics.RequestRecorder
+    }
+
+    private let cache: ResponseCache
+    /// Checks the bearer token; `nil` on a public server.
+    private let tokens: TokenService?
+    private let caching: CachingDirectives
+    private let serverName: String?
+    /// By route, method (GET, HEAD) and status (200, 304, 404): see ``recorder(_:_:_:)``.
+    private let recorders: [ServerMetrics.RequestRecorder]
+    let answeredCounter: CoreMetrics.Counter
+
+    private static let statuses = [200, 304, 404]
+
+    init(cache: ResponseCache, tokens: TokenService?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
+        self.cache = cache
+        self.tokens = tokens
+        self.caching = caching
+        self.serverName = serverName
+        var recorders: [ServerMetrics.RequestRecorder] = []
+        for route in CacheKey.Route.allCases {
+            for method in ["GET", "HEAD"] {
+                for status in Self.statuses {
+                    recorders.append(metrics.requestRecorder(route: route.label, method: method, status: status))
+                }
+            }
+        }
+        self.recorders = recorders
+        answeredCounter = metrics.eventLoopAnswerCounter()
+    }
+
+    func answer(to request: HTTPRequestHead, now: ContinuousClock.Instant, date: String) -> Answer? {
+        guard request.method == .GET || request.method == .HEAD,
+              let key = CacheKey(target: request.uri),
+              isAuthorized(request),
+              let kept = cache.kept(key, now: now)
+        else { return nil }
+        var headers: HTTPHeaders
+        let status: HTTPResponseStatus
+        let body: ByteBuffer?
+        switch kept {
+        case let .found(cached):
+            let notModified = CachingDirectives.isNotModified(request.headers["If-None-Match"], body: cached)
+            headers = HTTPHeaders(caching.headerFields(for: cached, notModified: notModified).map { ($0.name.rawName, $0.value) })
+            if notModified {
+                status = .notModified
+                body = nil
+            } else {
+                status = .ok
+                headers.add(name: "Content-Length", value: cached.contentLength)
+                body = cached.bytes
+            }
+        case let .notFound(_, errorBody):
+            status = .notFound
+            headers = ["Content-Type": "application/json", "Cache-Control": "no-store", "Content-Length": String(errorBody.readableBytes)]
+            body = errorBody
+        }
+        headers.add(name: "Date", value: date)
+        if let serverName { headers.add(name: "Server", value: serverName) }
+        return Answer(
+            head: HTTPResponseHead(version: .http1_1, status: status, headers: headers),
+            body: request.method == .GET ? body : nil,
+            recorder: recorder(key.route, request.method, Int(status.code))
+        )
+    }
+
+    private func recorder(_ route: CacheKey.Route, _ method: HTTPMethod, _ status: Int) -> ServerMetrics.RequestRecorder {
+        let statusIndex = Self.statuses.firstIndex(of: status) ?? 0
+        return recorders[route.rawValue * 6 + (method == .GET ? 0 : 3) + statusIndex]
+    }
+
+    private func isAuthorized(_ request: HTTPRequestHead) -> Bool {
+        guard let tokens else { return true }
+        let headers = request.headers["Authorization"]
+        guard headers.count == 1, let token = BearerAuthorization.token(in: headers[0]) else { return false }
+        return tokens.acceptsVerifiedAccessToken(token)
+    }
+}

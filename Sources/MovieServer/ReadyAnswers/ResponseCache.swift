@@ -1,0 +1,156 @@
+import CoreMetrics
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Every cacheable catalogue answer the server gave, kept encoded until the catalogue changes:
+/// the top lists, movies by id, the 404 of an id the catalogue lacks, search and listing pages.
+/// The router fills it (``answer(_:compute:)``); the event loop answers from it without the
+/// router (``kept(_:now:)``).
+///
+/// Bounded in bytes: past `capacity`, the least recently used answers go until a tenth is free.
+/// The catalogue's version is asked of storage at most once per `recheckInterval`, by one
+/// request while the others go on with what is kept (and none from the event loop while a check
+/// is due); a new version empties the cache. Without an interval (a catalogue in memory, which
+/// never changes), it is asked once.
+final class ResponseCache: Sendable {
+    /// A kept answer: a body with its tag, or the 404 of a movie the catalogue lacks.
+    enum Answer: Sendable {
+        case found(CacheableBody)
+        case notFound(ErrorAnswer, body: ByteBuffer)
+
+        var size: Int {
+            switch self {
+            case let .found(body): body.bytes.readableBytes + body.entityTag.utf8.count + 64
+            case let .notFound(_, body): body.readableBytes + 64
+            }
+        }
+
+        static func notFound(_ answer: ErrorAnswer) -> Answer {
+            .notFound(answer, body: ByteBuffer(bytes: answer.body))
+        }
+    }
+
+    private struct Entry {
+        let answer: Answer
+        let size: Int
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var version: Int64?
+        var checkedAt: ContinuousClock.Instant?
+        var isChecking = false
+        var entries: [CacheKey: Entry] = [:]
+        var bytes = 0
+        var uses: UInt64 = 0
+    }
+
+    /// The most bytes the kept answers (and their keys) may take.
+    let capacity: Int
+    private let storage: any ServerStorage
+    private let recheckInterval: Duration?
+    private let state = NIOLockedValueBox(State())
+    private let hits: CoreMetrics.Counter
+    private let misses: CoreMetrics.Counter
+    private let evictions: CoreMetrics.Counter
+    private let bytesGauge: CoreMetrics.Gauge
+
+    init(storage: any ServerStorage, capacity: Int, recheckInterval: Duration? = .seconds(1), metrics: ServerMetrics) {
+        self.storage = storage
+        self.capacity = capacity
+        self.recheckInterval = recheckInterval
+        (hits, misses, evictions, bytesGauge) = metrics.responseCacheInstruments()
+    }
+
+    /// The answer kept for `key`, without waiting: `nil` when none is, or when the catalogue
+    /// version is due to be asked again (which only ``answer(_:compute:)`` does).
+    func kept(_ key: CacheKey, now: ContinuousClock.Instant) -> Answer? {
+        let answer: Answer? = state.withLockedValue { state in
+            guard let checkedAt = state.checkedAt else { return nil }
+            if let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now { return nil }
+            guard var entry = state.entries[key] else { return nil }
+            state.uses += 1
+            entry.lastUse = state.uses
+            state.entries[key] = entry
+            return entry.answer
+        }
+        if answer != nil { hits.increment() }
+        return answer
+    }
+
+    /// The answer for `key`: the kept one, else `compute`'s, kept unless the catalogue changed
+    /// while it was computed.
+    func answer(_ key: CacheKey, compute: () async throws(StorageError) -> Answer) async throws(StorageError) -> Answer {
+        await recheckVersionIfDue()
+        if let kept = kept(key, now: .now) { return kept }
+        misses.increment()
+        let version = state.withLockedValue { $0.version }
+        let answer = try await compute()
+        keep(answer, for: key, ifVersion: version)
+        return answer
+    }
+
+    /// Computes and keeps the answers of `keys` now, so that the first requests find them ready.
+    func prepare(_ keys: [CacheKey], compute: (CacheKey) async throws(StorageError) -> Answer) async throws(StorageError) {
+        for key in keys { _ = try await answer(key) { () async throws(StorageError) in try await compute(key) } }
+    }
+
+    /// How many bytes the kept answers take now.
+    var bytes: Int { state.withLockedValue { $0.bytes } }
+
+    private func keep(_ answer: Answer, for key: CacheKey, ifVersion version: Int64?) {
+        let size = answer.size + key.size
+        guard size <= capacity else { return }
+        var evicted = 0
+        let bytes: Int = state.withLockedValue { state in
+            guard state.version == version else { return state.bytes }
+            if let replaced = state.entries[key] { state.bytes -= replaced.size }
+            state.uses += 1
+            state.entries[key] = Entry(answer: answer, size: size, lastUse: state.uses)
+            state.bytes += size
+            if state.bytes > capacity {
+                evicted = Self.evict(&state, downTo: capacity - capacity / 10)
+            }
+            return state.bytes
+        }
+        if evicted > 0 { evictions.increment(by: evicted) }
+        bytesGauge.record(bytes)
+    }
+
+    /// Removes the least recently used entries until `state` holds at most `target` bytes.
+    private static func evict(_ state: inout State, downTo target: Int) -> Int {
+        let oldestFirst = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }
+        var evicted = 0
+        for (key, entry) in oldestFirst {
+            guard state.bytes > target else { break }
+            state.entries[key] = nil
+            state.bytes -= entry.size
+            evicted += 1
+        }
+        return evicted
+    }
+
+    private func recheckVersionIfDue() async {
+        let now = ContinuousClock.now
+        let isDue = state.withLockedValue { state in
+            guard !state.isChecking else { return false }
+            if let checkedAt = state.checkedAt {
+                guard let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now else { return false }
+            }
+            state.isChecking = true
+            return true
+        }
+        guard isDue else { return }
+        let version = try? await storage.catalogVersion()
+        let emptied: Bool = state.withLockedValue { state in
+            state.isChecking = false
+            state.checkedAt = now
+            guard let version, version != state.version else { return false }
+            state.version = version
+            state.entries.removeAll()
+            state.bytes = 0
+            return true
+        }
+        if emptied { bytesGauge.record(0) }
+    }
+}
