@@ -41,6 +41,49 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("an import invalidates every kept answer within a second, on each of two instances on one database: a movie, a 404 that now exists, a search", arguments: Backend.databases)
+        func importInvalidatesTheCache(backend: Backend) async throws {
+            let location = try await backend.makeLocation()
+            let first = try await location.open(logger: quietLogger)
+            _ = try await first.importMovies(try Catalog.reference().movies, batchSize: 100) { _ in }
+            let second = try await location.open(logger: quietLogger)
+            try await finally(try await withServerClient(storage: first) { one in
+                try await withServerClient(storage: second) { two in
+                    let paths = ["/api/movies/6", "/api/movies/4242", "/api/movies?query=renamed"]
+                    var before: [String: ServerClient.Answer] = [:]
+                    for client in [one, two] {
+                        for path in paths {
+                            before[path] = try await client.get(path)
+                            _ = try await client.get(path)
+                        }
+                    }
+                    #expect(before["/api/movies/4242"]?.status == 404)
+                    var renamed = try #require(try Catalog.reference().movie(id: 6))
+                    renamed.name = "Renamed While Cached"
+                    var added = renamed
+                    added.id = 4242
+                    let importer = try await location.open(logger: quietLogger)
+                    _ = try await importer.importMovies([renamed, added], batchSize: 10) { _ in }
+                    await importer.close()
+                    for client in [one, two] {
+                        for path in paths {
+                            var after = try await client.get(path)
+                            let changed = try await eventually(limit: .seconds(10)) {
+                                after = try await client.get(path)
+                                return after.body != before[path]?.body
+                            }
+                            #expect(changed, "\(path) on instance \(client.server.port)")
+                            #expect(String(decoding: after.body, as: UTF8.self).contains("Renamed While Cached"), "\(path)")
+                            #expect(after.status == 200)
+                        }
+                    }
+                }
+            }) {
+                await second.close()
+                await first.close()
+            }
+        }
+
         @Test("a catalog imported into a running server's database is served within a second, not per request", arguments: Backend.databases)
         func servesNewCatalogVersion(backend: Backend) async throws {
             let location = try await backend.makeLocation()
