@@ -45,11 +45,13 @@ struct ServeCommandTests {
         #expect(outcome.standardError.contains("the ready timeout must be from 1 to 60 seconds, not \(value)"))
     }
 
-    @Test("a query timeout outside 1 to 600 seconds, or without a database, fails with one line", arguments: [
+    @Test("a query timeout outside 1 to 600 seconds, or without a database, or a cache size outside 1 to 65536 MiB, fails with one line", arguments: [
         (["--query-timeout=0", "--database", "postgres://u@127.0.0.1:9/db"], "the query timeout must be from 1 to 600 seconds, not 0"),
         (["--query-timeout=601", "--database", "postgres://u@127.0.0.1:9/db"], "the query timeout must be from 1 to 600 seconds, not 601"),
         (["--query-timeout=30"], "--query-timeout is for a --database (PostgreSQL or SQLite)"),
         (["--query-timeout=30", "--catalog", "/tmp/never-created-\(UUID().uuidString).json"], "--query-timeout is for a --database (PostgreSQL or SQLite)"),
+        (["--cache-size", "0"], "the response cache size must be from 1 to 65536 MiB, not 0"),
+        (["--cache-size", "65537"], "the response cache size must be from 1 to 65536 MiB, not 65537"),
     ])
     func badQueryTimeout(arguments: [String], message: String) async throws {
         let outcome = try await marquee.run(["serve", "--port", "0"] + arguments)
