@@ -251,6 +251,9 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
     database = os.path.join(results_dir, "database.md")
     if os.path.exists(database):
         out.write("\n" + open(database).read())
+    mix = os.path.join(results_dir, "server-mix.md")
+    if os.path.exists(mix):
+        out.write("\n" + open(mix).read())
     watchlist = os.path.join(results_dir, "watchlist.md")
     if os.path.exists(watchlist):
         out.write("\n" + open(watchlist).read())

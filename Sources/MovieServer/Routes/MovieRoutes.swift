@@ -61,7 +61,7 @@ struct MovieRoutes: Sendable {
     static func response(_ answer: ResponseCache.Answer, to request: Request, caching: CachingDirectives) throws(ErrorAnswer) -> Response {
         switch answer {
         case let .found(body): caching.response(for: body, to: request)
-        case let .notFound(error, _): throw error
+        case .notFound: throw answer.error ?? ErrorAnswer.notFound("There is no such movie.")
         }
     }
 }
