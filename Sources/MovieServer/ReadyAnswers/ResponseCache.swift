@@ -33,11 +33,6 @@ final class ResponseCache: Sendable {
             .notFound(message: answer.message, body: ByteBuffer(bytes: answer.body))
         }
 
-        /// The error the router throws for a kept 404: the same bytes as the first time.
-        var error: ErrorAnswer? {
-            guard case let .notFound(message, _) = self else { return nil }
-            return .notFound(message)
-        }
     }
 
     private struct Entry {

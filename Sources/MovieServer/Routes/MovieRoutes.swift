@@ -27,7 +27,7 @@ struct MovieRoutes: Sendable {
             let answer = try await Self.answer(CacheKey(route: .movie, parameter: String(id)), cache: cache) { () async throws(StorageError) in
                 try await answers.movie(id: id)
             }
-            return try Self.response(answer, to: request, caching: caching)
+            return Self.response(answer, to: request, caching: caching)
         }
         router.get("") { [search] request, _ in
             try await search.answer(request)
@@ -42,7 +42,7 @@ struct MovieRoutes: Sendable {
                 let year = try ParameterParsing.year(context.parameters.get("year"))
                 let key = CacheKey(route: route, parameter: String(year))
                 let answer = try await Self.answer(key, cache: cache) { () async throws(StorageError) in try await answers.topList(key) }
-                return try Self.response(answer, to: request, caching: caching)
+                return Self.response(answer, to: request, caching: caching)
             }
         }
     }
@@ -58,10 +58,12 @@ struct MovieRoutes: Sendable {
         }
     }
 
-    static func response(_ answer: ResponseCache.Answer, to request: Request, caching: CachingDirectives) throws(ErrorAnswer) -> Response {
+    /// The response for a kept answer. A 404 is returned, not thrown: the bytes are the error
+    /// answer's, without unwinding every middleware and casting the error in each.
+    static func response(_ answer: ResponseCache.Answer, to request: Request, caching: CachingDirectives) -> Response {
         switch answer {
         case let .found(body): caching.response(for: body, to: request)
-        case .notFound: throw answer.error ?? ErrorAnswer.notFound("There is no such movie.")
+        case let .notFound(_, body): ErrorAnswer.response(status: .notFound, body: body)
         }
     }
 }

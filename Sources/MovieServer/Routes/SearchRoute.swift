@@ -26,7 +26,7 @@ struct SearchRoute: Sendable {
         let answer = try await MovieRoutes.answer(key, cache: cache) { [search] () async throws(StorageError) in
             try await page(of: search)
         }
-        return try MovieRoutes.response(answer, to: request, caching: caching)
+        return MovieRoutes.response(answer, to: request, caching: caching)
     }
 
     /// The page `search` asks for, with the cursor of the next one.

@@ -24,6 +24,12 @@ public struct ErrorAnswer: HTTPResponseError, Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
+    /// The response of an error answer without extra headers whose body is already encoded:
+    /// the same bytes as ``response(from:context:)`` gives.
+    static func response(status: HTTPResponse.Status, body: ByteBuffer) -> Response {
+        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: body))
+    }
+
     var body: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
