@@ -136,6 +136,8 @@ struct WatchlistCommandTests {
                 let view = try await Self.view(marquee, api: api, store: store.path)
                 let entries = ((view["entries"] as? [[String: Any]]) ?? []).map { ["\($0["movieId"] ?? "")": ($0["note"] as? String) ?? "?"] }
                 #expect(entries == expected, "\(store.lastPathComponent): the later change per movie, a later removal included")
+                let titles = ((view["entries"] as? [[String: Any]]) ?? []).map { $0["title"] as? String }
+                #expect(titles.allSatisfy { $0 != nil }, "sync fetched the titles of movies this store never stored: \(titles)")
                 #expect(view["pendingChanges"] as? Int == 0)
             }
         }

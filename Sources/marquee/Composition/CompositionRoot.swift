@@ -72,7 +72,7 @@ enum CompositionRoot {
         let outcome: Swift.Result<Result, any Error>
         do {
             let sync = app.watchlistSync(store: store, api: environment.identity.key, batchSize: batchSize)
-            outcome = .success(try await body(AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync)))
+            outcome = .success(try await body(AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync, movies: app.movieService)))
         } catch {
             outcome = .failure(error)
         }

@@ -12,6 +12,9 @@ struct AppWatchlist: Sendable {
     let api: String
     let home: WatchlistHome
     let sync: AppWatchlistSync?
+    /// The API's movies through the store, to fetch the titles the list lacks; `nil` when the
+    /// network is not to be used.
+    var movies: AppMovieService? = nil
 }
 
 /// Where an API's watchlist is kept.

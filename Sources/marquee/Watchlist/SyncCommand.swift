@@ -32,6 +32,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             do throws(WatchlistSyncFailure<NetworkError>) {
                 let report = try await sync.sync()
+                await WatchlistTitles.fetchMissing(watchlist, movies: watchlist.movies)
                 let view = try? await watchlist.store.watchlist(api: watchlist.api)
                 let holds = view.map { "; the watchlist holds \(NumberText.counted($0.movieIDs.count, "movie"))" } ?? ""
                 print("Synced: \(WatchlistText.summary(of: report))\(holds).")
