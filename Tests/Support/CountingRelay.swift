@@ -59,19 +59,27 @@ public final class CountingRelay: Sendable {
 }
 
 /// Writes what one side reads to the other side, and closes the other side when its own closes.
-private final class RelayHandler: ChannelInboundHandler, Sendable {
+/// A read that `drops` says to drop closes both sides instead (``CuttingRelay``).
+final class RelayHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
 
     private let peer: any Channel
     private let count: @Sendable (Int) -> Void
+    private let drops: @Sendable (ByteBuffer) -> Bool
 
-    init(peer: any Channel, count: @escaping @Sendable (Int) -> Void) {
+    init(peer: any Channel, count: @escaping @Sendable (Int) -> Void = { _ in }, drops: @escaping @Sendable (ByteBuffer) -> Bool = { _ in false }) {
         self.peer = peer
         self.count = count
+        self.drops = drops
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        if drops(buffer) {
+            context.close(promise: nil)
+            peer.close(promise: nil)
+            return
+        }
         count(buffer.readableBytes)
         peer.writeAndFlush(buffer, promise: nil)
     }

@@ -40,14 +40,14 @@ public final class CuttingRelay: Sendable {
                 return ClientBootstrap(group: inbound.eventLoop)
                     .channelInitializer { outbound in
                         outbound.eventLoop.makeCompletedFuture {
-                            try outbound.pipeline.syncOperations.addHandler(CuttingHandler(peer: inbound) { _ in
+                            try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound, drops: { _ in
                                 cutsAnswer.withLockedValue { $0 }
-                            })
+                            }))
                         }
                     }
                     .connect(host: "127.0.0.1", port: serverPort)
                     .flatMap { outbound in
-                        inbound.pipeline.addHandler(CuttingHandler(peer: outbound) { bytes in
+                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, drops: { bytes in
                             let text = String(buffer: bytes)
                             guard text.hasPrefix(marker), text.lowercased().contains(requiring) else { return false }
                             let cut = state.withLockedValue { state in
@@ -59,7 +59,7 @@ public final class CuttingRelay: Sendable {
                             }
                             if cut { cutsAnswer.withLockedValue { $0 = true } }
                             return false
-                        })
+                        }))
                     }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -74,51 +74,5 @@ public final class CuttingRelay: Sendable {
 
     public func stop() async {
         try? await channel.close()
-    }
-}
-
-/// Passes what one side reads to the other, unless `cuts` says this read is to be dropped, which
-/// closes both sides.
-private final class CuttingHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-
-    private let peer: any Channel
-    private let cuts: @Sendable (ByteBuffer) -> Bool
-
-    init(peer: any Channel, cuts: @escaping @Sendable (ByteBuffer) -> Bool) {
-        self.peer = peer
-        self.cuts = cuts
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        if cuts(buffer) {
-            context.close(promise: nil)
-            peer.close(promise: nil)
-            return
-        }
-        peer.writeAndFlush(buffer, promise: nil)
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { context.read() }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        context.read()
-        context.fireChannelActive()
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        context.read()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        peer.close(promise: nil)
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
     }
 }
