@@ -134,8 +134,8 @@ public struct BrowserState: Sendable, Equatable {
         switch key {
         case .up: watchlist.move(by: -1)
         case .down: watchlist.move(by: 1)
-        case .pageUp: watchlist.move(by: -max(1, visibleRows))
-        case .pageDown: watchlist.move(by: max(1, visibleRows))
+        case .pageUp: watchlist.move(by: -max(1, visibleRows * 2))
+        case .pageDown: watchlist.move(by: max(1, visibleRows * 2))
         case .home: watchlist.select(0)
         case .end: watchlist.select(watchlist.lines.count - 1)
         case .enter:
@@ -154,7 +154,8 @@ public struct BrowserState: Sendable, Equatable {
         default:
             return nil
         }
-        watchlist.reveal(visibleRows: visibleRows)
+        // A watchlist line takes one screen line, a list's movie two (title and cast).
+        watchlist.reveal(visibleLines: visibleRows * 2)
         return []
     }
 

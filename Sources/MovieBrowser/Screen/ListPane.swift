@@ -4,10 +4,17 @@ import Movies
 public struct ListPane: Sendable, Equatable {
     public var movies: [Movie] = []
     public var answer = Answer()
+    private var rows = RowSelection()
     /// The selected row, an index into ``movies``.
-    public var selection = 0
+    public var selection: Int {
+        get { rows.selected }
+        set { rows.selected = newValue }
+    }
     /// The first row on screen.
-    public var firstVisible = 0
+    public var firstVisible: Int {
+        get { rows.firstVisible }
+        set { rows.firstVisible = newValue }
+    }
 
     public init(movies: [Movie] = [], answer: Answer = Answer()) {
         self.movies = movies
@@ -22,15 +29,12 @@ public struct ListPane: Sendable, Equatable {
     }
 
     mutating func select(_ row: Int) {
-        selection = movies.isEmpty ? 0 : min(max(0, row), movies.count - 1)
+        rows.select(row, count: movies.count)
     }
 
     /// Scrolls so that the selected row is one of the `visibleRows` on screen.
     mutating func reveal(visibleRows: Int) {
-        let rows = max(1, visibleRows)
-        if selection < firstVisible { firstVisible = selection }
-        if selection >= firstVisible + rows { firstVisible = selection - rows + 1 }
-        firstVisible = max(0, min(firstVisible, max(0, movies.count - rows)))
+        rows.reveal(visibleRows: visibleRows, count: movies.count)
     }
 
     /// Shows `movies`, keeping the same movie selected when it is still listed.

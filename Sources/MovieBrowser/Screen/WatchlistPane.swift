@@ -5,8 +5,9 @@ import Movies
 /// selected row, and what the last sync said.
 public struct WatchlistPane: Sendable, Equatable {
     public var lines: [WatchlistView.Line] = []
-    public var selection = 0
-    public var firstVisible = 0
+    private var rows = RowSelection()
+    public var selection: Int { rows.selected }
+    public var firstVisible: Int { rows.firstVisible }
     /// Whether the list was read from the store yet.
     public var isLoaded = false
     public var isSyncing = false
@@ -36,13 +37,11 @@ public struct WatchlistPane: Sendable, Equatable {
     }
 
     mutating func select(_ row: Int) {
-        selection = lines.isEmpty ? 0 : min(max(0, row), lines.count - 1)
+        rows.select(row, count: lines.count)
     }
 
-    mutating func reveal(visibleRows: Int) {
-        let rows = max(1, visibleRows)
-        if selection < firstVisible { firstVisible = selection }
-        if selection >= firstVisible + rows { firstVisible = selection - rows + 1 }
-        firstVisible = max(0, min(firstVisible, max(0, lines.count - rows)))
+    /// Scrolls so that the selected line is one of the `visibleLines` on screen.
+    mutating func reveal(visibleLines: Int) {
+        rows.reveal(visibleRows: visibleLines, count: lines.count)
     }
 }
