@@ -32,7 +32,7 @@ enum WatchlistJSON {
         var device: String?
     }
 
-    static func single(_ body: Data, id: String, movieID: Int, action: WatchlistChange.Action, now: Int64) throws(ErrorAnswer) -> WatchlistChange {
+    static func single(_ body: Data, id: String, movieID: Int, action: WatchlistChangeRecord.Action, now: Int64) throws(ErrorAnswer) -> WatchlistChangeRecord {
         let fields: SingleBody
         if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             fields = SingleBody()
@@ -45,13 +45,13 @@ enum WatchlistJSON {
             throw .badRequest("A removal takes no note.")
         }
         let changedAt = try fields.changedAt.map { text throws(ErrorAnswer) in try time(text) } ?? now
-        return WatchlistChange(
+        return WatchlistChangeRecord(
             id: id, movieID: movieID, action: action, note: try note(fields.note ?? ""),
             version: WatchlistVersion(changedAt: changedAt, device: try device(fields.device ?? ""))
         )
     }
 
-    static func batch(_ body: Data) throws(ErrorAnswer) -> [WatchlistChange] {
+    static func batch(_ body: Data) throws(ErrorAnswer) -> [WatchlistChangeRecord] {
         let fields: BatchBody
         do { fields = try JSONDecoder().decode(BatchBody.self, from: body) } catch {
             throw .badRequest("The body must be {\"changes\": [{\"id\", \"movieId\", \"action\", \"changedAt\", …}]}: \(reason(error)).")
@@ -59,15 +59,15 @@ enum WatchlistJSON {
         guard (1...maximumBatch).contains(fields.changes.count) else {
             throw .badRequest("A batch holds 1 to \(maximumBatch) changes, not \(fields.changes.count).")
         }
-        var changes: [WatchlistChange] = []
+        var changes: [WatchlistChangeRecord] = []
         changes.reserveCapacity(fields.changes.count)
         for (index, change) in fields.changes.enumerated() {
-            guard let action = WatchlistChange.Action(rawValue: change.action) else {
+            guard let action = WatchlistChangeRecord.Action(rawValue: change.action) else {
                 throw .badRequest("Change \(index + 1): the action is \"add\" or \"remove\", not '\(ParameterParsing.excerpt(change.action))'.")
             }
             guard change.movieId >= 0 else { throw .badRequest("Change \(index + 1): the movie id must be 0 or more.") }
             if action == .remove, change.note != nil { throw .badRequest("Change \(index + 1): a removal takes no note.") }
-            changes.append(WatchlistChange(
+            changes.append(WatchlistChangeRecord(
                 id: try key(change.id, what: "Change \(index + 1): the id"), movieID: change.movieId, action: action,
                 note: try note(change.note ?? ""),
                 version: WatchlistVersion(changedAt: try time(change.changedAt), device: try device(change.device ?? ""))
@@ -134,7 +134,7 @@ extension WatchlistJSON {
         return output + "]}"
     }
 
-    static func singleAnswer(_ change: WatchlistChange, outcome: WatchlistOutcome, entry: WatchlistEntry?) -> WatchlistAnswer {
+    static func singleAnswer(_ change: WatchlistChangeRecord, outcome: WatchlistOutcome, entry: WatchlistEntry?) -> WatchlistAnswer {
         if outcome == .unknownMovie {
             let error = ErrorAnswer.notFound("There is no movie with id \(change.movieID).")
             return WatchlistAnswer(status: 404, body: String(decoding: error.body, as: UTF8.self))
@@ -144,7 +144,7 @@ extension WatchlistJSON {
         return WatchlistAnswer(status: 200, body: output + "}")
     }
 
-    static func batchAnswer(_ changes: [WatchlistChange], outcomes: [WatchlistOutcome]) -> WatchlistAnswer {
+    static func batchAnswer(_ changes: [WatchlistChangeRecord], outcomes: [WatchlistOutcome]) -> WatchlistAnswer {
         var output = "{\"results\":["
         for (index, (change, outcome)) in zip(changes, outcomes).enumerated() {
             if index > 0 { output += "," }

@@ -1,3 +1,5 @@
+import Movies
+
 /// What a watchlist write does, decided from what storage holds, the same for every backend:
 /// each backend reads a ``WatchlistState`` and writes the plan in one transaction.
 ///
@@ -18,7 +20,7 @@ public struct WatchlistPlan: Sendable {
     public var journal: [Journaled]
 
     public struct Journaled: Sendable, Hashable {
-        public var change: WatchlistChange
+        public var change: WatchlistChangeRecord
         public var outcome: WatchlistOutcome
     }
 }

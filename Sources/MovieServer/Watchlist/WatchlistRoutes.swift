@@ -27,7 +27,7 @@ struct WatchlistRoutes: Sendable {
             do throws(StorageError) { entries = try await storage.watchlist(owner: owner) } catch { throw ErrorAnswer.storageUnavailable(error) }
             return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries)), to: request)
         }
-        for (method, action) in [(HTTPRequest.Method.put, WatchlistChange.Action.add), (.delete, .remove)] {
+        for (method, action) in [(HTTPRequest.Method.put, WatchlistChangeRecord.Action.add), (.delete, .remove)] {
             router.on("watchlist/:id", method: method) { (request: Request, context: Context) -> Response in
                 let owner = try await owner(of: request)
                 let movieID = try ParameterParsing.movieID(context.parameters.get("id"))

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Movies
 
 /// A write request to a watchlist as storage applies it: whose, under which `Idempotency-Key`,
 /// what the request was (hashed, to tell a repeat from another request under the same key), and
@@ -14,10 +15,10 @@ public struct WatchlistWrite: Sendable {
     public var owner: String
     public var key: String
     public var fingerprint: [UInt8]
-    public var changes: [WatchlistChange]
+    public var changes: [WatchlistChangeRecord]
     public var shape: Shape
 
-    public init(owner: String, key: String, request: String, body: some DataProtocol, changes: [WatchlistChange], shape: Shape) {
+    public init(owner: String, key: String, request: String, body: some DataProtocol, changes: [WatchlistChangeRecord], shape: Shape) {
         var hash = SHA256()
         hash.update(data: Data(request.utf8))
         hash.update(data: [0])

@@ -1,0 +1,28 @@
+import Crypto
+import Foundation
+import Movies
+
+/// What the server needs of a change beyond what the client sends: the version it is ordered by,
+/// the entry it makes when it wins, and its fingerprint, which tells a repeat of the change from
+/// another change sent under the same id.
+extension WatchlistChangeRecord {
+    /// A change as a write request states it; a removal keeps no note.
+    init(id: String, movieID: Int, action: Action, note: String = "", version: WatchlistVersion) {
+        self.init(id: id, movieID: movieID, action: action, note: action == .add ? note : "", changedAt: version.changedAt, device: version.device)
+    }
+
+    var version: WatchlistVersion {
+        WatchlistVersion(changedAt: changedAt, device: device)
+    }
+
+    /// The entry this change makes when it wins.
+    var entry: WatchlistEntry {
+        WatchlistEntry(movieID: movieID, note: note, version: version, removed: action == .remove)
+    }
+
+    /// What the change says, hashed.
+    var fingerprint: [UInt8] {
+        let text = [String(movieID), action.rawValue, note, String(changedAt), device].joined(separator: "\u{1F}")
+        return Array(SHA256.hash(data: Data(text.utf8)))
+    }
+}
