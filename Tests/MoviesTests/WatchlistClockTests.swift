@@ -20,5 +20,12 @@ struct WatchlistClockTests {
         #expect(WatchlistClock.milliseconds("2026-11-18T12:06:40.5+01:00") == 1_795_000_000_500)
         #expect(WatchlistClock.milliseconds("1999-12-31T23:59:59Z") == nil)
         #expect(WatchlistClock.milliseconds("yesterday") == nil)
+        for invalid in [
+            "2024-01-01T12:99:00Z", "2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z",
+            "2024-01-01T24:00:00Z", "2024-01-01T00:00:60Z", "2024-01-01T00:00:00+25:00", "2024-1-01T00:00:00Z", "2024-01-01 00:00:00Z",
+        ] {
+            #expect(WatchlistClock.milliseconds(invalid) == nil, "\(invalid) is refused, not rolled over")
+        }
+        #expect(WatchlistClock.milliseconds("2024-02-29T23:59:59.999Z") != nil)
     }
 }

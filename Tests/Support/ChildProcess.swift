@@ -22,7 +22,7 @@ public final class ChildProcess: @unchecked Sendable {
         process.standardError = error
         outputLines = Self.lines(of: output.fileHandleForReading, transcript: transcript).makeAsyncIterator()
         errorLines = Self.lines(of: error.fileHandleForReading, transcript: transcript).makeAsyncIterator()
-        try process.run()
+        try ProcessLaunch.run(process)
     }
 
     /// The next line on standard output that contains `text`, or `nil` once the process has closed it.

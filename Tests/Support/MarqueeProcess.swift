@@ -42,7 +42,7 @@ public struct MarqueeProcess: Sendable {
         process.standardInput = FileHandle.nullDevice
         let finished = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in finished.continuation.finish() }
-        try process.run()
+        try ProcessLaunch.run(process)
         let watchdog = Task { [process] in
             try await Task.sleep(for: timeLimit)
             kill(process.processIdentifier, SIGKILL)
