@@ -245,21 +245,10 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
   process start to exit; `marquee --help` is the floor of starting the process at all.
 
 """)
-    http = os.path.join(results_dir, "http.md")
-    if os.path.exists(http):
-        out.write("\n" + open(http).read())
-    database = os.path.join(results_dir, "database.md")
-    if os.path.exists(database):
-        out.write("\n" + open(database).read())
-    mix = os.path.join(results_dir, "server-mix.md")
-    if os.path.exists(mix):
-        out.write("\n" + open(mix).read())
-    watchlist = os.path.join(results_dir, "watchlist.md")
-    if os.path.exists(watchlist):
-        out.write("\n" + open(watchlist).read())
-    browse = os.path.join(results_dir, "browse.md")
-    if os.path.exists(browse):
-        out.write("\n" + open(browse).read())
+    for section in ("http.md", "database.md", "server-mix.md", "watchlist.md", "browse.md"):
+        path = os.path.join(results_dir, section)
+        if os.path.exists(path):
+            out.write("\n" + open(path).read())
     findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
     if os.path.exists(findings):
         out.write("\n" + open(findings).read())

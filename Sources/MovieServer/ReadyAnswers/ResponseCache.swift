@@ -100,9 +100,6 @@ final class ResponseCache: Sendable {
         for key in keys { _ = try await answer(key) { () async throws(StorageError) in try await compute(key) } }
     }
 
-    /// How many bytes the kept answers take now.
-    var bytes: Int { state.withLockedValue { $0.bytes } }
-
     private func keep(_ answer: Answer, for key: CacheKey, ifVersion version: Int64?) {
         let size = answer.size + key.size
         guard size <= capacity else { return }
