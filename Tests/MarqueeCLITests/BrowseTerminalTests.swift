@@ -98,7 +98,8 @@ struct BrowseTerminalTests {
         marquee.environment["NO_COLOR"] = "1"
         let server = try marquee.launch(["serve", "--port", "0"])
         let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"))
-        let api = try #require(line.split(separator: " ").last.map(String.init))
+        let address = try await AddressThatGoesAway.start(to: try #require(line.split(separator: " ").last.map(String.init)))
+        let api = address.baseURL.absoluteString
         let terminal = try await TmuxTerminal.start(command: try browseScript(["--env", api, "--store", store.path]), environment: marquee.environment, width: 120, height: 30)
         defer { terminal.kill() }
         let screen = try await terminal.waitForScreen("the network's answer") { $0.contains { $0.hasPrefix("from the network, ") } }
@@ -108,7 +109,7 @@ struct BrowseTerminalTests {
         #expect(!styled.contains("\u{1B}[7m"), "NO_COLOR draws no reverse video")
 
         _ = await server.signal(SIGKILL)
-        try holdLoopbackPort(try #require(URL(string: api)?.port))
+        try await address.goAway()
         try await terminal.send("r")
         let offline = try await terminal.waitForText("not refreshed:")
         #expect(offline[2].contains("1  Finding Dory (2016)"), "the stored list stays on screen")

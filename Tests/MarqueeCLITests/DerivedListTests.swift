@@ -14,11 +14,12 @@ struct DerivedListTests {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)/movies.sqlite")
         let server = try marquee.launch(["serve", "--port", "0"])
         let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"))
-        let api = try #require(line.split(separator: " ").last.map(String.init))
+        let address = try await AddressThatGoesAway.start(to: try #require(line.split(separator: " ").last.map(String.init)))
+        let api = address.baseURL.absoluteString
         let fetched = try await marquee.run(["top-grossing", "--year", "2016", "--env", api, "--store", store.path])
         #expect(fetched.status == 0, "\(fetched.standardError)")
         #expect(await server.signal() == 0)
-        try holdLoopbackPort(try #require(URL(string: api)?.port))
+        try await address.goAway()
 
         let offline = try await marquee.run(["top-rated", "--year", "2016", "--env", api, "--store", store.path, "--trace"])
         #expect(offline.status == 0, "\(offline.standardError)")
@@ -48,15 +49,16 @@ struct DerivedListTests {
     func snapshotWins() async throws {
         let marquee = MarqueeProcess()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)/movies.sqlite").path
-        let port = try await withMovieServer { server in
-            let api = server.baseURL.absoluteString
+        let address = try await withMovieServer { server in
+            let address = try await AddressThatGoesAway.start(to: server.port)
+            let api = address.baseURL.absoluteString
             let grossing = try await marquee.run(["top-grossing", "--env", api, "--store", store])
             let rated = try await marquee.run(["top-rated", "--env", api, "--store", store])
             #expect(grossing.status == 0 && rated.status == 0)
-            return server.port
+            return address
         }
-        try holdLoopbackPort(port)
-        let offline = try await marquee.run(["top-rated", "--env", "http://127.0.0.1:\(port)/api/", "--store", store, "--offline"])
+        try await address.goAway()
+        let offline = try await marquee.run(["top-rated", "--env", address.baseURL.absoluteString, "--store", store, "--offline"])
         #expect(offline.status == 0)
         #expect(offline.standardOutput.contains("(from the local store, fetched"))
         #expect(!offline.standardOutput.contains("derived"))

@@ -11,8 +11,9 @@ struct OfflineTests {
     func threeRunDemonstration() async throws {
         let marquee = MarqueeProcess()
         let demo = ["--policy", "cacheThenNetwork", "--trace"]
-        let port = try await withMovieServer { server in
-            let api = server.baseURL.absoluteString
+        let address = try await withMovieServer { server in
+            let address = try await AddressThatGoesAway.start(to: server.port)
+            let api = address.baseURL.absoluteString
             let first = try await marquee.run(["top-grossing", "--env", api] + demo)
             #expect(first.status == 0, "\(first.standardError)")
             #expect(Self.traceLines(first) == ["Found 0 movies (callback #1)", "Found 10 movies (callback #2)"])
@@ -23,9 +24,10 @@ struct OfflineTests {
 
             let rated = try await marquee.run(["top-rated", "--env", api])
             #expect(rated.status == 0)
-            return server.port
+            return address
         }
-        try holdLoopbackPort(port)
+        try await address.goAway()
+        let port = address.port
 
         let third = try await marquee.run(["top-grossing", "--env", "http://127.0.0.1:\(port)/api/"] + demo)
         #expect(third.status == 0, "the stored list was shown")

@@ -47,6 +47,7 @@ struct ReadmeSampleTests {
     func sample(_ sample: Sample) async throws {
         let marquee = MarqueeProcess()
         var server: RunningServer?
+        var address: AddressThatGoesAway?
         var port = 8080
         defer { if let server { Task { try? await server.stop() } } }
         var steps: [(command: String, expected: [String])] = []
@@ -65,11 +66,12 @@ struct ReadmeSampleTests {
                     host: "127.0.0.1", port: 0, storage: MemoryStorage(catalog: try Catalog.reference())
                 )).start()
                 server = started
-                port = started.port
+                address = try await AddressThatGoesAway.start(to: started.port)
+                port = address?.port ?? 0
             case "kill %1":
                 try await server?.stop()
                 server = nil
-                try holdLoopbackPort(port)
+                try await address?.goAway()
             default:
                 let words = command.split(separator: " ").map { $0.replacingOccurrences(of: "8080", with: String(port)) }
                 try #require(words.first == "marquee", "README.md:\(sample.line): '\(command)' is not a marquee command")

@@ -1,6 +1,9 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A TCP relay on loopback in front of a server: every connection it accepts is joined to a new
 /// connection to the server, and the bytes the server sends through it are counted. What a
@@ -28,13 +31,16 @@ public final class CountingRelay: Sendable {
         self.target = target
     }
 
-    /// Starts relaying from an ephemeral loopback port to `127.0.0.1:serverPort`.
-    public static func start(to serverPort: Int) async throws -> CountingRelay {
+    /// Starts relaying from an ephemeral loopback port to `127.0.0.1:serverPort`. With
+    /// `sharingItsPort`, another socket of this process may bind the port while it listens
+    /// (SO_REUSEPORT): what ``AddressThatGoesAway`` needs to hold it past the relay.
+    public static func start(to serverPort: Int, sharingItsPort: Bool = false) async throws -> CountingRelay {
         let fromServer = NIOLockedValueBox(0)
         let target = NIOLockedValueBox(serverPort)
         let group = MultiThreadedEventLoopGroup.singleton
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.Types.SocketOption(level: .init(rawValue: SOL_SOCKET), name: .init(rawValue: SO_REUSEPORT)), value: sharingItsPort ? 1 : 0)
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
                 return ClientBootstrap(group: inbound.eventLoop)

@@ -70,26 +70,24 @@ public func closedLoopbackPort() async throws -> Int {
     try PortHolder.bind(0)
 }
 
-/// Keeps `port` (a stopped server's) from being taken by another test, so connecting to it stays
-/// refused. Fails if something took it in the moment since the server stopped.
-public func holdLoopbackPort(_ port: Int) throws {
-    _ = try PortHolder.bind(port)
-}
-
 /// Sockets bound on loopback and kept for the life of the test process.
-private enum PortHolder {
+enum PortHolder {
     struct BindFailure: Error, CustomStringConvertible {
         let port: Int
         let code: Int32
         var description: String { "cannot hold loopback port \(port): errno \(code)" }
     }
 
-    static func bind(_ port: Int) throws -> Int {
+    /// Binds `port` (0: any free one) without listening. `sharing` joins a listener of this
+    /// process that shares its port (SO_REUSEPORT), so the port is held before that listener closes.
+    /// No SO_REUSEADDR: Linux lets a socket that has it listen on a port held by another that has
+    /// it too, as long as that one does not listen.
+    static func bind(_ port: Int, sharing: Bool = false) throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        // A stopped server's closed connections may linger in TIME_WAIT on its port; they must not
-        // keep the port from being held. A socket still listening there still refuses the bind.
-        var reuse: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        if sharing {
+            var on: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
