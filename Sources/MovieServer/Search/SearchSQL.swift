@@ -73,13 +73,22 @@ struct SearchSQL {
             sql = "((\(first)) < \(rank) OR ((\(second)) = \(sameRank) AND "
             values = needleValues + [.integer(position.relevance)] + needleValues + [.integer(position.relevance)]
         }
-        // A row value, which both databases read as a range of the (sort value, id) index.
-        let key = placeholder(), id = placeholder()
-        sql += "(\(sortColumn), movie.id) \(comparison) (\(key), \(id))"
-        values += [.key(position.key), .integer(position.id)]
+        let (keyset, bound) = keyset(after: position, placeholder)
+        sql += keyset
+        values += bound
         if !search.words.isEmpty { sql += "))" }
         return (sql, values)
     }
+
+    /// The movies after `position` in the sort alone (a row value, which both databases read as a
+    /// range of the (sort value, id) index), with the values it binds.
+    func keyset(after position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
+        let key = placeholder(), id = placeholder()
+        return ("(\(sortColumn), movie.id) \(comparison) (\(key), \(id))", [.key(position.key), .integer(position.id)])
+    }
+
+    /// The order within one relevance: the sort's, then the id.
+    var sortOrder: String { "\(sortColumn) \(direction), movie.id \(direction)" }
 }
 
 /// A value a search's SQL binds.

@@ -38,12 +38,13 @@ public enum SearchText {
         }
     }
 
-    /// What a movie is found by, as stored beside it: its title's words and all its words (title
-    /// and cast), each list space-separated with a space at both ends (` finding dory `), so that
-    /// "the word w" is the text ` w ` and "a word starting with w" is ` w`; and its title folded
-    /// whole, the key of the `title` order.
+    /// What a movie is found by, as stored beside it: its title's words, its cast's and all its
+    /// words (title and cast), each list space-separated with a space at both ends
+    /// (` finding dory `), so that "the word w" is the text ` w ` and "a word starting with w" is
+    /// ` w`; and its title folded whole, the key of the `title` order.
     public struct Indexed: Sendable, Hashable {
         public let titleWords: String
+        public let castWords: String
         public let allWords: String
         public let titleKey: String
 
@@ -51,6 +52,7 @@ public enum SearchText {
             let titleWords = SearchText.words(title)
             let castWords = cast.flatMap { SearchText.words($0) }
             self.titleWords = " " + titleWords.joined(separator: " ") + " "
+            self.castWords = " " + castWords.joined(separator: " ") + " "
             allWords = " " + (titleWords + castWords).joined(separator: " ") + " "
             titleKey = SearchText.folded(title)
         }

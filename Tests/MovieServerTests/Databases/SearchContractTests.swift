@@ -61,6 +61,21 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test(
+            "a relevance read by sorting its matches, or by walking the sort's index, gives the same pages",
+            arguments: Backend.databases, [TierReading.sortingMatches, .walkingIndex]
+        )
+        func bothReadings(backend: Backend, reading: TierReading) async throws {
+            try await backend.withStorage(holding: Self.catalog, tierReading: reading) { storage in
+                try await withServerClient(storage: storage) { client in
+                    for query in Self.queries + ["query=return%20of%20the", "query=costa%20the%20e", "query=the%20a%20re%20s&year=2016"] {
+                        let walked = try await Self.walk(client, query, limit: 7)
+                        #expect(walked == (try Self.expected(query)), "\(backend) \(reading) \(query)")
+                    }
+                }
+            }
+        }
+
         @Test("bad input is a 400 with one message, never a 500", arguments: Backend.allCases)
         func badInput(backend: Backend) async throws {
             try await backend.withStorage(holding: Self.catalog) { storage in

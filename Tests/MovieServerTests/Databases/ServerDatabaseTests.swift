@@ -34,11 +34,12 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Runs `body` with storage of this kind holding `catalog`, and closes it afterwards.
     func withStorage<Result>(
         holding catalog: Catalog? = nil,
+        tierReading: TierReading = .bySize,
         _ body: (any ServerStorage) async throws -> Result
     ) async throws -> Result {
         let catalog = try catalog ?? Catalog.reference()
         if self == .memory { return try await body(MemoryStorage(catalog: catalog)) }
-        let storage = try await makeLocation().open(logger: quietLogger)
+        let storage = try await makeLocation().open(logger: quietLogger, tierReading: tierReading)
         _ = try await storage.importMovies(catalog.movies, batchSize: 1000) { _ in }
         return try await finally(try await body(storage)) { await storage.close() }
     }

@@ -16,6 +16,7 @@ public final class PostgresStorage: CatalogImporting {
     private let queryTimeout: Duration
     /// How long getting a connection may take, before the first query of an import or migration.
     private let connectTimeout: Duration
+    private let tierReading: TierReading
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
     public init(
@@ -23,9 +24,11 @@ public final class PostgresStorage: CatalogImporting {
         maximumConnections: Int = 20,
         connectTimeout: Duration = .seconds(10),
         queryTimeout: Duration = .seconds(5),
-        logger: Logger = Logger(label: "marquee.database")
+        logger: Logger = Logger(label: "marquee.database"),
+        tierReading: TierReading = .bySize
     ) async throws(StorageError) {
         self.location = location
+        self.tierReading = tierReading
         self.logger = logger
         self.queryTimeout = queryTimeout
         self.connectTimeout = connectTimeout

@@ -72,7 +72,7 @@ struct SQLiteCatalogWriter {
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, year = excluded.year, release_date = excluded.release_date,
                 grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words, title_key = excluded.title_key
             """).execute(arguments: [movie.id, movie.name, movie.year, movie.releaseDate, movie.grossing, movie.rating, indexed.titleWords, indexed.titleKey])
-        try Self.index(movie.id, words: indexed.allWords, in: db)
+        try Self.index(movie.id, indexed, in: db)
         try db.cachedStatement(sql: "DELETE FROM movie_cast WHERE movie_id = ?").execute(arguments: [movie.id])
         for (position, actor) in movie.cast.enumerated() {
             let actorID = try id(ofActor: actor.name)
@@ -81,10 +81,11 @@ struct SQLiteCatalogWriter {
         }
     }
 
-    /// Makes `words` the searchable words of the movie `id` (FTS5 has no upsert: the row is replaced).
-    static func index(_ id: Int, words: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM movie_search WHERE rowid = ?").execute(arguments: [id])
-        try db.cachedStatement(sql: "INSERT INTO movie_search (rowid, all_words) VALUES (?, ?)").execute(arguments: [id, words])
+    /// Makes `indexed` the searchable words of the movie `id` (FTS5 has no upsert: the row is replaced).
+    static func index(_ id: Int, _ indexed: SearchText.Indexed, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM movie_words WHERE rowid = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "INSERT INTO movie_words (rowid, title_words, cast_words) VALUES (?, ?, ?)")
+            .execute(arguments: [id, indexed.titleWords, indexed.castWords])
     }
 
     private mutating func id(ofActor name: String) throws -> Int64 {

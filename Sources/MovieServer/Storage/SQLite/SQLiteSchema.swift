@@ -43,7 +43,7 @@ enum SQLiteSchema {
             for movie in try SQLiteCatalogQueries.movies(db, sql: "SELECT * FROM movie", arguments: []) {
                 let indexed = SearchText.Indexed(movie)
                 try db.execute(sql: "UPDATE movie SET title_words = ?, title_key = ? WHERE id = ?", arguments: [indexed.titleWords, indexed.titleKey, movie.id])
-                try SQLiteCatalogWriter.index(movie.id, words: indexed.allWords, in: db)
+                try db.execute(sql: "INSERT INTO movie_search (rowid, all_words) VALUES (?, ?)", arguments: [movie.id, indexed.allWords])
             }
         }
         migrator.registerMigration("server-v3-watchlist") { db in
@@ -61,6 +61,20 @@ enum SQLiteSchema {
                     sequence INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, id TEXT NOT NULL,
                     fingerprint BLOB NOT NULL, movie_id INTEGER NOT NULL, outcome TEXT NOT NULL,
                     UNIQUE (owner, id));
+                """)
+        }
+        migrator.registerMigration("server-v4-search-columns") { db in
+            // The title's words and the cast's in columns of their own, so that a search can count
+            // the movies with its words in the title (``SearchTiers``). The cast's words are what
+            // follows the title's in `all_words`, which starts with them.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE movie_words USING fts5(title_words, cast_words, tokenize = 'unicode61 remove_diacritics 0');
+                INSERT INTO movie_words (rowid, title_words, cast_words)
+                    SELECT movie.id, movie.title_words,
+                        CASE WHEN trim(movie.title_words) = '' THEN movie_search.all_words
+                             ELSE ' ' || substr(movie_search.all_words, length(movie.title_words) + 1) END
+                    FROM movie JOIN movie_search ON movie_search.rowid = movie.id;
+                DROP TABLE movie_search;
                 """)
         }
         return migrator

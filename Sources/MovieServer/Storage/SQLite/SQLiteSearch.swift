@@ -1,13 +1,17 @@
 import Movies
 import GRDB
 
-/// A search on the SQLite catalogue: the words through the FTS5 table `movie_search` (one row
-/// per movie, its folded words), the order and the keyset through the `movie` indexes.
+/// A search on the SQLite catalogue: the words through the FTS5 table `movie_words` (one row
+/// per movie, its folded title words and cast words), the order and the keyset through the
+/// `movie` indexes. One to three words are read a relevance at a time (``SearchTiers``).
 enum SQLiteSearch {
-    static func hits(_ db: Database, _ search: MovieSearch) throws -> [SearchHit] {
+    static func hits(_ db: Database, _ search: MovieSearch, tierReading: TierReading = .bySize) throws -> [SearchHit] {
         guard !search.matchesNothing else { return [] }
         if search.words.isEmpty, let position = search.after {
             return try listing(db, search, after: position)
+        }
+        if let tiers = SearchTiers(search, strategy: tierReading) {
+            return try SQLiteTieredSearch(db: db, tiers: tiers).hits()
         }
         let parts = SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "")
         let placeholder = { "?" }
@@ -15,8 +19,8 @@ enum SQLiteSearch {
         let relevance = parts.relevance(placeholder)
         values += parts.needles.map { .text($0) }
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM movie"
-        if !search.words.isEmpty { sql += " JOIN movie_search ON movie_search.rowid = movie.id" }
-        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie_search MATCH \($0)" }, .text(SearchText.fts5Query(search.words)))
+        if !search.words.isEmpty { sql += " JOIN movie_words ON movie_words.rowid = movie.id" }
+        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie_words MATCH \($0)" }, .text(SearchText.fts5Query(search.words)))
         let (whereClause, bound) = parts.whereClause(match: match, placeholder)
         sql += whereClause
         values += bound
@@ -54,7 +58,7 @@ enum SQLiteSearch {
         return rows.map { SearchHit(movie: $0.movie, relevance: $0.extra) }
     }
 
-    private static func databaseValue(_ value: SearchSQLValue) -> any DatabaseValueConvertible {
+    static func databaseValue(_ value: SearchSQLValue) -> any DatabaseValueConvertible {
         switch value {
         case let .integer(number): number
         case let .text(text): text

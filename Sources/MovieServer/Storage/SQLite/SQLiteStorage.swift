@@ -11,13 +11,15 @@ public final class SQLiteStorage: CatalogImporting {
     private let queryTimeout: Duration
     /// When the write running now must give up waiting for another process's lock.
     private let writeDeadline: NIOLockedValueBox<ContinuousClock.Instant?>
+    private let tierReading: TierReading
 
     /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
     /// a client store, one written by a newer Marquee, or anything but a regular file is refused
     /// untouched: it is classified read-only before anything is opened for writing.
-    public init(path: String, queryTimeout: Duration = .seconds(5)) async throws(StorageError) {
+    public init(path: String, queryTimeout: Duration = .seconds(5), tierReading: TierReading = .bySize) async throws(StorageError) {
         self.path = path
         self.queryTimeout = queryTimeout
+        self.tierReading = tierReading
         if case let .refused(error) = SQLiteServerFile.classify(path, migrations: SQLiteSchema.migrator.migrations) { throw error }
         let writeDeadline = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
         self.writeDeadline = writeDeadline
@@ -55,7 +57,8 @@ public final class SQLiteStorage: CatalogImporting {
     }
 
     public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
-        try await read { db in try SQLiteSearch.hits(db, search) }
+        let tierReading = tierReading
+        return try await read { db in try SQLiteSearch.hits(db, search, tierReading: tierReading) }
     }
 
     public func catalogVersion() async throws(StorageError) -> Int64 {

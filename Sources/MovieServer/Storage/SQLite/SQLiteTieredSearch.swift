@@ -1,0 +1,92 @@
+import GRDB
+import Movies
+
+/// A search of one to three words on the SQLite catalogue, a relevance at a time
+/// (``SearchTiers``): each relevance's movies are counted through `movie_words` up to the sorting
+/// limit, then either sorted (few) or met by walking the sort's index in order (many), until the
+/// page is full.
+struct SQLiteTieredSearch {
+    let db: Database
+    let tiers: SearchTiers
+
+    private var search: MovieSearch { tiers.search }
+    private var parts: SearchSQL { SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "") }
+
+    func hits() throws -> [SearchHit] {
+        let wanted = search.limit + 1
+        var found: [(id: Int, relevance: Int)] = []
+        for relevance in tiers.relevances where found.count < wanted {
+            let match = tiers.fts5Query(relevance: relevance, titleColumn: "title_words")
+            let count = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM movie_words WHERE movie_words MATCH ? LIMIT ?)"),
+                arguments: [match, tiers.sortingLimit]
+            ) ?? 0
+            guard count > 0 else { continue }
+            let ids = switch tiers.reading(count: count) {
+            case .sortingMatches: try sorted(match: match, relevance: relevance, limit: wanted - found.count)
+            case .walkingIndex: try walked(relevance: relevance, limit: wanted - found.count)
+            }
+            found += ids.map { ($0, relevance) }
+        }
+        let movies = try SQLiteCatalogQueries.movies(db, ids: found.map(\.id))
+        return found.compactMap { id, relevance in movies[id].map { SearchHit(movie: $0, relevance: relevance) } }
+    }
+
+    /// The relevance's movies through the text index, sorted.
+    private func sorted(match: String, relevance: Int, limit: Int) throws -> [Int] {
+        var sql = "SELECT movie.id FROM movie_words JOIN movie ON movie.id = movie_words.rowid WHERE movie_words MATCH ?"
+        var values: [any DatabaseValueConvertible] = [match]
+        sql += try narrowing(relevance: relevance, &values)
+        sql += " ORDER BY \(parts.sortOrder) LIMIT ?"
+        values.append(limit)
+        return try Int.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(values))
+    }
+
+    /// The relevance's movies met by walking the sort's index in order: each movie passed is
+    /// tested for the words (in its title words and `movie_words`' cast words) and for the relevance.
+    private func walked(relevance: Int, limit: Int) throws -> [Int] {
+        var values: [any DatabaseValueConvertible] = []
+        let matches = parts.needles.map { needle in
+            values += [needle, needle]
+            return "(instr(movie.title_words, ?) > 0 OR instr(movie_words.cast_words, ?) > 0)"
+        }
+        let inTitle = parts.relevance { "?" }
+        values += parts.needles
+        var sql = "SELECT movie.id FROM movie INDEXED BY \(index) JOIN movie_words ON movie_words.rowid = movie.id"
+        sql += " WHERE " + matches.joined(separator: " AND ") + " AND (\(inTitle)) = ?"
+        values.append(relevance)
+        sql += try narrowing(relevance: relevance, &values)
+        sql += " ORDER BY \(parts.sortOrder) LIMIT ?"
+        values.append(limit)
+        return try Int.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(values))
+    }
+
+    /// The year and, in the position's relevance, the keyset after it.
+    private func narrowing(relevance: Int, _ values: inout [any DatabaseValueConvertible]) throws -> String {
+        var sql = ""
+        if let year = search.year {
+            sql += " AND movie.year = ?"
+            values.append(year)
+        }
+        if let position = tiers.position(in: relevance) {
+            let (keyset, bound) = parts.keyset(after: position) { "?" }
+            sql += " AND " + keyset
+            values += bound.map(SQLiteSearch.databaseValue)
+        }
+        return sql
+    }
+
+    /// The index that holds the sort's order (within the year, when there is one).
+    private var index: String {
+        switch (search.sort, search.year != nil) {
+        case (.relevance, false), (.grossing, false): "movie_grossing"
+        case (.relevance, true), (.grossing, true): "movie_top_grossing"
+        case (.rating, false): "movie_rating"
+        case (.rating, true): "movie_top_rated"
+        case (.released, false): "movie_released"
+        case (.released, true): "movie_year_released"
+        case (.title, false): "movie_title"
+        case (.title, true): "movie_year_title"
+        }
+    }
+}
