@@ -10,6 +10,11 @@ import Movies
 /// the page is full (it meets one quickly), and one with few by sorting them (few to sort).
 /// ``reading(count:)`` chooses from how many movies the relevance holds, counted by the text index
 /// up to ``sortingLimit``.
+///
+/// A backend first counts every match (up to the limit): none is an empty page, and fewer than the
+/// limit are sorted at once, relevance and all. Only broad words are read a relevance at a time,
+/// and only the relevances that can hold a movie: a word that is in no title cannot add to one
+/// (``relevances(wordsInSomeTitle:)``), so "rosa silva", two names, reads one relevance.
 struct SearchTiers {
     /// The most words for which the relevances are read one at a time. A relevance of `r` of `n`
     /// words is an OR of every choice of `r` words in the title, which grows quickly; and more
@@ -25,9 +30,20 @@ struct SearchTiers {
         self.strategy = strategy
     }
 
-    /// The relevances a page can hold, highest first: from the position's down to none.
-    var relevances: [Int] {
-        Array((0...(search.after?.relevance ?? search.words.count)).reversed())
+    /// The relevances a page can hold, highest first: from the position's (or the number of words
+    /// in some title, `wordsInSomeTitle`, which no movie's relevance exceeds) down to none.
+    func relevances(wordsInSomeTitle: Int) -> [Int] {
+        Array((0...min(search.after?.relevance ?? search.words.count, wordsInSomeTitle)).reversed())
+    }
+
+    /// An FTS5 query for the movies with the word at `index` in `titleColumn`.
+    func fts5Query(wordInTitle index: Int, titleColumn: String) -> String {
+        "{\(titleColumn)} : \(term(index))"
+    }
+
+    /// The FTS5 form of the word at `index`: quoted, the last one a prefix.
+    private func term(_ index: Int) -> String {
+        "\"\(search.words[index])\"" + (index == search.words.count - 1 ? " *" : "")
     }
 
     /// The position to continue after among the movies of `relevance`: the search's, if it is there.
@@ -53,9 +69,10 @@ struct SearchTiers {
     }
 
     /// An FTS5 query for the movies with every word (in any column) and exactly `relevance` of
-    /// them in `titleColumn`. Each word is a quoted string of letters and digits, so nothing in it
-    /// is FTS5 syntax.
-    func fts5Query(relevance: Int, titleColumn: String) -> String {
+    /// them in `titleColumn`; when no title holds more than `relevance` of the words
+    /// (`wordsInSomeTitle`), "at least" is "exactly", and the costly exclusion is left out. Each
+    /// word is a quoted string of letters and digits, so nothing in it is FTS5 syntax.
+    func fts5Query(relevance: Int, wordsInSomeTitle: Int, titleColumn: String) -> String {
         let words = search.words
         let all = SearchText.fts5Query(words)
         func inTitle(atLeast count: Int) -> String {
@@ -63,12 +80,9 @@ struct SearchTiers {
                 "{\(titleColumn)} : (" + chosen.map { term($0) }.joined(separator: " AND ") + ")"
             }.joined(separator: " OR ")
         }
-        func term(_ index: Int) -> String {
-            "\"\(words[index])\"" + (index == words.count - 1 ? " *" : "")
-        }
         if relevance == words.count { return inTitle(atLeast: relevance) }
         let atLeast = relevance == 0 ? "(\(all))" : "(\(all)) AND (\(inTitle(atLeast: relevance)))"
-        return "\(atLeast) NOT (\(inTitle(atLeast: relevance + 1)))"
+        return relevance >= wordsInSomeTitle ? atLeast : "\(atLeast) NOT (\(inTitle(atLeast: relevance + 1)))"
     }
 
     /// Every choice of `count` of the indices `0..<total`, each in increasing order.

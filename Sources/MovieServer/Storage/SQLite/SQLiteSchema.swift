@@ -66,9 +66,11 @@ enum SQLiteSchema {
         migrator.registerMigration("server-v4-search-columns") { db in
             // The title's words and the cast's in columns of their own, so that a search can count
             // the movies with its words in the title (``SearchTiers``). The cast's words are what
-            // follows the title's in `all_words`, which starts with them.
+            // follows the title's in `all_words`, which starts with them. Prefixes of one to three
+            // letters are indexed too: "e" as typed would merge the lists of every word in "e".
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE movie_words USING fts5(title_words, cast_words, tokenize = 'unicode61 remove_diacritics 0');
+                CREATE VIRTUAL TABLE movie_words USING fts5(
+                    title_words, cast_words, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
                 INSERT INTO movie_words (rowid, title_words, cast_words)
                     SELECT movie.id, movie.title_words,
                         CASE WHEN trim(movie.title_words) = '' THEN movie_search.all_words

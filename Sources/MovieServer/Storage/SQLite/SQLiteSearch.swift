@@ -13,6 +13,11 @@ enum SQLiteSearch {
         if let tiers = SearchTiers(search, strategy: tierReading) {
             return try SQLiteTieredSearch(db: db, tiers: tiers).hits()
         }
+        return try ranked(db, search)
+    }
+
+    /// The page in one statement: every match (every movie, without words) ranked and sorted.
+    static func ranked(_ db: Database, _ search: MovieSearch) throws -> [SearchHit] {
         let parts = SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "")
         let placeholder = { "?" }
         var values: [SearchSQLValue] = []

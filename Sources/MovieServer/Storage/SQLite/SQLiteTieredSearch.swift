@@ -1,10 +1,10 @@
 import GRDB
 import Movies
 
-/// A search of one to three words on the SQLite catalogue, a relevance at a time
-/// (``SearchTiers``): each relevance's movies are counted through `movie_words` up to the sorting
-/// limit, then either sorted (few) or met by walking the sort's index in order (many), until the
-/// page is full.
+/// A search of one to three words on the SQLite catalogue (``SearchTiers``): few matches are
+/// ranked in one statement; many are read a relevance at a time, each relevance's movies counted
+/// through `movie_words` up to the sorting limit, then either sorted (few) or met by walking the
+/// sort's index in order (many), until the page is full.
 struct SQLiteTieredSearch {
     let db: Database
     let tiers: SearchTiers
@@ -13,14 +13,17 @@ struct SQLiteTieredSearch {
     private var parts: SearchSQL { SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "") }
 
     func hits() throws -> [SearchHit] {
+        let total = try count(SearchText.fts5Query(search.words), upTo: tiers.sortingLimit)
+        guard total > 0 else { return [] }
+        if total < tiers.sortingLimit, tiers.strategy == .bySize { return try SQLiteSearch.ranked(db, search) }
+        let inSomeTitle = try search.words.indices.filter { index in
+            try count(tiers.fts5Query(wordInTitle: index, titleColumn: "title_words"), upTo: 1) > 0
+        }.count
         let wanted = search.limit + 1
         var found: [(id: Int, relevance: Int)] = []
-        for relevance in tiers.relevances where found.count < wanted {
-            let match = tiers.fts5Query(relevance: relevance, titleColumn: "title_words")
-            let count = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM movie_words WHERE movie_words MATCH ? LIMIT ?)"),
-                arguments: [match, tiers.sortingLimit]
-            ) ?? 0
+        for relevance in tiers.relevances(wordsInSomeTitle: inSomeTitle) where found.count < wanted {
+            let match = tiers.fts5Query(relevance: relevance, wordsInSomeTitle: inSomeTitle, titleColumn: "title_words")
+            let count = relevance == 0 && inSomeTitle == 0 ? total : try count(match, upTo: tiers.sortingLimit)
             guard count > 0 else { continue }
             let ids = switch tiers.reading(count: count) {
             case .sortingMatches: try sorted(match: match, relevance: relevance, limit: wanted - found.count)
@@ -30,6 +33,14 @@ struct SQLiteTieredSearch {
         }
         let movies = try SQLiteCatalogQueries.movies(db, ids: found.map(\.id))
         return found.compactMap { id, relevance in movies[id].map { SearchHit(movie: $0, relevance: relevance) } }
+    }
+
+    /// How many movies `match` finds, counting no further than `limit`.
+    private func count(_ match: String, upTo limit: Int) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM movie_words WHERE movie_words MATCH ? LIMIT ?)"),
+            arguments: [match, limit]
+        ) ?? 0
     }
 
     /// The relevance's movies through the text index, sorted.
