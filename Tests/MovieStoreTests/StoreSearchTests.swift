@@ -1,6 +1,6 @@
 import Foundation
 import Movies
-import MovieStore
+@testable import MovieStore
 import Testing
 
 /// The store's offline search answers by the server's rules: the same ids, in the same order,
@@ -15,6 +15,9 @@ struct StoreSearchTests {
             )
         }
         movies.append(Fixtures.movie(999, name: "Zoo \"OR\" NEAR(Story) - Part*2", cast: ["Ines Costa"]))
+        // "the e" in three relevances: both words in the title, "the" in it and "e…" in the cast, "e…" in it and "the" in the cast.
+        movies += (1001...1012).map { Fixtures.movie($0, name: "The Garden \($0)", cast: ["Ellen Ewe"]) }
+        movies += (1013...1018).map { Fixtures.movie($0, name: "Empire Nights \($0)", cast: ["Theo The"]) }
         return movies
     }()
 
@@ -36,6 +39,20 @@ struct StoreSearchTests {
             #expect(found.searched == Self.movies.count)
         }
         #expect(try await store.search(.init(text: "pokemon"), limit: 5, api: Fixtures.api).movies.count == 5)
+    }
+
+    @Test("a first page read a relevance at a time, sorting or walking each, is the rules' first page", arguments: [TierReading.bySize, .sortingMatches, .walkingIndex])
+    func firstPages(reading: TierReading) async throws {
+        let store = try makeStore()
+        try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
+        try await store.saveMovies([Fixtures.movie(5000, name: "Pokémon Elsewhere", cast: ["Ava Costa"])], api: "http://other.test/api/", fetchedAt: Date())
+        let requests = Self.requests + [.init(text: "the e"), .init(text: "costa the"), .init(text: "golden harbor 3", year: 2015), .init(text: "ava", sort: .grossing, order: .ascending)]
+        for request in requests {
+            for limit in [1, 7, 40] {
+                let found = try await store.search(request, limit: limit, api: Fixtures.api, tierReading: reading)
+                #expect(found.movies.map(\.id) == Array(Self.expected(request).prefix(limit)), "\(reading) \(limit) \(request)")
+            }
+        }
     }
 
     static func expected(_ request: MovieSearchRequest) -> [Int] {

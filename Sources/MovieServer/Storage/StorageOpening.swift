@@ -1,4 +1,5 @@
 import Logging
+import Movies
 
 extension DatabaseLocation {
     /// Opens and migrates the database at this location. `queryTimeout` is how long a request may

@@ -107,7 +107,12 @@ public final class MovieStore: Sendable {
     /// `api`'s stored movies that `request` matches, in its order: the first `limit`, or all with
     /// `nil`; and how many of the API's movies were searched.
     public func search(_ request: MovieSearchRequest, limit: Int?, api: APIKey) async throws(StoreError) -> (movies: [Movie], searched: Int) {
-        try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db) }
+        try await search(request, limit: limit, api: api, tierReading: .bySize)
+    }
+
+    /// ``search(_:limit:api:)`` with each relevance read one way (``TierReading``), for the tests.
+    func search(_ request: MovieSearchRequest, limit: Int?, api: APIKey, tierReading: TierReading) async throws(StoreError) -> (movies: [Movie], searched: Int) {
+        try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db, tierReading: tierReading) }
     }
 
     /// What the store holds, API by API.

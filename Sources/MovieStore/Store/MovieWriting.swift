@@ -38,7 +38,7 @@ enum MovieWriting {
             guard let rowID = try Int64.fetchOne(upsertMovie) else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no row id returned for movie \(movie.id)")
             }
-            try index(rowID: rowID, allWords: indexed.allWords, in: db)
+            try index(rowID: rowID, indexed, in: db)
             deleteCast.setUncheckedArguments([apiID, movie.id])
             try deleteCast.execute()
             for (position, actor) in movie.cast.enumerated() {
@@ -48,10 +48,11 @@ enum MovieWriting {
         }
     }
 
-    /// Makes `allWords` what the movie row `rowID` is found by (FTS5 has no upsert: its row is replaced).
-    static func index(rowID: Int64, allWords: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM movieSearch WHERE rowid = ?").execute(arguments: [rowID])
-        try db.cachedStatement(sql: "INSERT INTO movieSearch (rowid, allWords) VALUES (?, ?)").execute(arguments: [rowID, allWords])
+    /// Makes `indexed` what the movie row `rowID` is found by (FTS5 has no upsert: its row is replaced).
+    static func index(rowID: Int64, _ indexed: SearchText.Indexed, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM movieWords WHERE rowid = ?").execute(arguments: [rowID])
+        try db.cachedStatement(sql: "INSERT INTO movieWords (rowid, titleWords, castWords) VALUES (?, ?, ?)")
+            .execute(arguments: [rowID, indexed.titleWords, indexed.castWords])
     }
 
     /// Makes `movies`, in this order, the stored answer to `query`, replacing the previous one whole.
@@ -97,7 +98,7 @@ extension MovieWriting {
     /// Removes everything stored for `api` and its row, then the actors no stored movie names any more.
     static func removeAPI(_ api: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
-        try db.execute(sql: "DELETE FROM movieSearch WHERE rowid IN (SELECT rowid FROM movie WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api])
+        try db.execute(sql: "DELETE FROM movieWords WHERE rowid IN (SELECT rowid FROM movie WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api])
         try db.execute(sql: "DELETE FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
         // The watchlist is not a cache: its changes and last known state stay, and with them the API's row.
         try db.execute(sql: """

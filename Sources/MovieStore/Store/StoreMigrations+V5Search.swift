@@ -23,7 +23,7 @@ extension StoreMigrations {
             let rowID: Int64 = row["rowid"]
             let indexed = SearchText.Indexed(title: row["name"], cast: casts["\(row["apiId"] as Int64)/\(row["id"] as Int)"] ?? [])
             try db.execute(sql: "UPDATE movie SET titleWords = ?, titleKey = ? WHERE rowid = ?", arguments: [indexed.titleWords, indexed.titleKey, rowID])
-            try MovieWriting.index(rowID: rowID, allWords: indexed.allWords, in: db)
+            try db.execute(sql: "INSERT INTO movieSearch (rowid, allWords) VALUES (?, ?)", arguments: [rowID, indexed.allWords])
         }
     }
 }

@@ -11,6 +11,7 @@ enum StoreMigrations {
         migrator.registerMigration("v4: each API named once, rows keyed by its integer id", migrate: keyRowsByAPIIdentifier)
         migrator.registerMigration("v5: stored movies searchable offline", migrate: indexForSearch)
         migrator.registerMigration("v6: a watchlist per API, changed offline through an outbox", migrate: addWatchlist)
+        migrator.registerMigration("v7: search words in title and cast columns, movies by grossing", migrate: splitSearchColumns)
         return migrator
     }
 

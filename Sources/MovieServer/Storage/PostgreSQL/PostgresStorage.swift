@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Movies
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL

@@ -10,8 +10,8 @@ enum SQLiteSearch {
         if search.words.isEmpty, let position = search.after {
             return try listing(db, search, after: position)
         }
-        if let tiers = SearchTiers(search, strategy: tierReading) {
-            return try SQLiteTieredSearch(db: db, tiers: tiers).hits()
+        if let tiers = SearchTiers(words: search.words, limit: search.limit, positionRelevance: search.after?.relevance, strategy: tierReading) {
+            return try SQLiteTieredSearch(db: db, search: search, tiers: tiers).hits()
         }
         return try ranked(db, search)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Movies
 import NIOConcurrencyHelpers
 
 /// Server storage in one SQLite file (through GRDB, in WAL mode): the catalog and refresh

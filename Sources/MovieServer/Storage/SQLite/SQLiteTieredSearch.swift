@@ -7,9 +7,9 @@ import Movies
 /// sort's index in order (many), until the page is full.
 struct SQLiteTieredSearch {
     let db: Database
+    let search: MovieSearch
     let tiers: SearchTiers
 
-    private var search: MovieSearch { tiers.search }
     private var parts: SearchSQL { SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "") }
 
     func hits() throws -> [SearchHit] {
@@ -79,7 +79,7 @@ struct SQLiteTieredSearch {
             sql += " AND movie.year = ?"
             values.append(year)
         }
-        if let position = tiers.position(in: relevance) {
+        if let position = search.after, position.relevance == relevance {
             let (keyset, bound) = parts.keyset(after: position) { "?" }
             sql += " AND " + keyset
             values += bound.map(SQLiteSearch.databaseValue)

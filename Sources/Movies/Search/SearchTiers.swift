@@ -1,5 +1,4 @@
 import Foundation
-import Movies
 
 /// A search of one to three words, answered one relevance at a time: the movies with all the
 /// words in their title, then those with one fewer, down to those that match by their cast alone.
@@ -15,52 +14,54 @@ import Movies
 /// limit are sorted at once, relevance and all. Only broad words are read a relevance at a time,
 /// and only the relevances that can hold a movie: a word that is in no title cannot add to one
 /// (``relevances(wordsInSomeTitle:)``), so "rosa silva", two names, reads one relevance.
-struct SearchTiers {
+public struct SearchTiers: Sendable {
     /// The most words for which the relevances are read one at a time. A relevance of `r` of `n`
     /// words is an OR of every choice of `r` words in the title, which grows quickly; and more
     /// words, all required, match few movies, which sorting serves well.
     static let mostWords = 3
 
-    let search: MovieSearch
-    let strategy: TierReading
+    /// The search's folded words (``SearchText/words(_:)``).
+    public let words: [String]
+    /// How many movies the page holds.
+    public let limit: Int
+    /// The relevance of the position the page continues after, if any.
+    public let positionRelevance: Int?
+    public let strategy: TierReading
 
-    init?(_ search: MovieSearch, strategy: TierReading) {
-        guard (1...Self.mostWords).contains(search.words.count) else { return nil }
-        self.search = search
+    public init?(words: [String], limit: Int, positionRelevance: Int? = nil, strategy: TierReading) {
+        guard (1...Self.mostWords).contains(words.count) else { return nil }
+        self.words = words
+        self.limit = limit
+        self.positionRelevance = positionRelevance
         self.strategy = strategy
     }
 
     /// The relevances a page can hold, highest first: from the position's (or the number of words
     /// in some title, `wordsInSomeTitle`, which no movie's relevance exceeds) down to none.
-    func relevances(wordsInSomeTitle: Int) -> [Int] {
-        Array((0...min(search.after?.relevance ?? search.words.count, wordsInSomeTitle)).reversed())
+    public func relevances(wordsInSomeTitle: Int) -> [Int] {
+        Array((0...min(positionRelevance ?? words.count, wordsInSomeTitle)).reversed())
     }
 
     /// An FTS5 query for the movies with the word at `index` in `titleColumn`.
-    func fts5Query(wordInTitle index: Int, titleColumn: String) -> String {
+    public func fts5Query(wordInTitle index: Int, titleColumn: String) -> String {
         "{\(titleColumn)} : \(term(index))"
     }
 
     /// The FTS5 form of the word at `index`: quoted, the last one a prefix.
     private func term(_ index: Int) -> String {
-        "\"\(search.words[index])\"" + (index == search.words.count - 1 ? " *" : "")
-    }
-
-    /// The position to continue after among the movies of `relevance`: the search's, if it is there.
-    func position(in relevance: Int) -> SearchPosition? {
-        search.after?.relevance == relevance ? search.after : nil
+        "\"\(words[index])\"" + (index == words.count - 1 ? " *" : "")
     }
 
     /// The count from which walking the index is cheaper than sorting: about √(page × a million).
     /// Sorting costs each match; walking costs the movies passed over, about page × catalogue ÷
     /// matches. The two meet there for a catalogue of a million, and stay within a few times of
     /// each other for one ten times larger or smaller.
-    var sortingLimit: Int {
-        Int((Double(search.limit + 1) * 1_000_000).squareRoot())
+    public var sortingLimit: Int {
+        Int((Double(limit + 1) * 1_000_000).squareRoot())
     }
 
     /// How to read a relevance that holds `count` movies (counted up to ``sortingLimit``).
-    func reading(count: Int) -> TierReading.Choice {
+    public func reading(count: Int) -> TierReading.Choice {
         switch strategy {
         case .bySize: count < sortingLimit ? .sortingMatches : .walkingIndex
         case .sortingMatches: .sortingMatches
@@ -72,8 +73,7 @@ struct SearchTiers {
     /// them in `titleColumn`; when no title holds more than `relevance` of the words
     /// (`wordsInSomeTitle`), "at least" is "exactly", and the costly exclusion is left out. Each
     /// word is a quoted string of letters and digits, so nothing in it is FTS5 syntax.
-    func fts5Query(relevance: Int, wordsInSomeTitle: Int, titleColumn: String) -> String {
-        let words = search.words
+    public func fts5Query(relevance: Int, wordsInSomeTitle: Int, titleColumn: String) -> String {
         let all = SearchText.fts5Query(words)
         func inTitle(atLeast count: Int) -> String {
             Self.choices(of: count, from: words.count).map { chosen in
@@ -102,7 +102,7 @@ public enum TierReading: Sendable {
     case sortingMatches
     case walkingIndex
 
-    enum Choice {
+    public enum Choice: Sendable {
         case sortingMatches
         case walkingIndex
     }

@@ -1,0 +1,21 @@
+import GRDB
+
+extension StoreMigrations {
+    /// Schema v7: a search reads a relevance at a time (``SearchTiers``): the words of each movie
+    /// in two columns, its title's and its cast's (`movieWords`, which replaces `movieSearch`, with
+    /// prefixes of one to three letters indexed), and each API's movies by grossing, for walking
+    /// them in the order of a page. The cast's words are what follows the title's in `allWords`.
+    static func splitSearchColumns(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE movieWords USING fts5(
+                titleWords, castWords, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
+            INSERT INTO movieWords (rowid, titleWords, castWords)
+                SELECT movie.rowid, movie.titleWords,
+                    CASE WHEN trim(movie.titleWords) = '' THEN movieSearch.allWords
+                         ELSE ' ' || substr(movieSearch.allWords, length(movie.titleWords) + 1) END
+                FROM movie JOIN movieSearch ON movieSearch.rowid = movie.rowid;
+            DROP TABLE movieSearch;
+            CREATE INDEX movie_on_apiId_grossing ON movie (apiId, grossing, id);
+            """)
+    }
+}
