@@ -63,7 +63,7 @@ public struct SearchTiers: Sendable {
     /// How to read a relevance that holds `count` movies (counted up to ``sortingLimit``).
     public func reading(count: Int) -> TierReading.Choice {
         switch strategy {
-        case .bySize: count < sortingLimit ? .sortingMatches : .walkingIndex
+        case .bySize, .bySizeWalkingFirst: count < sortingLimit ? .sortingMatches : .walkingIndex
         case .sortingMatches: .sortingMatches
         case .walkingIndex: .walkingIndex
         }
@@ -86,7 +86,7 @@ public struct SearchTiers: Sendable {
     }
 
     /// Every choice of `count` of the indices `0..<total`, each in increasing order.
-    static func choices(of count: Int, from total: Int) -> [[Int]] {
+    public static func choices(of count: Int, from total: Int) -> [[Int]] {
         guard count > 0 else { return [[]] }
         guard count <= total else { return [] }
         return (0...(total - count)).flatMap { first in
@@ -97,10 +97,13 @@ public struct SearchTiers: Sendable {
 
 /// How a backend reads the movies of one relevance of a search (``SearchTiers``): by their count
 /// (the default), or always one way, which the tests use to check both ways give the same pages.
-public enum TierReading: Sendable {
+public enum TierReading: Sendable, Hashable {
     case bySize
     case sortingMatches
     case walkingIndex
+    /// As ``bySize``, with PostgreSQL's first walk of a relevance over this many movies (its
+    /// default is thousands, more than a test's catalogue holds).
+    case bySizeWalkingFirst(Int)
 
     public enum Choice: Sendable {
         case sortingMatches

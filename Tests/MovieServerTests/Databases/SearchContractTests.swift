@@ -63,7 +63,7 @@ extension ServerDatabaseTests {
 
         @Test(
             "a relevance read by sorting its matches, or by walking the sort's index, gives the same pages",
-            arguments: Backend.databases, [TierReading.sortingMatches, .walkingIndex]
+            arguments: Backend.databases, [TierReading.sortingMatches, .walkingIndex, .bySizeWalkingFirst(40)]
         )
         func bothReadings(backend: Backend, reading: TierReading) async throws {
             try await backend.withStorage(holding: Self.catalog, tierReading: reading) { storage in

@@ -2,14 +2,27 @@ import Movies
 import Logging
 import PostgresNIO
 
-/// A search on the PostgreSQL catalogue: the words through a GIN index on
-/// `to_tsvector('simple', all_words)` (the `simple` configuration lowercases and neither stems nor
-/// drops words, so a folded word is found as it is), the order and the keyset through B-tree
-/// indexes; text keys compare in the `"C"` collation, byte by byte, as SQLite and the in-memory
-/// catalogue do.
+/// A search on the PostgreSQL catalogue: the words through GIN indexes on the stored
+/// `to_tsvector('simple', …)` of the title's words and of all the words (the `simple`
+/// configuration lowercases and neither stems nor drops words, so a folded word is found as it
+/// is), the order and the keyset through B-tree indexes; text keys compare in the `"C"`
+/// collation, byte by byte, as SQLite and the in-memory catalogue do. One to three words are read
+/// a relevance at a time (``PostgresTieredSearch``).
 enum PostgresSearch {
-    static func hits(_ connection: PostgresConnection, _ search: MovieSearch, logger: Logger) async throws -> [SearchHit] {
+    static func hits(_ client: PostgresClient, _ search: MovieSearch, tierReading: TierReading, logger: Logger) async throws -> [SearchHit] {
         guard !search.matchesNothing else { return [] }
+        guard let tiers = SearchTiers(words: search.words, limit: search.limit, positionRelevance: search.after?.relevance, strategy: tierReading) else {
+            return try await client.withConnection { connection in try await ranked(connection, search, logger: logger) }
+        }
+        return try await client.withTransaction(logger: logger) { connection in
+            let found = try await PostgresTieredSearch(connection: connection, search: search, tiers: tiers, logger: logger).ids()
+            let movies = try await PostgresCatalogQueries.movies(connection, ids: found.map(\.id), logger: logger)
+            return found.compactMap { id, relevance in movies[id].map { SearchHit(movie: $0, relevance: relevance) } }
+        }
+    }
+
+    /// The page in one statement: every match (every movie, without words) ranked and sorted.
+    static func ranked(_ connection: PostgresConnection, _ search: MovieSearch, logger: Logger) async throws -> [SearchHit] {
         var bindings = PostgresBindings()
         var count = 0
         let placeholder = { () -> String in
@@ -20,7 +33,7 @@ enum PostgresSearch {
         var values: [SearchSQLValue] = []
         let relevance = parts.relevance(placeholder)
         values += parts.needles.map { .text($0) }
-        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "to_tsvector('simple', movie.all_words) @@ to_tsquery('simple', \($0))" }, .text(tsquery(search.words)))
+        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie.all_tsv @@ to_tsquery('simple', \($0))" }, .text(tsquery(search.words)))
         let (whereClause, bound) = parts.whereClause(match: match, placeholder)
         values += bound
         var sql = "SELECT movie.id, movie.name, movie.year, movie.release_date, movie.grossing, movie.rating, (\(relevance))::bigint AS relevance FROM movie"
@@ -47,8 +60,14 @@ enum PostgresSearch {
 
     /// Every word ANDed, the last as a prefix: `'finding' & 'dor':*`. A word holds letters and
     /// digits only, so nothing in it is tsquery syntax.
-    static func tsquery(_ words: [String]) -> String {
-        words.enumerated().map { index, word in "'\(word)'" + (index == words.count - 1 ? ":*" : "") }.joined(separator: " & ")
+    static func tsquery(_ words: [String], lastIsPrefix: Bool = true) -> String {
+        words.enumerated().map { index, word in "'\(word)'" + (lastIsPrefix && index == words.count - 1 ? ":*" : "") }.joined(separator: " & ")
+    }
+
+    /// A movie the search found that was gone when its place was looked up (an import between the two).
+    struct Vanished: Error, CustomStringConvertible {
+        let id: Int
+        var description: String { "movie \(id) was removed while it was being searched" }
     }
 
     /// Fills the search columns of the movies stored before search existed, a thousand at a time.

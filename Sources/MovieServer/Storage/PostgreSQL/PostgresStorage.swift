@@ -95,9 +95,8 @@ public final class PostgresStorage: CatalogImporting {
     }
 
     public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
-        try await run { client in
-            try await client.withConnection { connection in try await PostgresSearch.hits(connection, search, logger: self.logger) }
-        }
+        let tierReading = tierReading
+        return try await run { client in try await PostgresSearch.hits(client, search, tierReading: tierReading, logger: self.logger) }
     }
 
     public func catalogVersion() async throws(StorageError) -> Int64 {
@@ -196,6 +195,11 @@ public final class PostgresStorage: CatalogImporting {
                     }
                     if summary.added + summary.changed > 0 {
                         try await connection.query("UPDATE catalog_state SET version = version + 1", logger: logger)
+                        // Fresh statistics for the new rows, and the GIN indexes' pending entries
+                        // merged, which every search would otherwise read through.
+                        try await connection.query("ANALYZE movie", logger: logger)
+                        try await connection.query("SELECT gin_clean_pending_list('movie_title_tsv'), gin_clean_pending_list('movie_all_tsv')", logger: logger)
+                        alive()
                     }
                     alive()
                     committing.withLockedValue { $0 = true }
