@@ -29,6 +29,7 @@ struct PostgresTieredSearch {
     func ids() async throws -> [(id: Int, relevance: Int)] {
         let wanted = search.limit + 1
         var found: [(id: Int, relevance: Int)] = []
+        var anyMatch: Bool?
         for relevance in tiers.relevances(wordsInSomeTitle: search.words.count) where found.count < wanted {
             let after = search.after.flatMap { $0.relevance == relevance ? $0 : nil }
             let remaining = wanted - found.count
@@ -44,6 +45,10 @@ struct PostgresTieredSearch {
                 continue
             }
             var ids = try await walk(relevance: relevance, after: after, limit: remaining, budget: budget)
+            if ids.isEmpty {
+                if anyMatch == nil { anyMatch = try await matchesAny(after: after) }
+                if anyMatch == false { break }
+            }
             if ids.count < remaining, let last = ids.last {
                 ids += try await walk(relevance: relevance, after: try await position(of: last, relevance: relevance), limit: remaining - ids.count, budget: 10 * budget)
             }
@@ -57,8 +62,9 @@ struct PostgresTieredSearch {
         return found
     }
 
-    /// The relevance's movies among the first `budget` of the sort's order after `after`, walking its index.
-    private func walk(relevance: Int, after: SearchPosition?, limit: Int, budget: Int) async throws -> [Int] {
+    /// The relevance's movies (any relevance's with `nil`) among the first `budget` of the sort's
+    /// order after `after`, walking its index.
+    private func walk(relevance: Int?, after: SearchPosition?, limit: Int, budget: Int) async throws -> [Int] {
         var query = Statement()
         let filter = matching(relevance: relevance, &query)
         var inner = "SELECT movie.id, movie.grossing, movie.rating, movie.release_date, movie.title_key, movie.title_words, movie.all_words FROM movie"
@@ -93,13 +99,27 @@ struct PostgresTieredSearch {
             """, logger: logger)
     }
 
-    /// The conditions that a movie has every word (`position` in its words) and `relevance` of them in its title.
-    private func matching(relevance: Int, _ query: inout Statement) -> [String] {
+    /// The conditions that a movie has every word (`position` in its words) and `relevance` of
+    /// them in its title (any number with `nil`).
+    private func matching(relevance: Int?, _ query: inout Statement) -> [String] {
         var conditions = parts.needles.map { "position(\(query.bind(.text($0))) in movie.all_words) > 0" }
+        guard let relevance else { return conditions }
         var needles = parts.needles.makeIterator()
         let inTitle = parts.relevance { query.bind(.text(needles.next() ?? "")) }
         conditions.append("(\(inTitle)) = \(query.bind(.integer(relevance)))")
         return conditions
+    }
+
+    /// Whether any movie has all the words: asked once, when a walk meets none of a relevance,
+    /// so that two broad words that are never together ("the lost") are one index read, not a
+    /// read for every relevance. A walk of the first movies for any relevance answers first: it
+    /// meets one at once when the words are broad, where the index would read long lists.
+    private func matchesAny(after: SearchPosition?) async throws -> Bool {
+        if try await !walk(relevance: nil, after: after, limit: 1, budget: Self.budget).isEmpty { return true }
+        try await plan(walking: false)
+        let query: PostgresQuery = "SELECT count(*) FROM (SELECT 1 FROM movie WHERE all_tsv @@ to_tsquery('simple', \(PostgresSearch.tsquery(search.words))) LIMIT 1) AS found"
+        for try await count in try await connection.query(query, logger: logger).decode(Int.self) { return count > 0 }
+        return false
     }
 
     /// The place of the movie `id` in the search's order.
