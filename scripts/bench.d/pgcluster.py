@@ -1,0 +1,41 @@
+"""A throwaway PostgreSQL cluster for the benchmarks: initdb and pg_ctl from Debian's postgresql,
+as the `postgres` user when run as root, default settings, on a free loopback port."""
+import os
+import shutil
+import socket
+import subprocess
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, work):
+        versions = sorted(int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit())
+        self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
+        self.folder = os.path.join(work, "pg")
+        os.makedirs(self.folder)
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.as_user:
+            shutil.chown(self.folder, "postgres")
+            os.chmod(work, 0o755)
+        self.port = free_port()
+        data = os.path.join(self.folder, "data")
+        self.run([f"{self.bin}/initdb", "-D", data, "-U", "marquee", "--auth=trust", "-E", "UTF8"])
+        self.run([f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.folder, "log"), "-w", "-o",
+                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200", "start"])
+        self.data = data
+
+    def run(self, command):
+        subprocess.run(self.as_user + command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
+
+    def database(self, name):
+        self.run([f"{self.bin}/createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "marquee", name])
+        return f"postgres://marquee@127.0.0.1:{self.port}/{name}"
+
+    def stop(self):
+        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
