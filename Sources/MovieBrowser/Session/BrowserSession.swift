@@ -226,14 +226,15 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         }
     }
 
-    /// How long typing must pause before the words are searched for.
+    /// How long typing must pause before the words are searched for on the network. Offline the
+    /// store answers in milliseconds, so every key is searched at once.
     static var searchPause: Duration { .milliseconds(150) }
 
     /// Searches for `text` once typing has paused (a later key cancels this task first), or asks
-    /// for the page after `cursor` at once.
+    /// for the page after `cursor` at once; offline, at once.
     private func search(_ text: String, cursor: String?, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
         Task { [service, policy, describe] in
-            if cursor == nil {
+            if cursor == nil, policy != .cacheOnly {
                 do { try await Task.sleep(for: Self.searchPause) } catch { return }
             }
             let request = MovieSearchRequest(text: text, cursor: cursor)

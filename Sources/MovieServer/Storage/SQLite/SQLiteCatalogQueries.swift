@@ -65,15 +65,17 @@ struct SQLiteCatalogWriter {
         self.db = db
     }
 
-    mutating func write(_ movie: CatalogMovie) throws {
+    /// Writes `movie`; one that `replaces` a stored movie has its cast and words replaced, a new
+    /// one skips looking for them.
+    mutating func write(_ movie: CatalogMovie, replaces: Bool = true) throws {
         let indexed = SearchText.Indexed(movie)
         try db.cachedStatement(sql: """
             INSERT INTO movie (id, name, year, release_date, grossing, rating, title_words, title_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, year = excluded.year, release_date = excluded.release_date,
                 grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words, title_key = excluded.title_key
             """).execute(arguments: [movie.id, movie.name, movie.year, movie.releaseDate, movie.grossing, movie.rating, indexed.titleWords, indexed.titleKey])
-        try Self.index(movie.id, indexed, in: db)
-        try db.cachedStatement(sql: "DELETE FROM movie_cast WHERE movie_id = ?").execute(arguments: [movie.id])
+        try Self.index(movie.id, indexed, replacing: replaces, in: db)
+        if replaces { try db.cachedStatement(sql: "DELETE FROM movie_cast WHERE movie_id = ?").execute(arguments: [movie.id]) }
         for (position, actor) in movie.cast.enumerated() {
             let actorID = try id(ofActor: actor.name)
             try db.cachedStatement(sql: "INSERT INTO movie_cast (movie_id, position, actor_id) VALUES (?, ?, ?)")
@@ -82,8 +84,8 @@ struct SQLiteCatalogWriter {
     }
 
     /// Makes `indexed` the searchable words of the movie `id` (FTS5 has no upsert: the row is replaced).
-    static func index(_ id: Int, _ indexed: SearchText.Indexed, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM movie_words WHERE rowid = ?").execute(arguments: [id])
+    static func index(_ id: Int, _ indexed: SearchText.Indexed, replacing: Bool = true, in db: Database) throws {
+        if replacing { try db.cachedStatement(sql: "DELETE FROM movie_words WHERE rowid = ?").execute(arguments: [id]) }
         try db.cachedStatement(sql: "INSERT INTO movie_words (rowid, title_words, cast_words) VALUES (?, ?, ?)")
             .execute(arguments: [id, indexed.titleWords, indexed.castWords])
     }
