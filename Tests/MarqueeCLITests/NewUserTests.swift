@@ -203,7 +203,7 @@ struct EveryCLITests {
             shell.standardOutput = output
             try shell.run()
             shell.waitUntilExit()
-            let answer = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
+            let answer = try JSONSerialization.jsonObject(with: DescriptorReading.all(output.fileHandleForReading.fileDescriptor)) as? [String: Any]
             #expect(answer?["access_token"] is String, "the printed command gets a token")
         }
     }

@@ -140,8 +140,8 @@ struct PerAPITests {
                 )
             }
             #expect(steps.count == MovieStore.schemaVersion && Set(steps).count == steps.count && steps.first?.hasPrefix("v1:") == true, "round \(round): each step applied once: \(steps)")
-            #expect(tables.filter { !$0.hasPrefix("movieSearch_") } == [
-                "actor", "api", "castMember", "grdb_migrations", "listEntry", "listSnapshot", "movie", "movieSearch",
+            #expect(tables.filter { !$0.hasPrefix("movieWords_") } == [
+                "actor", "api", "castMember", "grdb_migrations", "listEntry", "listSnapshot", "movie", "movieWords",
                 "storeDevice", "watchlistEntry", "watchlistOutbox", "watchlistState",
             ], "round \(round): \(tables)")
             #expect(integrity == "ok")

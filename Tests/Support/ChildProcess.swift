@@ -86,7 +86,7 @@ public final class ChildProcess: @unchecked Sendable {
         // is closed while registered can crash libdispatch's manager thread on Linux.
         Thread.detachNewThread {
             while true {
-                let chunk = handle.availableData
+                let chunk = DescriptorReading.chunk(handle.fileDescriptor)
                 if chunk.isEmpty {
                     if let rest = pending.flush() {
                         transcript.add(rest)

@@ -64,7 +64,7 @@ public struct MarqueeProcess: Sendable {
     static func readAll(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: (try? handle.readToEnd()) ?? Data())
+                continuation.resume(returning: DescriptorReading.all(handle.fileDescriptor))
             }
         }
     }
