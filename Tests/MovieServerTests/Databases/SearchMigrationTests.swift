@@ -47,3 +47,28 @@ extension ServerDatabaseTests {
         }
     }
 }
+
+extension ServerDatabaseTests.SearchMigrationTests {
+    @Test("a first import of many movies drops the order indexes and makes them again, as the migrations define them")
+    func bulkImportKeepsTheIndexes() async throws {
+        func indexes(_ path: String) throws -> [String] {
+            try DatabaseQueue(path: path).read { db in
+                try String.fetchAll(db, sql: "SELECT name || ': ' || sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bulk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = try await SQLiteStorage(path: folder.appendingPathComponent("empty.sqlite").path)
+        await empty.close()
+        let bulk = try await SQLiteStorage(path: folder.appendingPathComponent("bulk.sqlite").path)
+        let movies = SyntheticCatalog.movies(count: SQLiteSchema.OrderIndexes.bulkImport, seed: 5)
+        _ = try await bulk.importMovies(movies, batchSize: 1000) { _ in }
+        let page = try await bulk.search(MovieSearch(words: [], sort: .rating, limit: 3))
+        await bulk.close()
+        #expect(page.count == 4)
+        let expected = try indexes(folder.appendingPathComponent("empty.sqlite").path)
+        #expect(expected.contains { $0.hasPrefix("movie_rating: ") })
+        #expect(try indexes(folder.appendingPathComponent("bulk.sqlite").path) == expected)
+    }
+}

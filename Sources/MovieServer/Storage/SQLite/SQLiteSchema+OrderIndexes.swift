@@ -1,0 +1,36 @@
+import GRDB
+
+extension SQLiteSchema {
+    /// The indexes of search's orders (made by `server-v2-search`). A first import of many movies
+    /// drops them and makes them again at its end, in the same transaction: SQLite builds an index
+    /// from sorted rows in a fraction of the time it takes to put a million movies into it one at a
+    /// time (six indexes: about 4 s against 11 s for a million).
+    enum OrderIndexes {
+        /// How many movies a first import must bring for the indexes to be made again at its end.
+        static let bulkImport = 50_000
+
+        static let definitions = [
+            "CREATE INDEX movie_year_released ON movie (year, release_date, id)",
+            "CREATE INDEX movie_year_title ON movie (year, title_key, id)",
+            "CREATE INDEX movie_grossing ON movie (grossing, id)",
+            "CREATE INDEX movie_rating ON movie (rating, id)",
+            "CREATE INDEX movie_released ON movie (release_date, id)",
+            "CREATE INDEX movie_title ON movie (title_key, id)",
+        ]
+
+        /// Drops the indexes when `count` movies go into an empty catalogue and they are many;
+        /// returns whether it did (then ``create(in:)`` must run before the transaction commits).
+        static func dropForBulkImport(of count: Int, in db: Database) throws -> Bool {
+            guard count >= bulkImport, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM movie)")! else { return false }
+            for definition in definitions {
+                let name = definition.split(separator: " ")[2]
+                try db.execute(sql: "DROP INDEX \(name)")
+            }
+            return true
+        }
+
+        static func create(in db: Database) throws {
+            for definition in definitions { try db.execute(sql: definition) }
+        }
+    }
+}
