@@ -19,18 +19,22 @@ extension SQLiteSchema {
         ]
 
         /// Drops the indexes when `count` movies go into an empty catalogue and they are many;
-        /// returns whether it did (then ``create(in:)`` must run before the transaction commits).
-        static func dropForBulkImport(of count: Int, in db: Database) throws -> Bool {
-            guard count >= bulkImport, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM movie)")! else { return false }
-            for definition in definitions {
-                let name = definition.split(separator: " ")[2]
-                try db.execute(sql: "DROP INDEX \(name)")
-            }
-            return true
+        /// returns the definitions of those it dropped, which ``create(_:in:)`` must make again
+        /// before the transaction commits.
+        static func dropForBulkImport(of count: Int, in db: Database) throws -> [String] {
+            guard count >= bulkImport, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM movie)")! else { return [] }
+            let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+            let dropped = definitions.filter { existing.contains(name(of: $0)) }
+            for definition in dropped { try db.execute(sql: "DROP INDEX \(name(of: definition))") }
+            return dropped
         }
 
-        static func create(in db: Database) throws {
+        static func create(_ definitions: [String], in db: Database) throws {
             for definition in definitions { try db.execute(sql: definition) }
+        }
+
+        private static func name(of definition: String) -> String {
+            String(definition.split(separator: " ")[2])
         }
     }
 }

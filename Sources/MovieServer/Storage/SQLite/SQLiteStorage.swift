@@ -125,7 +125,7 @@ public final class SQLiteStorage: CatalogImporting {
                 // again and again (a million movies took 82 s, 46 s without the search's indexes).
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-                let bulk = try SQLiteSchema.OrderIndexes.dropForBulkImport(of: movies.count, in: db)
+                let droppedIndexes = try SQLiteSchema.OrderIndexes.dropForBulkImport(of: movies.count, in: db)
                 var summary = CatalogImportSummary()
                 var writer = SQLiteCatalogWriter(db: db)
                 var done = 0
@@ -139,7 +139,7 @@ public final class SQLiteStorage: CatalogImporting {
                     done += batch.count
                     progress(done)
                 }
-                if bulk { try SQLiteSchema.OrderIndexes.create(in: db) }
+                try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
                 if summary.added + summary.changed > 0 {
                     try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
                 }
