@@ -44,9 +44,11 @@ struct PostgresTieredSearch {
                 found += try await walk(relevance: relevance, after: after, limit: remaining, budget: Int(Int32.max)).map { ($0, relevance) }
                 continue
             }
-            var ids = try await walk(relevance: relevance, after: after, limit: remaining, budget: budget)
+            let first = try await firstWalk(relevance: relevance, after: after, limit: remaining, budget: budget)
+            var ids = first.ids
+            if first.metAMatch { anyMatch = true }
             if ids.isEmpty {
-                if anyMatch == nil { anyMatch = try await matchesAny(after: after) }
+                if anyMatch == nil { anyMatch = try await matchesAny() }
                 if anyMatch == false { break }
             }
             if ids.count < remaining, let last = ids.last {
@@ -62,9 +64,30 @@ struct PostgresTieredSearch {
         return found
     }
 
-    /// The relevance's movies (any relevance's with `nil`) among the first `budget` of the sort's
-    /// order after `after`, walking its index.
-    private func walk(relevance: Int?, after: SearchPosition?, limit: Int, budget: Int) async throws -> [Int] {
+    /// The first walk of a relevance: its movies among the first `budget` of the sort's order
+    /// after `after`, and whether any movie there has the words, whatever its relevance (the
+    /// movies of the relevance come first in the answer, then at most one of another).
+    private func firstWalk(relevance: Int, after: SearchPosition?, limit: Int, budget: Int) async throws -> (ids: [Int], metAMatch: Bool) {
+        var query = Statement()
+        let filter = matching(relevance: nil, &query)
+        var needles = parts.needles.makeIterator()
+        let inRelevance = "(\(parts.relevance { query.bind(.text(needles.next() ?? "")) })) = \(query.bind(.integer(relevance)))"
+        var inner = "SELECT movie.id, movie.grossing, movie.rating, movie.release_date, movie.title_key, movie.title_words, movie.all_words FROM movie"
+        inner += query.narrowing(parts: parts, year: search.year, after: after)
+        inner += " ORDER BY \(parts.sortOrder) LIMIT \(query.bind(.integer(budget)))"
+        let sql = "SELECT movie.id, \(inRelevance) FROM (\(inner)) AS movie WHERE \(filter.joined(separator: " AND "))"
+            + " ORDER BY \(inRelevance) DESC, \(parts.sortOrder) LIMIT \(query.bind(.integer(limit)))"
+        try await plan(walking: true, sortingWhatIsMet: true)
+        var ids: [Int] = [], metAMatch = false
+        for try await (id, inIt) in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: query.bindings), logger: logger).decode((Int, Bool).self) {
+            metAMatch = true
+            if inIt { ids.append(id) }
+        }
+        return (ids, metAMatch)
+    }
+
+    /// The relevance's movies among the first `budget` of the sort's order after `after`, walking its index.
+    private func walk(relevance: Int, after: SearchPosition?, limit: Int, budget: Int) async throws -> [Int] {
         var query = Statement()
         let filter = matching(relevance: relevance, &query)
         var inner = "SELECT movie.id, movie.grossing, movie.rating, movie.release_date, movie.title_key, movie.title_words, movie.all_words FROM movie"
@@ -90,12 +113,13 @@ struct PostgresTieredSearch {
     }
 
     /// Tells the planner, for the rest of the transaction, to walk an index in order (no bitmap,
-    /// no sort) or to read a bitmap of a GIN index and sort it (no index walk).
-    private func plan(walking: Bool) async throws {
-        let on = walking ? "off" : "on", off = walking ? "on" : "off"
+    /// no sort unless `sortingWhatIsMet`: the few rows a walk met) or to read a bitmap of a GIN
+    /// index and sort it (no index walk).
+    private func plan(walking: Bool, sortingWhatIsMet: Bool = false) async throws {
+        let bitmap = walking ? "off" : "on", index = walking ? "on" : "off", sort = walking && !sortingWhatIsMet ? "off" : "on"
         try await connection.query("""
-            SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', \(on), true),
-                set_config('enable_sort', \(on), true), set_config('enable_indexscan', \(off), true)
+            SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', \(bitmap), true),
+                set_config('enable_sort', \(sort), true), set_config('enable_indexscan', \(index), true)
             """, logger: logger)
     }
 
@@ -110,12 +134,10 @@ struct PostgresTieredSearch {
         return conditions
     }
 
-    /// Whether any movie has all the words: asked once, when a walk meets none of a relevance,
-    /// so that two broad words that are never together ("the lost") are one index read, not a
-    /// read for every relevance. A walk of the first movies for any relevance answers first: it
-    /// meets one at once when the words are broad, where the index would read long lists.
-    private func matchesAny(after: SearchPosition?) async throws -> Bool {
-        if try await !walk(relevance: nil, after: after, limit: 1, budget: Self.budget).isEmpty { return true }
+    /// Whether any movie has all the words, through the index: asked once, when a first walk met
+    /// no movie with them, so that two broad words that are never together ("the lost") are one
+    /// index read, not a read for every relevance.
+    private func matchesAny() async throws -> Bool {
         try await plan(walking: false)
         let query: PostgresQuery = "SELECT count(*) FROM (SELECT 1 FROM movie WHERE all_tsv @@ to_tsquery('simple', \(PostgresSearch.tsquery(search.words))) LIMIT 1) AS found"
         for try await count in try await connection.query(query, logger: logger).decode(Int.self) { return count > 0 }
