@@ -108,6 +108,26 @@ struct BearerTokenTests {
         }
     }
 
+    @Test("through the router, a token verified once is accepted again until it expires and its leeway ends, not after")
+    func routerRemembersVerifiedTokensUntilTheyExpire() async throws {
+        let clock = ManualClock()
+        let auth = AuthConfiguration(accessTokenLifetime: .seconds(60), now: clock.now)
+        try await withMovieServer(auth: auth, answersOnEventLoop: false) { server in
+            let client = ServerClient(server: server)
+            let token = try await Self.accessToken(from: client)
+            for _ in 0..<3 {
+                #expect(try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+            }
+            #expect(try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)x")]).status == 401)
+            clock.advance(by: 119)
+            #expect(try await client.get("/api/movies/1", headers: [("Authorization", "bearer   \(token) ")]).status == 200, "within the leeway")
+            clock.advance(by: 2)
+            let expired = try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")])
+            #expect(expired.status == 401)
+            #expect((expired.json?["error_description"] as? String)?.contains("expired") == true)
+        }
+    }
+
     @Test("a public server needs no token")
     func publicServers() async throws {
         try await withServerClient(auth: .publicAccess) { client in

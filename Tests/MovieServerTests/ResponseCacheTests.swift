@@ -73,8 +73,10 @@ struct ResponseCacheTests {
         let running = try await server.start()
         try await finally(try await {
             let port = running.port
+            _ = try await LoopbackHTTP.send(port: port, "/api/movies/999")
             for id in 1_000...1_400 {
                 #expect(try await LoopbackHTTP.send(port: port, "/api/movies/\(id)").status == 404)
+                if id % 20 == 0 { #expect(try await LoopbackHTTP.send(port: port, "/api/movies/6").status == 200) }
             }
             let hot = "/api/movies/topGrossing/2016"
             _ = try await LoopbackHTTP.send(port: port, hot)
@@ -87,6 +89,10 @@ struct ResponseCacheTests {
             _ = try await LoopbackHTTP.send(port: port, "/api/movies/1400")
             let after = PrometheusText(try await LoopbackHTTP.send(port: port, "/metrics").body).value("marquee_response_cache_hits_total", [:]) ?? 0
             #expect(after == before + 1, "the most recent answer is still kept")
+            _ = try await LoopbackHTTP.send(port: port, "/api/movies/6")
+            _ = try await LoopbackHTTP.send(port: port, "/api/movies/999")
+            let last = PrometheusText(try await LoopbackHTTP.send(port: port, "/metrics").body)
+            #expect(last.value("marquee_response_cache_hits_total", [:]) == after + 1, "an early answer used all along is kept; one never used again is not")
         }()) { try? await running.stop() }
     }
 

@@ -53,8 +53,10 @@ public final class TokenService: Sendable {
     ///
     /// The header must name the server's algorithm (``TokenHeader/algorithm``), a listed key, and
     /// no critical extension; then the signature, the times (with ``clockSkewLeeway``) and the
-    /// issuer, audience and client are checked.
+    /// issuer, audience and client are checked. A token that passed before and has not expired is
+    /// accepted from ``VerifiedAccessTokens`` without all that.
     func verifyAccessToken(_ token: String) async throws(ErrorAnswer) -> String {
+        if let subject = verified.subject(of: token, now: configuration.now()) { return subject }
         guard let header = TokenHeader.read(token), let keyID = header.kid else {
             throw .invalidToken("The access token is malformed or names no signing key.")
         }
@@ -88,7 +90,7 @@ public final class TokenService: Sendable {
         else {
             throw .invalidToken("The access token was not issued by this server for this client.")
         }
-        verified.remember(token, expiresAt: payload.exp.value.addingTimeInterval(Self.clockSkewLeeway), now: now)
+        verified.remember(token, subject: payload.sub.value, expiresAt: payload.exp.value.addingTimeInterval(Self.clockSkewLeeway), now: now)
         return payload.sub.value
     }
 
@@ -100,7 +102,7 @@ public final class TokenService: Sendable {
     /// Whether `token` passed ``verifyAccessToken(_:)`` before and has not expired since: an
     /// answer without waiting, for the event loop; `false` sends the request the long way.
     func acceptsVerifiedAccessToken(_ token: String) -> Bool {
-        verified.accepts(token, now: configuration.now())
+        verified.subject(of: token, now: configuration.now()) != nil
     }
 
     private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(ErrorAnswer) -> (GrantType, String) {

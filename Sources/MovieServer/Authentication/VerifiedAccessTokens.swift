@@ -1,8 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The access tokens this server has verified, with their expiry, so that a token seen again can
-/// be accepted without checking its signature again, from code that cannot wait (the event loop).
+/// The access tokens this server has verified, with their subject and expiry, so that a token seen
+/// again is accepted without decoding it and checking its signature again: on the event loop,
+/// which cannot wait, and in the router, which need not.
 ///
 /// Only tokens that passed every check are kept, and a kept token is accepted only until it
 /// expires: the signing keys and the claims checked do not change while the server runs, so the
@@ -10,25 +11,30 @@ import NIOConcurrencyHelpers
 /// is full, the expired ones go, and if that is not enough, all of them (they are verified again).
 final class VerifiedAccessTokens: Sendable {
     private let capacity: Int
-    private let expiries = NIOLockedValueBox<[String: Date]>([:])
+    private let accepted = NIOLockedValueBox<[String: Acceptance]>([:])
+
+    private struct Acceptance {
+        let subject: String
+        let expiry: Date
+    }
 
     init(capacity: Int = 10_000) {
         self.capacity = capacity
     }
 
-    func remember(_ token: String, expiresAt expiry: Date, now: Date) {
-        expiries.withLockedValue { expiries in
-            if expiries.count >= capacity {
-                expiries = expiries.filter { $0.value > now }
-                if expiries.count >= capacity { expiries.removeAll(keepingCapacity: true) }
+    func remember(_ token: String, subject: String, expiresAt expiry: Date, now: Date) {
+        accepted.withLockedValue { accepted in
+            if accepted.count >= capacity {
+                accepted = accepted.filter { $0.value.expiry > now }
+                if accepted.count >= capacity { accepted.removeAll(keepingCapacity: true) }
             }
-            expiries[token] = expiry
+            accepted[token] = Acceptance(subject: subject, expiry: expiry)
         }
     }
 
-    /// Whether `token` was verified and has not expired at `now`.
-    func accepts(_ token: String, now: Date) -> Bool {
-        guard let expiry = expiries.withLockedValue({ $0[token] }) else { return false }
-        return expiry > now
+    /// The subject of `token` if it was verified and has not expired at `now`.
+    func subject(of token: String, now: Date) -> String? {
+        guard let acceptance = accepted.withLockedValue({ $0[token] }), acceptance.expiry > now else { return nil }
+        return acceptance.subject
     }
 }

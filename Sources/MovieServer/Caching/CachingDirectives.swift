@@ -7,8 +7,14 @@ import Hummingbird
 struct CachingDirectives: Sendable {
     let maxAge: Int
     let isPrivate: Bool
+    /// `private` or `public`, and `max-age`: made once, not per answer.
+    let cacheControl: String
 
-    var cacheControl: String { "\(isPrivate ? "private" : "public"), max-age=\(maxAge)" }
+    init(maxAge: Int, isPrivate: Bool) {
+        self.maxAge = maxAge
+        self.isPrivate = isPrivate
+        cacheControl = "\(isPrivate ? "private" : "public"), max-age=\(maxAge)"
+    }
 
     /// Whether a request with these `If-None-Match` values gets a `304` for `body`: one of
     /// them names the body's tag (weakly), or is `*`.
@@ -28,6 +34,7 @@ struct CachingDirectives: Sendable {
     func response(for body: CacheableBody, to request: Request) -> Response {
         let notModified = Self.isNotModified(request.headers[values: .ifNoneMatch], body: body)
         var headers = HTTPFields()
+        headers.reserveCapacity(3)
         for field in headerFields(for: body, notModified: notModified) { headers.append(HTTPField(name: field.name, value: field.value)) }
         if notModified { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body.bytes))

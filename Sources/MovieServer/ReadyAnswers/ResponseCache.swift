@@ -30,7 +30,7 @@ final class ResponseCache: Sendable {
         }
 
         static func notFound(_ answer: ErrorAnswer) -> Answer {
-            .notFound(message: answer.message, body: ByteBuffer(bytes: answer.body))
+            .notFound(message: answer.message, body: ByteBuffer(string: answer.json))
         }
 
     }
@@ -73,11 +73,10 @@ final class ResponseCache: Sendable {
         let answer: Answer? = state.withLockedValue { state in
             guard let checkedAt = state.checkedAt else { return nil }
             if let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now { return nil }
-            guard var entry = state.entries[key] else { return nil }
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.uses += 1
-            entry.lastUse = state.uses
-            state.entries[key] = entry
-            return entry.answer
+            state.entries.values[index].lastUse = state.uses
+            return state.entries.values[index].answer
         }
         if answer != nil { hits.increment() }
         return answer
@@ -119,16 +118,22 @@ final class ResponseCache: Sendable {
         bytesGauge.record(bytes)
     }
 
-    /// Removes the least recently used entries until `state` holds at most `target` bytes.
+    /// Removes the least recently used entries until `state` holds at most `target` bytes: finds
+    /// the last use to keep from the uses and sizes alone, then keeps the entries used after it.
     private static func evict(_ state: inout State, downTo target: Int) -> Int {
-        let oldestFirst = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }
+        var uses = state.entries.values.map { (lastUse: $0.lastUse, size: $0.size) }
+        uses.sort { $0.lastUse < $1.lastUse }
+        var bytes = state.bytes
         var evicted = 0
-        for (key, entry) in oldestFirst {
-            guard state.bytes > target else { break }
-            state.entries[key] = nil
-            state.bytes -= entry.size
+        for use in uses {
+            guard bytes > target else { break }
+            bytes -= use.size
             evicted += 1
         }
+        guard evicted > 0 else { return 0 }
+        let lastEvicted = uses[evicted - 1].lastUse
+        state.entries = state.entries.filter { $0.value.lastUse > lastEvicted }
+        state.bytes = bytes
         return evicted
     }
 

@@ -18,10 +18,15 @@ public struct ErrorAnswer: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// The answer as sent: the JSON body, never stored by a cache.
+    var response: Response {
         var headers = headerFields
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
     }
 
     /// The response of an error answer without extra headers whose body is already encoded:
@@ -30,15 +35,18 @@ public struct ErrorAnswer: HTTPResponseError, Sendable {
         Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: body))
     }
 
-    var body: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(ErrorBody(error: code, error_description: message))) ?? Data()
-    }
+    var body: Data { Data(json.utf8) }
 
-    private struct ErrorBody: Encodable {
-        let error: String
-        let error_description: String
+    /// `{"error":…,"error_description":…}`: the bytes `JSONEncoder` gives with sorted keys and
+    /// unescaped slashes, written directly (a 404 or 400 is answered many times, and the encoder
+    /// cost several µs each).
+    var json: String {
+        var output = #"{"error":"#
+        ContractJSON.writeString(code, to: &output)
+        output += #","error_description":"#
+        ContractJSON.writeString(message, to: &output)
+        output += "}"
+        return output
     }
 }
 

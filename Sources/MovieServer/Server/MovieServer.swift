@@ -140,10 +140,9 @@ public struct MovieServer: Sendable {
         let listing = Router(context: BasicRequestContext.self)
         try registerRoutes(on: listing)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(RequestMetricsMiddleware(metrics: metrics))
-        router.middlewares.add(RequestLogMiddleware())
-        router.middlewares.add(JSONErrorMiddleware(routes: RouteTable(listing)))
-        router.middlewares.add(RequestDeadlineMiddleware(timeout: configuration.queryTimeout))
+        router.middlewares.add(RoutedRequestMiddleware(
+            errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
+        ))
         try registerRoutes(on: router)
         let cachedAnswers = configuration.answersOnEventLoop ? CachedAnswers(
             cache: responseCache, tokens: configuration.auth.requiresToken ? tokens : nil,
