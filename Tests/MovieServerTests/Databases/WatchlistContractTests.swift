@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import MarqueeTestSupport
 import MovieServer
+import Movies
 import NIOHTTP1
 import Testing
 
@@ -161,6 +162,29 @@ extension ServerDatabaseTests {
                 #expect(huge.status == 413)
                 #expect(storage.watchlistJournal(owner: "marquee-dev").isEmpty)
                 #expect(Self.entries(try await owner.list()) == [])
+            }
+        }
+
+        @Test("an answer is kept under its key for at least 24 hours (another body under it is still a 422 a day later); past 25 hours a purge frees the key, and the change's id still stops a repeat", arguments: Backend.allCases)
+        func keysKeptADay(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                let start = Date(timeIntervalSince1970: 1_800_000_000)
+                func put(note: String, key: String, changeID: String, at time: Date) async throws -> WatchlistAnswer {
+                    let change = WatchlistChangeRecord(id: changeID, movieID: 6, action: .add, note: note, changedAt: 1_700_000_000_000, device: "d")
+                    let write = WatchlistWrite(owner: "o", key: key, request: "PUT /api/watchlist/6", body: Data(note.utf8), changes: [change], shape: .single)
+                    return try await storage.applyWatchlist(write, now: time)
+                }
+                let first = try await put(note: "a", key: "k", changeID: "c1", at: start)
+                #expect(first.status == 200)
+                #expect(try await put(note: "b", key: "k", changeID: "c2", at: start.addingTimeInterval(24 * 3600)).status == 422)
+                #expect(try await put(note: "a", key: "k", changeID: "c1", at: start.addingTimeInterval(24 * 3600 + 60)) == first, "a repeat a day later gets the first answer")
+                let later = start.addingTimeInterval(WatchlistRetention.keys + 3600)
+                _ = try await put(note: "x", key: "other", changeID: "c3", at: later)
+                let repeated = try await put(note: "a", key: "k", changeID: "c1", at: later.addingTimeInterval(1))
+                #expect(repeated.status == 200, "the key was purged: no 422")
+                #expect(repeated.body.contains("repeated"), "the change's id is kept for good: \(repeated.body)")
+                let journal = try await storage.watchlistJournal(owner: "o")
+                #expect(journal.filter { $0.changeID == "c1" }.count == 1, "c1 applied once: \(journal)")
             }
         }
 
