@@ -34,7 +34,7 @@ struct SearchRoute: Sendable {
         let hits = try await storage.search(search)
         let page = Array(hits.prefix(search.limit))
         let next = hits.count > search.limit ? page.last.map { hit in
-            cursors.make(after: search.position(of: hit.movie, indexed: SearchText.Indexed(hit.movie)), of: search)
+            cursors.make(after: search.position(of: hit), of: search)
         } : nil
         let movies: String = ContractJSON.list(page.map(\.movie))
         let nextJSON: String = next.map { "\"" + $0 + "\"" } ?? "null"

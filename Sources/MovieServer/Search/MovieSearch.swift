@@ -56,6 +56,11 @@ public struct MovieSearch: Sendable, Hashable {
         SearchPosition(relevance: words.isEmpty ? 0 : relevance(titleWords: indexed.titleWords), key: SortKey(movie, sort: sort, indexed: indexed), id: movie.id)
     }
 
+    /// A found movie's place in this search's order, at the relevance storage found it with.
+    func position(of hit: SearchHit) -> SearchPosition {
+        SearchPosition(relevance: hit.relevance, key: SortKey(hit.movie, sort: sort, indexed: SearchText.Indexed(hit.movie)), id: hit.movie.id)
+    }
+
     /// Whether `a` comes before `b` in this search's order.
     func precedes(_ a: SearchPosition, _ b: SearchPosition) -> Bool {
         if a.relevance != b.relevance { return a.relevance > b.relevance }

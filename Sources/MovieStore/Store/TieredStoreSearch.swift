@@ -10,28 +10,16 @@ struct TieredStoreSearch {
     let api: String
 
     func rows() throws -> [Row] {
-        let words = tiers.words
-        let total = try count(SearchText.fts5Query(words), upTo: tiers.sortingLimit)
-        guard total > 0 else { return [] }
-        let limit = tiers.limit + 1
-        if total < tiers.sortingLimit, tiers.strategy == .bySize {
-            return try MovieSearching.ranked(request, limit: limit, api: api, in: db)
+        let reading = try tiers.readWithFTS5(
+            titleColumn: "titleWords", count: count(_:upTo:),
+            sorted: { match, _, limit in try sorted(match: match, limit: limit) },
+            walked: { relevance, limit in try walked(relevance: relevance, limit: limit) }
+        )
+        switch reading {
+        case .nothing: return []
+        case .fewMatches: return try MovieSearching.ranked(request, limit: tiers.limit + 1, api: api, in: db)
+        case let .byRelevance(found): return found.map(\.item)
         }
-        let inSomeTitle = try words.indices.filter { index in
-            try count(tiers.fts5Query(wordInTitle: index, titleColumn: "titleWords"), upTo: 1) > 0
-        }.count
-        var found: [Row] = []
-        for relevance in tiers.relevances(wordsInSomeTitle: inSomeTitle) where found.count < limit {
-            let match = tiers.fts5Query(relevance: relevance, wordsInSomeTitle: inSomeTitle, titleColumn: "titleWords")
-            let count = relevance == 0 && inSomeTitle == 0 ? total : try count(match, upTo: tiers.sortingLimit)
-            guard count > 0 else { continue }
-            let rows = switch tiers.reading(count: count) {
-            case .sortingMatches: try sorted(match: match, limit: limit - found.count)
-            case .walkingIndex: try walked(relevance: relevance, limit: limit - found.count)
-            }
-            found += rows
-        }
-        return found
     }
 
     /// How many movies of any API `match` finds, counting no further than `limit`.

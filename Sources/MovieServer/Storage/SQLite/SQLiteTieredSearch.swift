@@ -13,26 +13,20 @@ struct SQLiteTieredSearch {
     private var parts: SearchSQL { SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "") }
 
     func hits() throws -> [SearchHit] {
-        let total = try count(SearchText.fts5Query(search.words), upTo: tiers.sortingLimit)
-        guard total > 0 else { return [] }
-        if total < tiers.sortingLimit, tiers.strategy == .bySize { return try SQLiteSearch.ranked(db, search) }
-        let inSomeTitle = try search.words.indices.filter { index in
-            try count(tiers.fts5Query(wordInTitle: index, titleColumn: "title_words"), upTo: 1) > 0
-        }.count
-        let wanted = search.limit + 1
-        var found: [(id: Int, relevance: Int)] = []
-        for relevance in tiers.relevances(wordsInSomeTitle: inSomeTitle) where found.count < wanted {
-            let match = tiers.fts5Query(relevance: relevance, wordsInSomeTitle: inSomeTitle, titleColumn: "title_words")
-            let count = relevance == 0 && inSomeTitle == 0 ? total : try count(match, upTo: tiers.sortingLimit)
-            guard count > 0 else { continue }
-            let ids = switch tiers.reading(count: count) {
-            case .sortingMatches: try sorted(match: match, relevance: relevance, limit: wanted - found.count)
-            case .walkingIndex: try walked(relevance: relevance, limit: wanted - found.count)
-            }
-            found += ids.map { ($0, relevance) }
+        let reading = try tiers.readWithFTS5(
+            titleColumn: "title_words", count: count(_:upTo:),
+            sorted: { match, relevance, limit in try sorted(match: match, relevance: relevance, limit: limit) },
+            walked: { relevance, limit in try walked(relevance: relevance, limit: limit) }
+        )
+        switch reading {
+        case .nothing:
+            return []
+        case .fewMatches:
+            return try SQLiteSearch.ranked(db, search)
+        case let .byRelevance(found):
+            let movies = try SQLiteCatalogQueries.movies(db, ids: found.map(\.item))
+            return found.compactMap { id, relevance in movies[id].map { SearchHit(movie: $0, relevance: relevance) } }
         }
-        let movies = try SQLiteCatalogQueries.movies(db, ids: found.map(\.id))
-        return found.compactMap { id, relevance in movies[id].map { SearchHit(movie: $0, relevance: relevance) } }
     }
 
     /// How many movies `match` finds, counting no further than `limit`.

@@ -1,0 +1,48 @@
+/// How a search over an FTS5 table came out of ``SearchTiers/readWithFTS5(titleColumn:count:sorted:walked:)``.
+public enum FTS5TierReading<Item> {
+    /// Nothing matches.
+    case nothing
+    /// Fewer movies match than ``SearchTiers/sortingLimit``: rank them all in one statement.
+    case fewMatches
+    /// The page (and one more, to tell whether another follows), highest relevance first.
+    case byRelevance([(item: Item, relevance: Int)])
+}
+
+extension SearchTiers {
+    /// Reads the search a relevance at a time from an FTS5 table whose column `titleColumn` holds
+    /// the titles' words, the same way on every SQLite database (the server's catalogue, the
+    /// client's store): every match counted up to ``sortingLimit``, then the relevances a title
+    /// can hold, each counted and read by `sorted` or `walked` as ``reading(count:)`` says, until
+    /// ``limit`` + 1 items are found.
+    ///
+    /// - Parameters:
+    ///   - count: how many movies an FTS5 query matches, counting no further than the limit given.
+    ///   - sorted: the first movies (up to the limit given) of a relevance's query, sorted.
+    ///   - walked: the first movies (up to the limit given) of a relevance, met by walking the sort's index.
+    public func readWithFTS5<Item>(
+        titleColumn: String,
+        count: (_ match: String, _ upTo: Int) throws -> Int,
+        sorted: (_ match: String, _ relevance: Int, _ limit: Int) throws -> [Item],
+        walked: (_ relevance: Int, _ limit: Int) throws -> [Item]
+    ) throws -> FTS5TierReading<Item> {
+        let total = try count(SearchText.fts5Query(words), sortingLimit)
+        guard total > 0 else { return .nothing }
+        if total < sortingLimit, strategy == .bySize { return .fewMatches }
+        let inSomeTitle = try words.indices.filter { index in
+            try count(fts5Query(wordInTitle: index, titleColumn: titleColumn), 1) > 0
+        }.count
+        let wanted = limit + 1
+        var found: [(item: Item, relevance: Int)] = []
+        for relevance in relevances(wordsInSomeTitle: inSomeTitle) where found.count < wanted {
+            let match = fts5Query(relevance: relevance, wordsInSomeTitle: inSomeTitle, titleColumn: titleColumn)
+            let matching = relevance == 0 && inSomeTitle == 0 ? total : try count(match, sortingLimit)
+            guard matching > 0 else { continue }
+            let items = switch reading(count: matching) {
+            case .sortingMatches: try sorted(match, relevance, wanted - found.count)
+            case .walkingIndex: try walked(relevance, wanted - found.count)
+            }
+            found += items.map { ($0, relevance) }
+        }
+        return .byRelevance(found)
+    }
+}
