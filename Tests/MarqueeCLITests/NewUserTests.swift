@@ -195,15 +195,12 @@ struct EveryCLITests {
             let note = try #require(run.errorLines.first { $0.hasPrefix("# ${MARQUEE_ACCESS_TOKEN} is the access_token of: ") })
             #expect(!run.errorLines.contains { $0.contains("embedded server") })
             let command = String(note.dropFirst("# ${MARQUEE_ACCESS_TOKEN} is the access_token of: ".count))
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = ["-c", command]
-            shell.environment = ["PATH": "/usr/bin:/bin", "MARQUEE_CLIENT_ID": "marquee-dev", "MARQUEE_CLIENT_SECRET": "marquee-dev-secret"]
-            let output = Pipe()
-            shell.standardOutput = output
-            try shell.run()
-            shell.waitUntilExit()
-            let answer = try JSONSerialization.jsonObject(with: DescriptorReading.all(output.fileHandleForReading.fileDescriptor)) as? [String: Any]
+            let shell = try await MarqueeProcess.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", command],
+                environment: ["PATH": "/usr/bin:/bin", "MARQUEE_CLIENT_ID": "marquee-dev", "MARQUEE_CLIENT_SECRET": "marquee-dev-secret"]
+            )
+            #expect(shell.status == 0, "\(shell.standardError)")
+            let answer = try JSONSerialization.jsonObject(with: Data(shell.standardOutput.utf8)) as? [String: Any]
             #expect(answer?["access_token"] is String, "the printed command gets a token")
         }
     }

@@ -27,7 +27,7 @@ struct CrashSafetyTests {
             #expect(committed != nil, "round \(round): the writer never committed")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0..<40, using: &generator)))
             _ = await child.signal(SIGKILL)
-            #expect(child.terminationReason == .uncaughtSignal)
+            #expect(child.termination?.reason == .uncaughtSignal)
 
             let store = try MovieStore(url: url)
             #expect(try await store.checkIntegrity().isEmpty, "round \(round)")

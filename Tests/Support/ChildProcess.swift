@@ -3,7 +3,7 @@ import Testing
 
 /// A process left running, whose standard output and error are read line by line.
 public final class ChildProcess: @unchecked Sendable {
-    private let process: Process
+    private let process: SpawnedProcess
     private var outputLines: AsyncStream<String>.Iterator
     private var errorLines: AsyncStream<String>.Iterator
     private let transcript = Transcript()
@@ -11,18 +11,10 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` and returns while it runs.
     public init(executable: URL, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        process = Process()
         name = ([executable.lastPathComponent] + arguments).joined(separator: " ")
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        outputLines = Self.lines(of: output.fileHandleForReading, transcript: transcript).makeAsyncIterator()
-        errorLines = Self.lines(of: error.fileHandleForReading, transcript: transcript).makeAsyncIterator()
-        try ProcessLaunch.run(process)
+        process = try SpawnedProcess(executable, arguments, environment: environment)
+        outputLines = Self.lines(of: process.output, transcript: transcript).makeAsyncIterator()
+        errorLines = Self.lines(of: process.error, transcript: transcript).makeAsyncIterator()
     }
 
     /// The next line on standard output that contains `text`, or `nil` once the process has closed it.
@@ -44,13 +36,13 @@ public final class ChildProcess: @unchecked Sendable {
     /// Sends `signal` (SIGINT by default, as Ctrl-C does) and waits for the exit status, at most
     /// `timeLimit` (see ``waitForExit(within:)``).
     public func signal(_ signal: Int32 = SIGINT, within timeLimit: Duration = .seconds(60)) async -> Int32 {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
         return await waitForExit(within: timeLimit)
     }
 
     /// Sends `signal` and returns at once, while the process handles it.
     public func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     public var isRunning: Bool { process.isRunning }
@@ -63,31 +55,30 @@ public final class ChildProcess: @unchecked Sendable {
             try await Task.sleep(for: timeLimit)
             guard process.isRunning else { return }
             Issue.record("'\(name)' did not exit within \(timeLimit); it was killed. Its last output:\n\(transcript.text)")
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
         }
         defer { watchdog.cancel() }
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        return await process.exit().status
     }
 
     /// The last lines the process printed on either stream, for a failure message.
     public var lastOutput: String { transcript.text }
 
-    public var terminationReason: Process.TerminationReason { process.terminationReason }
+    /// How the process ended (`nil` while it runs).
+    public var termination: Termination? { process.exited }
 
-    private static func lines(of handle: FileHandle, transcript: Transcript) -> AsyncStream<String> {
+    /// The lines of `descriptor`, read on a thread of their own until the end, when the descriptor
+    /// is closed.
+    private static func lines(of descriptor: Int32, transcript: Transcript) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream<String>.makeStream()
         let pending = PendingText()
         // A thread of its own, not a readability handler: a dispatch source on a descriptor that
         // is closed while registered can crash libdispatch's manager thread on Linux.
         Thread.detachNewThread {
             while true {
-                let chunk = DescriptorReading.chunk(handle.fileDescriptor)
+                let chunk = DescriptorReading.chunk(descriptor)
                 if chunk.isEmpty {
+                    close(descriptor)
                     if let rest = pending.flush() {
                         transcript.add(rest)
                         continuation.yield(rest)

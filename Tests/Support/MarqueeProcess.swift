@@ -32,39 +32,36 @@ public struct MarqueeProcess: Sendable {
     /// Runs `marquee` with `arguments` and waits for it to exit; a run longer than `timeLimit` is
     /// killed (its outcome then has status 128 + SIGKILL), so a hang fails the test, not the CI run.
     public func run(_ arguments: [String], environment extra: [String: String] = [:], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.finish() }
-        try ProcessLaunch.run(process)
-        let watchdog = Task { [process] in
+        try await Self.run(executable, arguments, environment: environment.merging(extra) { $1 }, timeLimit: timeLimit)
+    }
+
+    /// Runs any program as ``run(_:environment:timeLimit:)`` runs `marquee`.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
+        let process = try SpawnedProcess(executable, arguments, environment: environment)
+        let watchdog = Task {
             try await Task.sleep(for: timeLimit)
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
         }
         defer { watchdog.cancel() }
-        async let outputData = Self.readAll(output.fileHandleForReading)
-        async let errorData = Self.readAll(error.fileHandleForReading)
+        async let outputData = readAll(process.output)
+        async let errorData = readAll(process.error)
         let (outputBytes, errorBytes) = await (outputData, errorData)
-        for await _ in finished.stream {}
         return Outcome(
-            status: process.terminationStatus,
+            status: await process.exit().shellStatus,
             standardOutput: String(decoding: outputBytes, as: UTF8.self),
             standardError: String(decoding: errorBytes, as: UTF8.self)
         )
     }
 
-    /// Reads to the end on a thread of its own: a blocking read must not hold one of the few
-    /// threads of the concurrency pool, which an in-process test server needs to answer.
-    static func readAll(_ handle: FileHandle) async -> Data {
+    /// Reads `descriptor` to the end and closes it, on a thread of its own: a blocking read must
+    /// not hold one of the few threads of the concurrency pool, which an in-process test server
+    /// needs to answer.
+    static func readAll(_ descriptor: Int32) async -> Data {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: DescriptorReading.all(handle.fileDescriptor))
+                let data = DescriptorReading.all(descriptor)
+                close(descriptor)
+                continuation.resume(returning: data)
             }
         }
     }

@@ -27,6 +27,12 @@ public final class RawConnection: Sendable {
         self.received = received
     }
 
+    /// A connection no test closed is closed when the test lets go of it: with remote half-closure
+    /// allowed, NIO would otherwise keep it open, in CLOSE_WAIT, for the rest of the run.
+    deinit {
+        channel.close(promise: nil)
+    }
+
     /// Connects to `127.0.0.1:port`, and sends `firstText` (if any) from the connection's event
     /// loop as soon as it is connected: a server's head or idle timeout cannot fire between the two
     /// however long the test's own task waits for a thread.
@@ -98,7 +104,8 @@ public final class RawConnection: Sendable {
     }
 
     /// Everything the server sends until it closes the connection, or until `limit` passes (then
-    /// ``Reply/closedByServer`` is `false`). The limit is a bound against hanging, not a measurement.
+    /// ``Reply/closedByServer`` is `false`); then this side closes too. The limit is a bound against
+    /// hanging, not a measurement.
     public func readUntilClosed(limit: Duration) async throws -> Reply {
         let received = self.received
         let alreadyRead = self.alreadyRead
@@ -114,9 +121,8 @@ public final class RawConnection: Sendable {
             }
             let first = try await group.next() ?? nil
             group.cancelAll()
-            if let first { return first }
             try? await channel.close()
-            return Reply(text: "", closedByServer: false)
+            return first ?? Reply(text: "", closedByServer: false)
         }
     }
 
