@@ -59,6 +59,46 @@ struct ConnectionHardeningTests {
         }
     }
 
+    @Test("a kept-alive connection idle longer than the header timeout still serves its next request, and closes after the idle timeout")
+    func keepAliveOutlastsTheHeaderTimeout() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(4), maximumConnections: 1024)
+        try await withMovieServer(limits: limits) { server in
+            let connection = try await RawConnection.open(port: server.port, sending: "GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.read(until: #""live""#, limit: .seconds(20)) != nil)
+            let answered = ContinuousClock.now
+            try await Task.sleep(for: .seconds(2))
+            try await connection.send("GET /api/movies/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.read(until: "}]}", limit: .seconds(20)) != nil, "served after twice the header timeout of quiet")
+            let secondAnswered = ContinuousClock.now
+            let reply = try await connection.readUntilClosed(limit: .seconds(30))
+            #expect(reply.closedByServer, "the idle timeout closes it")
+            #expect(ContinuousClock.now - secondAnswered >= .seconds(3), "not before the idle timeout of 4 s")
+            #expect(secondAnswered - answered >= .seconds(2))
+        }
+    }
+
+    @Test("a head that begins after a kept-alive pause must be complete within the header timeout of its first byte")
+    func headAfterKeepAliveIsTimed() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(60), maximumConnections: 1024)
+        try await withMovieServer(limits: limits) { server in
+            let connection = try await RawConnection.open(port: server.port, sending: "GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.read(until: #""live""#, limit: .seconds(20)) != nil)
+            try await Task.sleep(for: .seconds(2))
+            let started = ContinuousClock.now
+            try await connection.send("GET /api/mov")
+            let trickle = Task {
+                for _ in 0..<60 {
+                    try await Task.sleep(for: .milliseconds(250))
+                    try await connection.send("i")
+                }
+            }
+            defer { trickle.cancel() }
+            let reply = try await connection.readUntilClosed(limit: .seconds(30))
+            #expect(reply.closedByServer, "closed by the header timeout, not the idle timeout of a minute")
+            #expect(ContinuousClock.now - started < .seconds(14), "a trickle of 15 s was cut short")
+        }
+    }
+
     @Test("100 slowloris connections are closed by the header timeout, while another client is served")
     func slowlorisIsCutOff() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(2), idleTimeout: .seconds(60), maximumConnections: 1024)

@@ -6,9 +6,11 @@ import NIOHTTP1
 /// must end:
 ///
 /// - a request head not complete within ``ConnectionLimits/headerTimeout`` of the connection
-///   opening or of the previous answer (a half-sent request line, a slowloris client);
+///   opening, or of its first byte on a kept-alive connection (a half-sent request line, a
+///   slowloris client);
 /// - a connection with nothing read or written for ``ConnectionLimits/idleTimeout``, between
-///   requests or while a request is being read (never while the server is still answering);
+///   requests or while a request is being read (never while the server is still answering): an
+///   idle kept-alive connection lasts that long, as a client's pool expects, not the header timeout;
 /// - `CONNECT`, which this server never tunnels: answered `405`, then closed;
 /// - a request without keep-alive (HTTP/1.0 by default, or `Connection: close`): closed once
 ///   every request read on it is answered.
@@ -23,8 +25,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let headerTimeout: TimeAmount
     private let idleTimeout: TimeAmount
-    /// When the wait for the next request head began; `nil` while a request is read or answered.
+    /// When the wait for the next request head began: the connection's opening, or the first byte
+    /// of a head after an answer; `nil` while a request is read or answered, or while a kept-alive
+    /// connection has received nothing since its last answer.
     private var awaitingHeadSince: NIODeadline?
+    /// Whether bytes have arrived since the last request head was read, outside a request's body.
+    private var headBytesPending = false
     private var lastActivity = NIODeadline.now()
     private var isReadingRequest = false
     private var unanswered = 0
@@ -61,6 +67,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case let .head(head):
             awaitingHeadSince = nil
+            headBytesPending = false
             if head.method == .CONNECT {
                 refuse(context, head: head)
                 return
@@ -86,9 +93,27 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if closesAfterAnswers {
             context.close(promise: nil)
         } else {
+            awaitNextHead(context)
+        }
+    }
+
+    /// Bytes as they arrive, before the HTTP decoder (from ``HeadArrivalWatch``): the first ones
+    /// after an answer start the header timeout of the next request.
+    func bytesArrived(context: ChannelHandlerContext) {
+        lastActivity = .now()
+        guard !isReadingRequest, !refusing else { return }
+        headBytesPending = true
+        if unanswered == 0, awaitingHeadSince == nil {
             awaitingHeadSince = lastActivity
             scheduleCheck(context)
         }
+    }
+
+    /// Every request read is answered: the header timeout runs if part of the next head is in,
+    /// the idle timeout otherwise.
+    private func awaitNextHead(_ context: ChannelHandlerContext) {
+        awaitingHeadSince = headBytesPending ? lastActivity : nil
+        scheduleCheck(context)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -109,9 +134,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
             return
         }
-        awaitingHeadSince = lastActivity
         context.write(data, promise: promise)
-        scheduleCheck(context)
+        awaitNextHead(context)
     }
 
     private func start(_ context: ChannelHandlerContext) {

@@ -6,7 +6,8 @@ import NIOHTTPTypesHTTP1
 /// Hummingbird's HTTP/1 channel with our handlers placed before its HTTP codec, where the
 /// request head still carries the HTTP version and no HTTP types conversion has been paid for:
 /// a ``ConnectionGuard``, which sees every request and answer and so also keeps the idle timeout
-/// (Hummingbird's own is off), then, when given, a ``EventLoopResponder``.
+/// (Hummingbird's own is off), then, when given, a ``EventLoopResponder``; and, before the decoder,
+/// the guard's ``HeadArrivalWatch``.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let inner: HTTP1Channel
     let limits: ConnectionLimits
@@ -18,7 +19,9 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(ConnectionGuard(limits: limits), position: .before(codec))
+            let connectionGuard = ConnectionGuard(limits: limits)
+            try pipeline.addHandler(connectionGuard, position: .before(codec))
+            try pipeline.addHandler(HeadArrivalWatch(connectionGuard), position: .first)
             if let cachedAnswers {
                 try pipeline.addHandler(EventLoopResponder(answers: cachedAnswers, logger: logger), position: .before(codec))
             }
