@@ -34,6 +34,9 @@ public final class AsyncHTTPClientTransport: Transport {
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.timeout.connect = TimeAmount(configuration.connectTimeout)
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        // A kept-alive connection is let go before a server would close it (Marquee's after 60 s,
+        // nginx's after 75 s): a request sent as the server closes would be answered with a reset.
+        clientConfiguration.connectionPool.idleTimeout = .seconds(30)
         clientConfiguration.redirectConfiguration = .disallow
         clientConfiguration.decompression = .enabled(limit: .size(configuration.maximumBodySize))
         if !configuration.emitsTracingSpans { clientConfiguration.tracing.tracer = nil }
