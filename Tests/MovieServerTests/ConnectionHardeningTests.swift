@@ -61,7 +61,7 @@ struct ConnectionHardeningTests {
 
     @Test("a kept-alive connection idle longer than the header timeout still serves its next request, and closes after the idle timeout")
     func keepAliveOutlastsTheHeaderTimeout() async throws {
-        let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(4), maximumConnections: 1024)
+        let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(15), maximumConnections: 1024)
         try await withMovieServer(limits: limits) { server in
             let connection = try await RawConnection.open(port: server.port, sending: "GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await connection.read(until: #""live""#, limit: .seconds(20)) != nil)
@@ -72,7 +72,7 @@ struct ConnectionHardeningTests {
             let secondAnswered = ContinuousClock.now
             let reply = try await connection.readUntilClosed(limit: .seconds(30))
             #expect(reply.closedByServer, "the idle timeout closes it")
-            #expect(ContinuousClock.now - secondAnswered >= .seconds(3), "not before the idle timeout of 4 s")
+            #expect(ContinuousClock.now - secondAnswered >= .seconds(5), "not before the idle timeout of 15 s (what a loaded test process sees late is allowed for)")
             #expect(secondAnswered - answered >= .seconds(2))
         }
     }
