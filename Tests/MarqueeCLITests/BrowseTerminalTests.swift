@@ -8,7 +8,7 @@ import TextFormatting
 /// `marquee browse` in a real terminal (tmux), against a real server on loopback.
 @Suite("Browse in a terminal", .serialized, .timeLimit(.minutes(3)))
 struct BrowseTerminalTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browse-\(UUID().uuidString)")
+    let folder = TestFolders.temporary.appendingPathComponent("browse-\(UUID().uuidString)")
     var store: URL { folder.appendingPathComponent("movies.sqlite") }
     var pidFile: URL { folder.appendingPathComponent("browse.pid") }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieAPI
 import MovieStore
 import Movies
@@ -41,7 +42,7 @@ struct CompositionTests {
     }
 
     func container(_ wiring: Wiring) throws -> AppContainer {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("composition-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("composition-\(UUID().uuidString)")
         let store = try MovieStore(url: folder.appendingPathComponent("movies.sqlite"))
         return AppContainer(settings: AppSettings(
             environment: wiring.environment, stubScenario: wiring.scenario, store: store, defaultPolicy: .networkElseCache,

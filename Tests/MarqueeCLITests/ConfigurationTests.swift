@@ -12,7 +12,7 @@ struct ConfigurationTests {
 
     @Test("--policy networkOnly never falls back to the store; --max-age decides whether cacheElseNetwork asks at all")
     func policiesThroughTheCLI() async throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("policies-\(UUID().uuidString)/movies.sqlite").path
+        let store = TestFolders.temporary.appendingPathComponent("policies-\(UUID().uuidString)/movies.sqlite").path
         #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--store", store]).status == 0)
 
         let networkOnly = try await marquee.run(["top-rated", "--env", "stub:noNetwork", "--store", store, "--policy", "networkOnly"])

@@ -95,7 +95,7 @@ struct TemporaryConfigHome: Sendable {
     let marquee: MarqueeProcess
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-config-\(UUID().uuidString)")
+        root = TestFolders.temporary.appendingPathComponent("marquee-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         var process = MarqueeProcess()
         process.environment["XDG_CONFIG_HOME"] = root.path

@@ -16,7 +16,7 @@ struct DeploySampleTests {
             Issue.record("nginx is not installed: run scripts/install-system-deps")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-deploy-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("marquee-deploy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try await PostgresCluster.required().makeDatabase()
@@ -69,7 +69,7 @@ struct DeploySampleTests {
             #expect(revalidated.status == 304, "either instance compares the weak tag weakly")
         }
 
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-deploy-client-\(UUID().uuidString)")
+        let home = TestFolders.temporary.appendingPathComponent("marquee-deploy-client-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let store = home.appendingPathComponent("movies.sqlite").path
         let api = "http://127.0.0.1:\(port)/api/"

@@ -11,7 +11,7 @@ struct DerivedListTests {
     @Test("after top grossing only, with marquee serve stopped: top rated is the ten stored movies by rating, labelled derived")
     func derivesTheNeverFetchedList() async throws {
         let marquee = MarqueeProcess()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)/movies.sqlite")
+        let store = TestFolders.temporary.appendingPathComponent("derived-\(UUID().uuidString)/movies.sqlite")
         let server = try marquee.launch(["serve", "--port", "0"])
         let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"))
         let address = try await AddressThatGoesAway.start(to: try #require(line.split(separator: " ").last.map(String.init)))
@@ -48,7 +48,7 @@ struct DerivedListTests {
     @Test("with a top rated snapshot stored, the snapshot is shown, not a derived list")
     func snapshotWins() async throws {
         let marquee = MarqueeProcess()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)/movies.sqlite").path
+        let store = TestFolders.temporary.appendingPathComponent("derived-\(UUID().uuidString)/movies.sqlite").path
         let address = try await withMovieServer { server in
             let address = try await AddressThatGoesAway.start(to: server.port)
             let api = address.baseURL.absoluteString

@@ -126,7 +126,7 @@ struct HardeningTests {
     }
 
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hardening-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("hardening-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -17,7 +17,7 @@ struct ImportInterruptionTests {
 
     private func interrupt(_ cluster: PostgresCluster, mode: String) async throws {
         let database = try await cluster.makeDatabase()
-        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-interrupted-\(UUID().uuidString).json")
+        let catalog = TestFolders.temporary.appendingPathComponent("marquee-interrupted-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: catalog) }
         let generated = try await marquee.run(["generate-catalog", "--movies", "100000", "--output", catalog.path])
         #expect(generated.status == 0, "\(generated.standardError)")

@@ -172,7 +172,7 @@ struct EveryCLITests {
         #expect(movies?.count == 3)
         #expect(!FileManager.default.fileExists(atPath: "-"))
 
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
+        let file = TestFolders.temporary.appendingPathComponent("catalog-\(UUID().uuidString).json")
         try Data("keep me".utf8).write(to: file)
         let refused = try await marquee.run(["generate-catalog", "--movies", "3", "--output", file.path])
         #expect(refused.status == 1)
@@ -228,7 +228,7 @@ struct ImportSummaryTests {
     @Test("importing one movie says 'Imported 1 movie', not '1 movies'")
     func singular() async throws {
         let marquee = MarqueeProcess()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let catalog = folder.appendingPathComponent("one.json").path
         #expect(try await marquee.run(["generate-catalog", "--movies", "1", "--output", catalog]).status == 0)

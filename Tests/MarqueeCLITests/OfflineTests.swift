@@ -65,7 +65,7 @@ struct OfflineTests {
     @Test("cache stats and cache clear")
     func statsAndClear() async throws {
         let marquee = MarqueeProcess()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("cli-store-\(UUID().uuidString)/movies.sqlite").path
+        let store = TestFolders.temporary.appendingPathComponent("cli-store-\(UUID().uuidString)/movies.sqlite").path
         _ = try await marquee.run(["top-grossing", "--store", store])
         let stats = try await marquee.run(["cache", "stats", "--store", store])
         #expect(stats.standardOutput.contains("Movies    10"))
@@ -78,7 +78,7 @@ struct OfflineTests {
     @Test("a damaged store, like an unwritable one, is one warning naming the file and 'marquee cache clear' while the network's answer is shown; offline it is an error; the file is kept until cleared")
     func damagedStore() async throws {
         let marquee = MarqueeProcess()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("damaged it's \(UUID().uuidString).sqlite")
+        let store = TestFolders.temporary.appendingPathComponent("damaged it's \(UUID().uuidString).sqlite")
         #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--store", store.path]).status == 0)
         try damageDatabase(at: store)
         let garbage = try Data(contentsOf: store)

@@ -121,7 +121,7 @@ struct PerAPITests {
     @Test("10 processes opening one new store at once all succeed, in 20 rounds")
     func processesCreateOneStore() async throws {
         let marquee = MarqueeProcess()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("new-store-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("new-store-\(UUID().uuidString)")
         for round in 1...20 {
             let store = folder.appendingPathComponent("round-\(round).sqlite").path
             let outcomes = try await withThrowingTaskGroup(of: MarqueeProcess.Outcome.self) { group in

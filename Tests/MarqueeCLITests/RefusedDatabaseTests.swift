@@ -11,7 +11,7 @@ struct RefusedDatabaseTests {
     let marquee = MarqueeProcess()
 
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-refused-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("marquee-refused-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

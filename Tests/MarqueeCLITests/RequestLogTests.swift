@@ -7,7 +7,7 @@ import Testing
 /// `--verbose` and `--curl`: what the app says about every exchange, and that it never shows a credential.
 @Suite("The request log")
 struct RequestLogTests {
-    let store = FileManager.default.temporaryDirectory.appendingPathComponent("request-log-\(UUID().uuidString)/movies.sqlite")
+    let store = TestFolders.temporary.appendingPathComponent("request-log-\(UUID().uuidString)/movies.sqlite")
 
     /// The exchange lines of a run's standard error.
     func exchanges(_ standardError: String) -> [String] {

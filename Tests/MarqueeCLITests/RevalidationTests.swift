@@ -8,7 +8,7 @@ import Testing
 /// the server sent counted on the wire by a relay in front of it.
 @Suite("Revalidation through the app")
 struct RevalidationTests {
-    let store = FileManager.default.temporaryDirectory.appendingPathComponent("revalidation-\(UUID().uuidString)/movies.sqlite")
+    let store = TestFolders.temporary.appendingPathComponent("revalidation-\(UUID().uuidString)/movies.sqlite")
 
     /// The fetch times of the stored list and of each stored movie.
     func fetchTimes() throws -> (list: Double, movies: [Int: Double]) {

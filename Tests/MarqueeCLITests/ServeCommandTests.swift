@@ -10,7 +10,7 @@ struct ServeCommandTests {
 
     @Test("serves a catalog file until interrupted, and the client commands use it")
     func servesUntilInterrupted() async throws {
-        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID()).json")
+        let catalog = TestFolders.temporary.appendingPathComponent("serve-\(UUID()).json")
         try Data(#"[{"name":"Heat","id":77,"year":1995,"releaseDate":"1995-12-15","grossing":187436818,"rating":8.3,"cast":[{"name":"Al Pacino"}]}]"#.utf8)
             .write(to: catalog)
         defer { try? FileManager.default.removeItem(at: catalog) }

@@ -19,7 +19,7 @@ struct ServerDatabaseCommandTests {
 
         func makeDatabase() async throws -> String {
             switch self {
-            case .sqlite: FileManager.default.temporaryDirectory.appendingPathComponent("marquee-serve-\(UUID().uuidString).sqlite").path
+            case .sqlite: TestFolders.temporary.appendingPathComponent("marquee-serve-\(UUID().uuidString).sqlite").path
             case .postgres: try await PostgresCluster.required().makeDatabase()
             }
         }
@@ -239,7 +239,7 @@ struct ServerDatabaseCommandTests {
             (["serve", "--database", "mysql://root@127.0.0.1/movies"], "'mysql' databases are not supported"),
             (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:1/movies"], "cannot reach PostgreSQL database 'movies' at 127.0.0.1:1 as marquee (connection refused)"),
             (["serve", "--database", "postgres://marquee:hunter2@127.0.0.1:99999/movies"], "the port must be from 1 to 65535"),
-            (["serve", "--database", FileManager.default.temporaryDirectory.path], "it is a folder"),
+            (["serve", "--database", TestFolders.temporary.path], "it is a folder"),
             (["serve", "--database", "x.sqlite", "--catalog", "movies.json"], "--catalog and --database cannot be used together"),
             (["catalog", "import", "/nonexistent/catalog.json", "--database", "postgres://marquee:hunter2@127.0.0.1:1/movies"], "cannot read the catalog /nonexistent/catalog.json"),
         ]
@@ -350,7 +350,7 @@ struct ServerDatabaseCommandTests {
     private struct ServerDidNotStart: Error {}
 
     private func temporaryFile(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+        TestFolders.temporary.appendingPathComponent("\(UUID().uuidString)-\(name)")
     }
 
     private static func queriesWaitingForLocks(_ session: PostgresConnection) async throws -> Int {

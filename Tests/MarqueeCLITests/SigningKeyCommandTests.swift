@@ -49,7 +49,7 @@ struct SigningKeyCommandTests {
 
     @Test("a key file is accepted; after a restart with a second key appended, old tokens still work and new ones name the new key; MARQUEE_SIGNING_KEYS is the same ring")
     func rotatesAcrossARestart() async throws {
-        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-keys-\(UUID().uuidString)")
+        let keys = TestFolders.temporary.appendingPathComponent("marquee-keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: keys) }
         try Data((Self.first + "\n").utf8).write(to: keys)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)

@@ -80,7 +80,7 @@ struct TwoInstancesScriptTests {
         var marquee: URL { release.appendingPathComponent("marquee") }
 
         init() throws {
-            temporary = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-two-instances-\(UUID().uuidString)")
+            temporary = TestFolders.temporary.appendingPathComponent("marquee-two-instances-\(UUID().uuidString)")
             let files = FileManager.default
             for folder in [checkout.appendingPathComponent("deploy"), tools, release, records] {
                 try files.createDirectory(at: folder, withIntermediateDirectories: true)

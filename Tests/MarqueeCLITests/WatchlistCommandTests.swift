@@ -279,7 +279,7 @@ struct WatchlistCommandTests {
     }
 
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchlist-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("marquee-watchlist-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

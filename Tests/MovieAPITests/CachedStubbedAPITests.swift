@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieAPI
 import MovieStore
 import Movies
@@ -10,7 +11,7 @@ import Testing
 struct CachedStubbedAPITests {
     @Test("stored by a success, then shown stale with the connection error when the network is gone")
     func offlineCase() async throws {
-        let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("stubbed-\(UUID().uuidString)/movies.sqlite"))
+        let store = try MovieStore(url: TestFolders.temporary.appendingPathComponent("stubbed-\(UUID().uuidString)/movies.sqlite"))
         let online = CachedMovieService(base: StubbedStack(scenario: .success).movies, store: store, api: "test")
         let fresh = try await online.movies(.topRated, year: 2016, policy: .networkElseCache)
         #expect(fresh.source == .network)

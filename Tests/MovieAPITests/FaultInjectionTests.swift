@@ -83,7 +83,7 @@ struct FaultInjectionTests {
 
     @Test("CachedMovieService answers the stored list, stale, with the same error, and the store is unchanged", arguments: failing)
     func cachedMovieService(fault: Case) async throws {
-        let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)/movies.sqlite"))
+        let store = try MovieStore(url: TestFolders.temporary.appendingPathComponent("faults-\(UUID().uuidString)/movies.sqlite"))
         let seed = [Movie(id: 1, name: "Seed", year: 2016, releaseDate: Date(timeIntervalSince1970: 1_451_606_400), grossing: 1, rating: 1, cast: [])]
         let seededAt = Date(timeIntervalSince1970: 1_800_000_000)
         try await store.saveList(seed, for: ListQuery(.topGrossing, year: 2016), api: "test", fetchedAt: seededAt)

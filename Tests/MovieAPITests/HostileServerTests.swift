@@ -16,7 +16,7 @@ struct HostileServerTests {
             await #expect(throws: NetworkError.redirectRefused("the new location names the port 99999, which is not from 1 to 65535")) {
                 try await stack.movieService.movies(.topGrossing, year: 2016)
             }
-            let store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)/movies.sqlite"))
+            let store = try MovieStore(url: TestFolders.temporary.appendingPathComponent("hostile-\(UUID().uuidString)/movies.sqlite"))
             let stored = [Movie(id: 1, name: "Kept", year: 2016, releaseDate: Date(timeIntervalSince1970: 1_451_606_400), grossing: 1, rating: 1, cast: [])]
             try await store.saveList(stored, for: ListQuery(.topGrossing, year: 2016), api: "hostile", fetchedAt: Date())
             let cached = CachedMovieService(base: stack.movieService, store: store, api: "hostile")

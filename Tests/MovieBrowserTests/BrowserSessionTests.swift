@@ -56,7 +56,7 @@ final class RunningSession {
     static let rated = [Sample.movie(7, name: "Zootopia")] + Sample.ten.filter { $0.id != 7 }
 
     init(policy: CachePolicy = .cacheThenNetwork, storedAt: Date = Date(timeIntervalSinceNow: -3600), watchlist: (@Sendable (MovieStore) -> any BrowserWatchlist)? = nil) async throws {
-        store = try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("browse-\(UUID().uuidString)/movies.sqlite"))
+        store = try MovieStore(url: TestFolders.temporary.appendingPathComponent("browse-\(UUID().uuidString)/movies.sqlite"))
         try await store.saveList(Self.stored, for: ListQuery(.topGrossing, year: 2016), api: Self.api, fetchedAt: storedAt)
         service = GatedMovieService(gate: Gate(), grossing: Self.grossing, rated: Self.rated)
         let cached = CachedMovieService(base: service, store: store, api: Self.api)

@@ -35,7 +35,7 @@ struct BoundedWaitTests {
 
     @Test("SQLite locked by another process: three token requests at once each get their 503 within the query timeout, then succeed once the lock goes")
     func queuedWritesShareNoWait() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-locked-\(UUID().uuidString).sqlite")
+        let file = TestFolders.temporary.appendingPathComponent("marquee-locked-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: file) }
         let storage = try await DatabaseLocation.sqlite(path: file.path).open(logger: quietLogger, queryTimeout: Self.timeout)
         _ = try await storage.importMovies(try Catalog.reference().movies, batchSize: 100) { _ in }

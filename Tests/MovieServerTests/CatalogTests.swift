@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieServer
 import Testing
 
@@ -21,7 +22,7 @@ struct CatalogTests {
     @Test("a catalog file is served for any of its years, in the contract's shape")
     func servesLoadedCatalogs() async throws {
         let movies = [Self.movie(3, year: 1994, grossing: 10, rating: 8.5), Self.movie(4, year: 1994, grossing: 20, rating: 7)]
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID()).json")
+        let file = TestFolders.temporary.appendingPathComponent("catalog-\(UUID()).json")
         try JSONEncoder().encode(movies).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 

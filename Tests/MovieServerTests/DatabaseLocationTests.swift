@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieServer
 import Testing
 
@@ -12,7 +13,7 @@ struct DatabaseLocationTests {
     }
 
     static func passwordFile(_ text: String, mode: Int) throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
+        let file = TestFolders.temporary.appendingPathComponent("pgpass-\(UUID().uuidString)")
         try Data(text.utf8).write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file.path)
         return file.path

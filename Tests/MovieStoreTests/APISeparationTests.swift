@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarqueeTestSupport
 import Movies
 import MovieStore
 import Testing
@@ -46,7 +47,7 @@ struct APISeparationTests {
     @Test("a store of schema v1 opens without error, keeps its file, and none of its rows answers for any API")
     func upgradesVersionOne() async throws {
         let fixture = try #require(Bundle.module.url(forResource: "store-v1", withExtension: "sqlite", subdirectory: "Fixtures"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v1-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("v1-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("movies.sqlite")
         try FileManager.default.copyItem(at: fixture, to: url)

@@ -14,7 +14,7 @@ struct CrashSafetyTests {
 
     @Test("SIGKILL during large writes leaves every list whole")
     func survivesKills() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)/movies.sqlite")
+        let url = TestFolders.temporary.appendingPathComponent("crash-\(UUID().uuidString)/movies.sqlite")
         let writer = BuildProducts.executable(named: "marquee-store-crash-writer")
         let seed = ProcessInfo.processInfo.environment["MARQUEE_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var generator = SeededGenerator(seed: seed)

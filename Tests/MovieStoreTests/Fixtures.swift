@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import Movies
 import MovieStore
 import NIOConcurrencyHelpers
@@ -20,7 +21,7 @@ enum Fixtures {
 
 /// A fresh store in a temporary folder.
 func makeStore() throws -> MovieStore {
-    try MovieStore(url: FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/movies.sqlite"))
+    try MovieStore(url: TestFolders.temporary.appendingPathComponent("store-\(UUID().uuidString)/movies.sqlite"))
 }
 
 /// A base service whose answers a test scripts, and which counts its calls.

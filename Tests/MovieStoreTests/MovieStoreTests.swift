@@ -72,7 +72,7 @@ struct MovieStoreTests {
 
     @Test("a folder, a text file and another program's database are never opened as a store, nor removed", arguments: ["folder", "text", "database"])
     func refusesWhatIsNotAStore(kind: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-store-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("not-a-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("target")
         switch kind {
@@ -98,7 +98,7 @@ struct MovieStoreTests {
 
     @Test("a store written by a newer version is refused")
     func refusesNewerStores() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("newer-\(UUID().uuidString)/movies.sqlite")
+        let url = TestFolders.temporary.appendingPathComponent("newer-\(UUID().uuidString)/movies.sqlite")
         _ = try MovieStore(url: url)
         try await DatabaseQueue(path: url.path).write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
@@ -108,7 +108,7 @@ struct MovieStoreTests {
 
     @Test("a store of a newer version with tables this one does not know is refused as newer, and cache clear removes it")
     func newerStoreWithNewTables() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("newer-tables-\(UUID().uuidString)/movies.sqlite")
+        let url = TestFolders.temporary.appendingPathComponent("newer-tables-\(UUID().uuidString)/movies.sqlite")
         _ = try MovieStore(url: url)
         try await DatabaseQueue(path: url.path).write { db in
             try db.execute(sql: """
@@ -124,7 +124,7 @@ struct MovieStoreTests {
 
     @Test("another program's GRDB database with a movie table is not taken for a store")
     func otherGRDBDatabase() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("other-grdb-\(UUID().uuidString)/movies.sqlite")
+        let url = TestFolders.temporary.appendingPathComponent("other-grdb-\(UUID().uuidString)/movies.sqlite")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: movies") { db in
@@ -147,7 +147,7 @@ struct MovieStoreTests {
 
     /// A store with a list in it, then damaged on disk.
     private func damagedStore() async throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)/movies.sqlite")
+        let url = TestFolders.temporary.appendingPathComponent("damaged-\(UUID().uuidString)/movies.sqlite")
         do {
             let store = try MovieStore(url: url)
             try await store.saveList(Fixtures.ten, for: ListQuery(.topGrossing, year: 2016), api: Fixtures.api, fetchedAt: date)

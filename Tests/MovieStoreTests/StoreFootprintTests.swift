@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarqueeTestSupport
 import Movies
 import MovieStore
 import Testing
@@ -24,7 +25,7 @@ struct StoreFootprintTests {
 
     @Test("an API's key is in the file twice (its row in `api` and that table's unique index), however many movies, casts and list entries it has")
     func keyStoredOnce() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("key-once-\(UUID().uuidString)/movies.sqlite")
+        let url = TestFolders.temporary.appendingPathComponent("key-once-\(UUID().uuidString)/movies.sqlite")
         let api = "http://a-long-and-distinctive-host-name.test:8080/api/v1/"
         do {
             let store = try MovieStore(url: url)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarqueeTestSupport
 import Movies
 @testable import MovieStore
 import Testing
@@ -9,7 +10,7 @@ import Testing
 struct StoreUpgradeTests {
     static func copyOfFixture(_ name: String) throws -> URL {
         let fixture = try #require(Bundle.module.url(forResource: name, withExtension: "sqlite", subdirectory: "Fixtures"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("movies.sqlite")
         try FileManager.default.copyItem(at: fixture, to: url)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MarqueeTestSupport
 import NIOConcurrencyHelpers
 import Networking
 import Testing
@@ -76,7 +77,7 @@ struct StubTransportTests {
 
     @Test("fixture files answer with their bytes; a missing one is a JSON 404")
     func servesFiles() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID()).json")
+        let file = TestFolders.temporary.appendingPathComponent("fixture-\(UUID()).json")
         try Data("[7]".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let stub = StubTransport(rules: [

@@ -18,10 +18,11 @@ public struct MarqueeProcess: Sendable {
     /// own empty config and cache folders so tests never touch the user's.
     public init() {
         executable = BuildProducts.executable(named: "marquee")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-home-\(UUID().uuidString)")
+        let home = TestFolders.temporary.appendingPathComponent("marquee-home-\(UUID().uuidString)")
         environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        environment["TMPDIR"] = TestFolders.temporary.path
     }
 
     /// Starts `marquee` with `arguments` and returns while it runs.

@@ -36,7 +36,7 @@ public final class PostgresCluster: Sendable {
     /// Creates and starts a cluster; PostgreSQL must be installed (`scripts/install-system-deps`).
     public static func start() async throws -> PostgresCluster {
         let binaries = try binaryFolder()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-pg-\(UUID().uuidString.prefix(8))")
+        let folder = TestFolders.temporary.appendingPathComponent("marquee-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let owner: String? = geteuid() == 0 ? "postgres" : nil
         if owner != nil { try await ToolProcess.run("/bin/chown", ["postgres", folder.path]) }

@@ -81,7 +81,7 @@ public final class TmuxTerminal: Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
             throw Failure(description: "tmux is not installed (scripts/install-system-deps installs it)")
         }
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        let outputPath = TestFolders.temporary.appendingPathComponent("tmux-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
         // -u: the pane is UTF-8 whatever the caller's LANG, so "…" and "—" read the same everywhere.
         let argv = ["tmux", "-u", "-L", socketName, "-f", "/dev/null"] + arguments

@@ -21,7 +21,7 @@ public enum ToolProcess {
             } else {
                 (executable, [executable] + arguments)
             }
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).log").path
+        let outputPath = TestFolders.temporary.appendingPathComponent("tool-\(UUID().uuidString).log").path
         defer { unlink(outputPath) }
         let status = await DetachedSpawn.run(path, argv, outputPath: outputPath)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

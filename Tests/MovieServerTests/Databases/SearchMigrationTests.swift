@@ -12,7 +12,7 @@ extension ServerDatabaseTests {
     struct SearchMigrationTests {
         @Test("a file at server-v3, its words in one column, answers the 30 queries as the rules give once opened")
         func migratesTheWords() async throws {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-v3-\(UUID().uuidString).sqlite").path
+            let path = TestFolders.temporary.appendingPathComponent("marquee-v3-\(UUID().uuidString).sqlite").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             let catalog = SearchContractTests.catalog
             let queue = try DatabaseQueue(path: path)
@@ -56,7 +56,7 @@ extension ServerDatabaseTests.SearchMigrationTests {
                 try String.fetchAll(db, sql: "SELECT name || ': ' || sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
             }
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bulk-\(UUID().uuidString)")
+        let folder = TestFolders.temporary.appendingPathComponent("marquee-bulk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let empty = try await SQLiteStorage(path: folder.appendingPathComponent("empty.sqlite").path)

@@ -25,7 +25,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .memory:
             throw PostgresCluster.Unavailable(description: "memory storage has no location")
         case .sqlite:
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-server-\(UUID().uuidString).sqlite")
+            let file = TestFolders.temporary.appendingPathComponent("marquee-server-\(UUID().uuidString).sqlite")
             return .sqlite(path: file.path)
         case .postgres:
             return try DatabaseLocation(parsing: try await PostgresCluster.required().makeDatabase())
