@@ -231,7 +231,7 @@ struct WatchlistCommandTests {
         #expect(bad.errorLines.count == 1, "\(bad.standardError)")
     }
 
-    @Test("serve --clients FILE admits more clients, each with a watchlist of its own; a file others may read, or a bad line, is one line and no server")
+    @Test("serve --clients FILE admits its clients, each with a watchlist of its own, and no longer the development pair; a file others may read, or a bad line, is one line and no server")
     func clientsFile() async throws {
         let folder = try Self.folder()
         let file = folder.appendingPathComponent("clients")
@@ -243,12 +243,16 @@ struct WatchlistCommandTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
 
         let server = try marquee.launch(["serve", "--port", "0", "--clients", file.path])
+        let notice = try #require(await server.nextErrorLine(containing: "development client"), "\(server.lastOutput)")
+        #expect(notice.hasSuffix("the development client marquee-dev is not admitted: the clients come from \(file.path)"))
         let line = try #require(await server.nextErrorLine(containing: "Marquee movie API listening on"), "\(server.lastOutput)")
         let port = try #require(URL(string: String(line.split(separator: " ").last ?? ""))?.port)
         try await finally(try await {
             let form = [("Content-Type", "application/x-www-form-urlencoded")]
+            let development = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=marquee-dev&client_secret=marquee-dev-secret")
+            #expect(development.status == 401)
             var tokens: [String: String] = [:]
-            for (id, secret) in [("marquee-dev", "marquee-dev-secret"), ("phone", "phone-secret"), ("tablet", "tablet-secret")] {
+            for (id, secret) in [("phone", "phone-secret"), ("tablet", "tablet-secret")] {
                 let granted = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)")
                 let token = try #require(granted.string("access_token"), "\(id)")
                 tokens[id] = token
@@ -257,7 +261,7 @@ struct WatchlistCommandTests {
             #expect(wrong.status == 401)
             let put = try await LoopbackHTTP.send(port: port, "/api/watchlist/6", method: "PUT", headers: [("Authorization", "Bearer \(tokens["phone"]!)"), ("Idempotency-Key", "p1")])
             #expect(put.status == 200)
-            for (id, count) in [("phone", 1), ("tablet", 0), ("marquee-dev", 0)] {
+            for (id, count) in [("phone", 1), ("tablet", 0)] {
                 let listed = try await LoopbackHTTP.send(port: port, "/api/watchlist", headers: [("Authorization", "Bearer \(tokens[id]!)")])
                 let entries = (try JSONSerialization.jsonObject(with: listed.body) as? [String: Any])?["entries"] as? [Any]
                 #expect(entries?.count == count, "\(id)")
@@ -267,7 +271,7 @@ struct WatchlistCommandTests {
         for (content, reason) in [
             ("phone\n", "line 1 must be 'CLIENT-ID SECRET', two words"),
             ("a b\na c\n", "line 2: the client id 'a' is listed twice"),
-            ("marquee-dev x\n", "it names 'marquee-dev', the client already given by --client-id or MARQUEE_CLIENT_ID"),
+            ("marquee-dev marquee-dev-secret\n", "line 1: the development pair's secret is public; give 'marquee-dev' a secret of its own"),
             ("# nothing\n", "it names no client"),
         ] {
             try content.write(to: file, atomically: true, encoding: .utf8)
@@ -276,6 +280,11 @@ struct WatchlistCommandTests {
             #expect(refused.status != 0)
             #expect(refused.errorLines == ["marquee: the clients file \(file.path): \(reason)"], "\(refused.standardError)")
         }
+        try "phone x\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let twice = try await marquee.run(["serve", "--port", "0", "--client-id", "phone", "--client-secret", "y", "--clients", file.path])
+        #expect(twice.status != 0)
+        #expect(twice.errorLines == ["marquee: the clients file \(file.path): it names 'phone', the client already given by --client-id or MARQUEE_CLIENT_ID"], "\(twice.standardError)")
     }
 
     static func folder() throws -> URL {

@@ -49,7 +49,8 @@ struct APIAuthServiceTests {
     func redactsGrants() {
         let grant = TokenGrant.clientCredentials(id: "app", secret: "hunter2")
         #expect(!"\(grant)".contains("hunter2") && !String(reflecting: grant).contains("hunter2"))
-        #expect(!"\(TokenGrant.refreshToken("r-123"))".contains("r-123"))
+        #expect(!"\(TokenGrant.refreshToken("r-123", clientID: "app", secret: "s-456"))".contains("r-123"))
+        #expect(!"\(TokenGrant.refreshToken("r-123", clientID: "app", secret: "s-456"))".contains("s-456"))
         let credential = Credential(accessToken: "tok-abc", refreshToken: "ref-def", issuedAt: issuedAt, expiresAt: issuedAt)
         for text in ["\(credential)", String(reflecting: credential), "\(Mirror(reflecting: credential).children.map(\.value))"] {
             #expect(!text.contains("tok-abc") && !text.contains("ref-def"))

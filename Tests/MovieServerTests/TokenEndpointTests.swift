@@ -8,6 +8,9 @@ import Testing
 struct TokenEndpointTests {
     static let form = [("Content-Type", "application/x-www-form-urlencoded")]
     static let clientGrant = "grant_type=client_credentials&client_id=marquee-dev&client_secret=marquee-dev-secret"
+    static func refreshGrant(_ token: String, client: String = "marquee-dev", secret: String = "marquee-dev-secret") -> String {
+        "grant_type=refresh_token&refresh_token=\(token)&client_id=\(client)&client_secret=\(secret)"
+    }
 
     @Test("client credentials in a form body get a bearer token, a refresh token and its lifetime")
     func grantsClientCredentials() async throws {
@@ -50,8 +53,10 @@ struct TokenEndpointTests {
             ("grant_type=client_credentials", 401, "invalid_client"),
             ("client_id=marquee-dev&client_secret=marquee-dev-secret", 400, "invalid_request"),
             ("grant_type=password&username=a&password=b", 400, "unsupported_grant_type"),
-            ("grant_type=refresh_token", 400, "invalid_request"),
-            ("grant_type=refresh_token&refresh_token=made-up", 400, "invalid_grant"),
+            ("grant_type=refresh_token", 401, "invalid_client"),
+            ("grant_type=refresh_token&refresh_token=made-up", 401, "invalid_client"),
+            ("grant_type=refresh_token&client_id=marquee-dev&client_secret=marquee-dev-secret", 400, "invalid_request"),
+            ("grant_type=refresh_token&refresh_token=made-up&client_id=marquee-dev&client_secret=marquee-dev-secret", 400, "invalid_grant"),
             ("grant_type=refresh_token&refresh_token=x&client_id=marquee-dev&client_secret=wrong", 401, "invalid_client"),
         ]
     )
@@ -72,16 +77,16 @@ struct TokenEndpointTests {
             let first = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.clientGrant)
             let original = try #require(first.json?["refresh_token"] as? String)
 
-            let refreshed = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: "grant_type=refresh_token&refresh_token=\(original)")
+            let refreshed = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.refreshGrant(original))
             #expect(refreshed.status == 200)
             let replacement = try #require(refreshed.json?["refresh_token"] as? String)
             #expect(replacement != original)
 
-            let reused = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: "grant_type=refresh_token&refresh_token=\(original)")
+            let reused = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.refreshGrant(original))
             #expect(reused.status == 400)
             #expect(reused.json?["error"] as? String == "invalid_grant")
 
-            let next = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: "grant_type=refresh_token&refresh_token=\(replacement)")
+            let next = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.refreshGrant(replacement))
             #expect(next.status == 200)
             #expect(client.server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 2, refused: 1))
         }

@@ -44,7 +44,7 @@ final class RecordingWatchlistService: WatchlistService {
 struct WatchlistStoreTests {
     let api = "http://watch.test/api/"
 
-    @Test("changes wait in the outbox in the order made, each with its own id, their times rising even when the clock goes back")
+    @Test("changes wait in the outbox in the order made, each with its own id, a movie's times rising even when the clock goes back")
     func outbox() async throws {
         let store = try makeStore()
         let now = Date(timeIntervalSince1970: 1_795_000_000)
@@ -52,7 +52,8 @@ struct WatchlistStoreTests {
         let second = try await store.recordWatchlistChange(movieID: 2, action: .add, api: api, now: now - 3600)
         let third = try await store.recordWatchlistChange(movieID: 1, action: .remove, note: "ignored", api: api, now: now - 7200)
         #expect(try await store.pendingWatchlistChanges(api: api) == [first, second, third])
-        #expect(first.changedAt < second.changedAt && second.changedAt < third.changedAt)
+        #expect(first.changedAt < third.changedAt, "a movie's changes rise")
+        #expect(second.changedAt == WatchlistClock.now(now - 3600), "another movie's change keeps the clock's time")
         #expect(third.note == "", "a removal keeps no note")
         #expect(Set([first.id, second.id, third.id]).count == 3)
         #expect(first.device == third.device && !first.device.isEmpty, "one device id per store")
@@ -83,6 +84,26 @@ struct WatchlistStoreTests {
         #expect(view.lines.map(\.movieID) == [1, 2], "a superseded removal leaves the known list as it was")
         #expect(view.lines.map(\.pending) == [nil, nil])
         #expect(view.lines.first?.note == "again")
+    }
+
+    @Test("an entry stamped far in the future holds back only its own movie on its own API, and never past what the wire carries")
+    func farFutureEntry() async throws {
+        let store = try makeStore()
+        let other = "http://other.test/api/"
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let year2999 = try #require(WatchlistClock.milliseconds("2999-01-01T00:00:00.000Z"))
+        try await store.replaceWatchlist([WatchlistItem(movieID: 1, note: "", changedAt: year2999), WatchlistItem(movieID: 9, note: "", changedAt: WatchlistClock.latest)], entityTag: nil, api: api)
+        let sameMovie = try await store.recordWatchlistChange(movieID: 1, action: .remove, api: api, now: now)
+        #expect(sameMovie.changedAt == year2999 + 1)
+        let pendingAfter = try await store.recordWatchlistChange(movieID: 1, action: .add, api: api, now: now)
+        #expect(pendingAfter.changedAt == year2999 + 2, "after the pending change too")
+        let otherMovie = try await store.recordWatchlistChange(movieID: 2, action: .add, api: api, now: now)
+        #expect(otherMovie.changedAt == WatchlistClock.now(now))
+        let otherAPI = try await store.recordWatchlistChange(movieID: 1, action: .add, api: other, now: now)
+        #expect(otherAPI.changedAt == WatchlistClock.now(now))
+        let atTheEnd = try await store.recordWatchlistChange(movieID: 9, action: .remove, api: api, now: now)
+        #expect(atTheEnd.changedAt == WatchlistClock.latest)
+        #expect(WatchlistClock.milliseconds(WatchlistClock.string(atTheEnd.changedAt)) == atTheEnd.changedAt, "the wire carries it")
     }
 
     @Test("clearing an API's cache keeps its watchlist and outbox")

@@ -19,7 +19,7 @@ public struct APIAuthService: AuthService {
     }
 
     public func refresh(using refreshToken: String) async throws(NetworkError) -> Credential {
-        try await credential(for: .refreshToken(refreshToken))
+        try await credential(for: .refreshToken(refreshToken, clientID: clientCredentials.id, secret: clientCredentials.secret))
     }
 
     private func credential(for grant: TokenGrant) async throws(NetworkError) -> Credential {

@@ -6,8 +6,9 @@ import Foundation
 public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The app authorizing itself with its client id and secret.
     case clientCredentials(id: String, secret: String)
-    /// A refresh token, used up by the exchange.
-    case refreshToken(String)
+    /// A refresh token, used up by the exchange, presented with the id and secret of the client it
+    /// was issued to (RFC 6749 §6: the server redeems it for that client only).
+    case refreshToken(String, clientID: String, secret: String)
 
     /// The `application/x-www-form-urlencoded` parameters of the token request.
     var formBody: String {
@@ -15,8 +16,8 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomRefle
             switch self {
             case let .clientCredentials(id, secret):
                 [("grant_type", "client_credentials"), ("client_id", id), ("client_secret", secret)]
-            case let .refreshToken(token):
-                [("grant_type", "refresh_token"), ("refresh_token", token)]
+            case let .refreshToken(token, id, secret):
+                [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", id), ("client_secret", secret)]
             }
         return parameters.map { "\(Self.formEncoded($0))=\(Self.formEncoded($1))" }.joined(separator: "&")
     }

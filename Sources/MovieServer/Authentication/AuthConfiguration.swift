@@ -8,8 +8,6 @@ public struct AuthConfiguration: Sendable {
     /// The client applications allowed to obtain tokens; a token's subject is one of their ids,
     /// and names the owner of a watchlist.
     public var clients: [ClientCredentials]
-    /// The first client, named in the start-up line.
-    public var client: ClientCredentials { clients[0] }
     /// How long an access token is valid.
     public var accessTokenLifetime: Duration
     /// How long an unused refresh token is valid.
@@ -47,6 +45,12 @@ public struct AuthConfiguration: Sendable {
         self.now = now
     }
 
+    /// The clients admitted, for the start-up line: their ids, the first few of a long list.
+    public var clientSummary: String {
+        let ids = clients.prefix(3).map(\.id).joined(separator: ", ")
+        return clients.count > 3 ? "clients \(ids) and \(clients.count - 3) more" : clients.count == 1 ? "client id \(ids)" : "clients \(ids)"
+    }
+
     /// Whether `id` is one of the clients' ids, compared in constant time for each.
     func knowsClient(id: String) -> Bool {
         clients.reduce(false) { known, client in client.matches(id: id) || known }
@@ -54,7 +58,12 @@ public struct AuthConfiguration: Sendable {
 
     /// Whether `id` and `secret` are one client's, compared in constant time for each.
     func knowsClient(id: String, secret: String) -> Bool {
-        clients.reduce(false) { known, client in client.matches(id: id, secret: secret) || known }
+        client(id: id, secret: secret) != nil
+    }
+
+    /// The client whose id and secret these are, every client compared in constant time.
+    func client(id: String, secret: String) -> ClientCredentials? {
+        clients.reduce(nil) { found, client in client.matches(id: id, secret: secret) ? client : found }
     }
 
     /// Movie endpoints open to anyone; the token endpoint still works.

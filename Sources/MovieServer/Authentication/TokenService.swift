@@ -31,8 +31,9 @@ public final class TokenService: Sendable {
     /// Answers a token request, or throws the RFC 6749 error to send back.
     func grant(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?, logger: Logger) async throws(ErrorAnswer) -> TokenResponse {
         do {
-            let (type, clientID) = try await authorize(request, basicCredentials: basicCredentials)
-            let response = try await issueTokens(for: clientID)
+            let (type, client) = try await authorize(request, basicCredentials: basicCredentials)
+            let clientID = client.id
+            let response = try await issueTokens(for: client)
             let counts = ledger.recordGrant(type)
             metrics?.recordGrant(type)
             logger.notice("granted tokens to \(clientID) by \(type.rawValue) (grants: \(counts))")
@@ -105,41 +106,38 @@ public final class TokenService: Sendable {
         verified.subject(of: token, now: configuration.now()) != nil
     }
 
-    private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(ErrorAnswer) -> (GrantType, String) {
+    private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(ErrorAnswer) -> (GrantType, ClientCredentials) {
         guard let grantName = request.grant_type, !grantName.isEmpty else {
             throw .tokenRequest(.badRequest, "invalid_request", "The grant_type parameter is missing.")
         }
         guard let grant = GrantType(rawValue: grantName) else {
             throw .tokenRequest(.badRequest, "unsupported_grant_type", "Use grant_type client_credentials or refresh_token.")
         }
-        let client = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
+        let presented = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
+        guard let presented, let client = configuration.client(id: presented.0, secret: presented.1) else {
+            throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
+        }
         switch grant {
         case .clientCredentials:
-            guard let client, configuration.knowsClient(id: client.0, secret: client.1) else {
-                throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
-            }
-            return (grant, client.0)
+            return (grant, client)
         case .refreshToken:
-            if let client, !configuration.knowsClient(id: client.0, secret: client.1) {
-                throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
-            }
             guard let token = request.refresh_token, !token.isEmpty else {
                 throw .tokenRequest(.badRequest, "invalid_request", "The refresh_token parameter is missing.")
             }
-            guard let clientID = try await refreshTokens.consume(token, now: configuration.now()) else {
-                throw .tokenRequest(.badRequest, "invalid_grant", "The refresh token is unknown, expired or already used.")
+            guard try await refreshTokens.consume(token, presentedBy: client, now: configuration.now()) else {
+                throw .tokenRequest(.badRequest, "invalid_grant", "The refresh token is unknown, expired, already used or issued to another client.")
             }
-            return (grant, clientID)
+            return (grant, client)
         }
     }
 
-    private func issueTokens(for clientID: String) async throws(ErrorAnswer) -> TokenResponse {
+    private func issueTokens(for client: ClientCredentials) async throws(ErrorAnswer) -> TokenResponse {
         let now = configuration.now()
         let lifetime = configuration.accessTokenLifetime / .seconds(1)
         let payload = AccessTokenPayload(
             iss: IssuerClaim(value: configuration.issuer),
             aud: AudienceClaim(value: [configuration.audience]),
-            sub: SubjectClaim(value: clientID),
+            sub: SubjectClaim(value: client.id),
             iat: IssuedAtClaim(value: now),
             exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
             jti: IDClaim(value: UUID().uuidString)
@@ -153,7 +151,7 @@ public final class TokenService: Sendable {
             throw ErrorAnswer(.internalServerError, code: "server_error", message: "The server could not sign a token.")
         }
         let refreshToken = try await refreshTokens.issue(
-            for: clientID,
+            for: client,
             expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime / .seconds(1)),
             now: now
         )

@@ -107,7 +107,7 @@ public struct MovieServer: Sendable {
         let logger = configuration.logger
         let auth = configuration.auth
         let access = auth.requiresToken
-            ? "movie paths require a bearer token from POST /api/auth/token (client id \(auth.client.id), tokens valid \(auth.accessTokenLifetime), signed with key '\(auth.signingKeys.newest.id)' of \(auth.signingKeys.keys.count))"
+            ? "movie paths require a bearer token from POST /api/auth/token (\(auth.clientSummary), tokens valid \(auth.accessTokenLifetime), signed with key '\(auth.signingKeys.newest.id)' of \(auth.signingKeys.keys.count))"
             : "movie paths are public"
         let app = try makeApplication { port in
             logger.notice("\(access)")

@@ -10,7 +10,6 @@ import Movies
 ///   "note", "changedAt", "device"}]}`, 1 to ``maximumBatch`` changes.
 enum WatchlistJSON {
     static let maximumBatch = 500
-    static let maximumNote = 1000
     static let maximumDevice = 100
 
     struct SingleBody: Decodable {
@@ -95,7 +94,7 @@ enum WatchlistJSON {
     }
 
     private static func note(_ text: String) throws(ErrorAnswer) -> String {
-        guard text.count <= maximumNote else { throw .badRequest("A note holds at most \(maximumNote) characters.") }
+        if let problem = WatchlistNote.problem(with: text) { throw .badRequest(problem.prefix(1).uppercased() + problem.dropFirst() + ".") }
         return text
     }
 

@@ -7,8 +7,10 @@ import Movies
 /// content differs (422). A change whose id was applied before is `repeated` and changes
 /// nothing; one with a seen id and other content makes the whole request a 422. Otherwise a
 /// change wins over the stored entry when its ``WatchlistVersion`` is greater (`applied`), or
-/// loses (`superseded`); removals stay as tombstones. A change for a movie the catalogue does not
-/// hold is `unknownMovie` and changes nothing.
+/// loses (`superseded`); removals stay as tombstones. A change stamped after the write's
+/// ``WatchlistWrite/latestChangeTime`` is ordered, and kept, as made at that time; its id's
+/// fingerprint keeps the time it was sent with, so a retry is still a repeat. A change for a movie
+/// the catalogue does not hold is `unknownMovie` and changes nothing.
 public struct WatchlistPlan: Sendable {
     /// The answer to send.
     public var answer: WatchlistAnswer
@@ -66,10 +68,11 @@ extension WatchlistPlan {
         var written: [Int: WatchlistEntry] = [:]
         var journal: [Journaled] = []
         var outcomes: [WatchlistOutcome] = []
-        for change in write.changes {
+        for sent in write.changes {
+            let change = sent.changedAt > write.latestChangeTime ? sent.restamped(at: write.latestChangeTime) : sent
             let outcome: WatchlistOutcome
             if let fingerprint = seen[change.id] {
-                guard fingerprint == change.fingerprint else {
+                guard fingerprint == sent.fingerprint else {
                     self.init(answer: WatchlistJSON.changeReused(change.id), recordsAnswer: false, entries: [], journal: [])
                     return
                 }
@@ -84,8 +87,8 @@ extension WatchlistPlan {
                 written[change.movieID] = change.entry
             }
             if outcome != .repeated {
-                seen[change.id] = change.fingerprint
-                journal.append(Journaled(change: change, outcome: outcome))
+                seen[change.id] = sent.fingerprint
+                journal.append(Journaled(change: sent, outcome: outcome))
             }
             outcomes.append(outcome)
         }

@@ -17,8 +17,18 @@ public struct WatchlistWrite: Sendable {
     public var fingerprint: [UInt8]
     public var changes: [WatchlistChangeRecord]
     public var shape: Shape
+    /// The latest `changedAt` a change is ordered by: the server's clock plus
+    /// ``futureMargin``. A change stamped later still counts as made then, so a device whose clock
+    /// runs ahead cannot win every conflict until its time comes.
+    public var latestChangeTime: Int64
 
-    public init(owner: String, key: String, request: String, body: some DataProtocol, changes: [WatchlistChangeRecord], shape: Shape) {
+    /// How far ahead of the server's clock a change's time is taken as it is: five minutes.
+    public static let futureMargin: Int64 = 5 * 60 * 1000
+
+    public init(
+        owner: String, key: String, request: String, body: some DataProtocol, changes: [WatchlistChangeRecord], shape: Shape,
+        receivedAt: Int64 = WatchlistClock.now()
+    ) {
         var hash = SHA256()
         hash.update(data: Data(request.utf8))
         hash.update(data: [0])
@@ -28,6 +38,7 @@ public struct WatchlistWrite: Sendable {
         fingerprint = Array(hash.finalize())
         self.changes = changes
         self.shape = shape
+        latestChangeTime = receivedAt + Self.futureMargin
     }
 }
 

@@ -6,19 +6,21 @@ import Movies
 /// it, keeping the server's state, and the view that joins them.
 enum WatchlistStoring {
     /// Writes a change to the outbox and returns it. Its time is this machine's clock, but always
-    /// after the last change this store made and after the known state of the movie, so that on
-    /// this device a later change always wins over an earlier one.
+    /// after the last change this store made to the movie on this API and after the movie's known
+    /// state there, so that on this device a later change always wins over an earlier one. Other
+    /// movies and other APIs do not count: one entry stamped far in the future holds back only
+    /// its own movie.
     static func record(movieID: Int, action: WatchlistChangeRecord.Action, note: String, api: String, now: Date, in db: Database) throws -> WatchlistChangeRecord {
         let apiID = try StoredAPI.id(making: api, in: db)
         let device = try device(in: db)
         let latest = try Int64.fetchOne(db, sql: """
             SELECT MAX(changedAt) FROM (
-                SELECT changedAt FROM watchlistOutbox
+                SELECT changedAt FROM watchlistOutbox WHERE apiId = ? AND movieId = ?
                 UNION ALL SELECT changedAt FROM watchlistEntry WHERE apiId = ? AND movieId = ?)
-            """, arguments: [apiID, movieID]) ?? 0
+            """, arguments: [apiID, movieID, apiID, movieID]) ?? 0
         let record = WatchlistChangeRecord(
             id: UUID().uuidString.lowercased(), movieID: movieID, action: action, note: action == .add ? note : "",
-            changedAt: max(WatchlistClock.now(now), latest + 1), device: device
+            changedAt: min(max(WatchlistClock.now(now), latest + 1), WatchlistClock.latest), device: device
         )
         try db.execute(sql: """
             INSERT INTO watchlistOutbox (apiId, changeId, movieId, action, note, changedAt, device) VALUES (?, ?, ?, ?, ?, ?, ?)

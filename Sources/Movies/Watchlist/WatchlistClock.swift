@@ -23,9 +23,10 @@ public enum WatchlistClock {
     /// next hour or month instead of refusing it.
     public static func milliseconds(_ text: String) -> Int64? {
         guard isWellFormed(text), let date = try? Date(text, strategy: style),
-              (946_684_800...253_402_300_799).contains(date.timeIntervalSince1970)
+              (946_684_800...253_402_300_800).contains(date.timeIntervalSince1970)
         else { return nil }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        return milliseconds <= latest ? milliseconds : nil
     }
 
     private static var shape: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring?, Substring, Substring?, Substring?)> { /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/ }
@@ -44,6 +45,9 @@ public enum WatchlistClock {
         let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         return (1...days).contains(day)
     }
+
+    /// The last time the wire can carry: 9999-12-31T23:59:59.999Z.
+    public static let latest: Int64 = 253_402_300_799_999
 
     public static func now(_ date: Date = Date()) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))

@@ -108,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "marquee.server")
         logger.logLevel = logLevel
-        let auth = try authConfiguration()
+        let auth = try authConfiguration(logger: logger)
         let storage = try await openStorage(logger: logger)
         let limits = ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maximumConnections)
         var configuration = MovieServer.Configuration(
@@ -140,14 +140,28 @@ struct ServeCommand: AsyncParsableCommand {
         return storage
     }
 
-    private func authConfiguration() throws -> AuthConfiguration {
+    /// The clients admitted: the one from `--client-id` (or the environment, or the development
+    /// pair) and those of `--clients`. A server given a clients file never admits the development
+    /// pair, whose secret is public.
+    private func authConfiguration(logger: Logger) throws -> AuthConfiguration {
         let variables = ProcessInfo.processInfo.environment
         let fromEnvironment = ClientSecrets.fromEnvironment(variables)
-        let client = ClientCredentials(id: clientID ?? fromEnvironment.id, secret: clientSecret ?? fromEnvironment.secret)
+        let main = ClientCredentials(id: clientID ?? fromEnvironment.id, secret: clientSecret ?? fromEnvironment.secret)
+        var clients = [main]
+        if let clientsFile {
+            let isDevelopmentPair = main.id == ClientCredentials.development.id && main.secret == ClientCredentials.development.secret
+            let listed = try ClientsFile.read(clientsFile, besides: isDevelopmentPair ? nil : main)
+            if isDevelopmentPair {
+                clients = listed
+                logger.notice("the development client \(main.id) is not admitted: the clients come from \(clientsFile)")
+            } else {
+                clients += listed
+            }
+        }
         return AuthConfiguration(
             requiresToken: !self.public,
-            client: client,
-            otherClients: try clientsFile.map { file in try ClientsFile.read(file, besides: client) } ?? [],
+            client: clients[0],
+            otherClients: Array(clients.dropFirst()),
             accessTokenLifetime: .seconds(tokenLifetime),
             signingKeys: try SigningKeySource.ring(file: signingKeys, environment: variables)
         )

@@ -6,8 +6,8 @@ import MovieServer
 /// The file holds secrets, so one that other users may read is refused.
 enum ClientsFile {
     /// The file's clients; `main` is the one given by `--client-id` (or the environment), which the
-    /// file may not name again.
-    static func read(_ path: String, besides main: ClientCredentials) throws -> [ClientCredentials] {
+    /// file may not name again; `nil` when that is the development pair, which is not admitted.
+    static func read(_ path: String, besides main: ClientCredentials?) throws -> [ClientCredentials] {
         var status = stat()
         guard stat(path, &status) == 0 else { throw refusal(path, "it cannot be read (\(String(cString: strerror(errno))))") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw refusal(path, "it is not a regular file") }
@@ -19,7 +19,7 @@ enum ClientsFile {
             throw refusal(path, "it is not a text file of clients")
         }
         let clients = try parse(text, source: path)
-        if clients.contains(where: { $0.id == main.id }) {
+        if let main, clients.contains(where: { $0.id == main.id }) {
             throw refusal(path, "it names '\(main.id)', the client already given by --client-id or MARQUEE_CLIENT_ID")
         }
         return clients
@@ -39,6 +39,9 @@ enum ClientsFile {
                 throw refusal(source, "line \(number + 1): a client id is 1 to 100 visible ASCII characters")
             }
             guard !clients.contains(where: { $0.id == id }) else { throw refusal(source, "line \(number + 1): the client id '\(id)' is listed twice") }
+            guard id != ClientCredentials.development.id || fields[1] != ClientCredentials.development.secret else {
+                throw refusal(source, "line \(number + 1): the development pair's secret is public; give '\(id)' a secret of its own")
+            }
             clients.append(ClientCredentials(id: id, secret: String(fields[1])))
         }
         guard !clients.isEmpty else { throw refusal(source, "it names no client") }

@@ -24,14 +24,14 @@ struct WatchAddCommand: AsyncParsableCommand {
     @Argument(help: "The movie's id (shown by every list).")
     var id: Int
 
-    @Option(help: ArgumentHelp("A note kept with the movie (at most 1000 characters).", valueName: "text"))
+    @Option(help: ArgumentHelp("A note kept with the movie (at most \(WatchlistNote.maximumLength) characters, no control characters).", valueName: "text"))
     var note: String = ""
 
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
         guard id >= 0 else { throw ValidationError("the movie id must be 0 or more, not \(id)") }
-        guard note.count <= 1000 else { throw ValidationError("a note holds at most 1000 characters, not \(note.count)") }
+        if let problem = WatchlistNote.problem(with: note) { throw ValidationError(problem) }
     }
 
     func run() async throws {

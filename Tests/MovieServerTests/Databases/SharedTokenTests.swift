@@ -55,7 +55,7 @@ extension ServerDatabaseTests {
         }
 
         static func refreshGrant(_ token: String) -> String {
-            "grant_type=refresh_token&refresh_token=\(token)"
+            "grant_type=refresh_token&refresh_token=\(token)&client_id=marquee-dev&client_secret=marquee-dev-secret"
         }
     }
 }

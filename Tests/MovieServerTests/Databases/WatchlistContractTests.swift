@@ -136,10 +136,9 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("bad writes are one clear 400 (or 413), never applied")
-        func badWrites() async throws {
-            let storage = MemoryStorage(catalog: try Catalog.reference())
-            try await withServerClient(auth: Self.auth, storage: storage) { client in
+        @Test("bad writes are one clear 400 (or 413), never applied", arguments: Backend.allCases)
+        func badWrites(backend: Backend) async throws {
+            try await backend.withStorage { storage in try await withServerClient(auth: Self.auth, storage: storage) { client in
                 let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
                 let cases: [(String, ServerClient.Answer)] = [
                     ("no key", try await owner.put(6, key: nil, "")),
@@ -147,6 +146,11 @@ extension ServerDatabaseTests {
                     ("bad time", try await owner.put(6, key: "b", #"{"changedAt":"yesterday"}"#)),
                     ("year 1999", try await owner.put(6, key: "c", #"{"changedAt":"1999-12-31T00:00:00Z"}"#)),
                     ("long note", try await owner.put(6, key: "d", #"{"note":"\#(String(repeating: "n", count: 1001))"}"#)),
+                    ("long note in code points", try await owner.put(6, key: "d2", #"{"note":"a\#(String(repeating: "\u{301}", count: 1000))"}"#)),
+                    ("a NUL in a note", try await owner.put(6, key: "d3", #"{"note":"before\u0000after"}"#)),
+                    ("an escape in a note", try await owner.put(6, key: "d4", #"{"note":"\u001b[2Jx"}"#)),
+                    ("a C1 control in a note", try await owner.put(6, key: "d5", #"{"note":"x\u0085y"}"#)),
+                    ("a NUL in a batch's note", try await owner.batch(key: "d6", [Self.change("n1", 6, "add", note: #"a\u0000b"#, at: "2026-01-01T00:00:00Z", device: "d")])),
                     ("removal with a note", try await owner.send("/api/watchlist/6", .DELETE, key: "e", #"{"note":"x"}"#)),
                     ("key of spaces", try await owner.put(6, key: "a b", "")),
                     ("empty batch", try await owner.batch(key: "f", [])),
@@ -160,9 +164,11 @@ extension ServerDatabaseTests {
                 }
                 let huge = try await owner.send("/api/watchlist/changes", .POST, key: "j", String(repeating: " ", count: 3 * 1024 * 1024))
                 #expect(huge.status == 413)
-                #expect(storage.watchlistJournal(owner: "marquee-dev").isEmpty)
+                #expect(try await storage.watchlistJournal(owner: "marquee-dev").isEmpty)
                 #expect(Self.entries(try await owner.list()) == [])
-            }
+                let accepted = try await owner.put(6, key: "k", #"{"note":"\#(String(repeating: "é", count: 1000))"}"#)
+                #expect(accepted.status == 200, "a note of 1,000 code points is kept")
+            } }
         }
 
         @Test("an answer is kept under its key for at least 24 hours (another body under it is still a 422 a day later); past 25 hours a purge frees the key, and the change's id still stops a repeat", arguments: Backend.allCases)
@@ -185,6 +191,31 @@ extension ServerDatabaseTests {
                 #expect(repeated.body.contains("repeated"), "the change's id is kept for good: \(repeated.body)")
                 let journal = try await storage.watchlistJournal(owner: "o")
                 #expect(journal.filter { $0.changeID == "c1" }.count == 1, "c1 applied once: \(journal)")
+            }
+        }
+
+        @Test("a change stamped past the server's clock plus five minutes counts as made then; its retry is still a repeat", arguments: Backend.allCases)
+        func futureChangesAreClamped(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                let received: Int64 = 1_800_000_000_000
+                let farFuture = try #require(WatchlistClock.milliseconds("9999-12-31T23:59:59Z"))
+                func put(_ id: String, movie: Int, at time: Int64, note: String = "", receivedAt: Int64 = received, key: String? = nil) async throws -> WatchlistAnswer {
+                    let change = WatchlistChangeRecord(id: id, movieID: movie, action: .add, note: note, changedAt: time, device: "d")
+                    let write = WatchlistWrite(owner: "o", key: key ?? id, request: "PUT /api/watchlist/\(movie)", body: Data("\(id)\(time)".utf8), changes: [change], shape: .single, receivedAt: receivedAt)
+                    return try await storage.applyWatchlist(write, now: Date(timeIntervalSince1970: Double(receivedAt) / 1000))
+                }
+                #expect(WatchlistWrite.futureMargin == 300_000)
+                let wrongClock = try await put("c1", movie: 6, at: farFuture, note: "from 9999")
+                #expect(wrongClock.body.contains(#""changedAt":"\#(WatchlistClock.string(received + 300_000))""#), "\(wrongClock.body)")
+                let withinMargin = try await put("c2", movie: 7, at: received + 299_000)
+                #expect(withinMargin.body.contains(WatchlistClock.string(received + 299_000)), "a clock a little ahead is taken as it is")
+                let later = try await put("c3", movie: 6, at: received + 600_001, note: "ten minutes on", receivedAt: received + 600_000)
+                #expect(later.body.contains(#""outcome":"applied""#), "a change made later, with a right clock, wins: \(later.body)")
+                let retry = try await put("c1", movie: 6, at: farFuture, note: "from 9999", receivedAt: received + 900_000, key: "another key")
+                #expect(retry.body.contains(#""outcome":"repeated""#), "\(retry.body)")
+                let entries = try await storage.watchlist(owner: "o")
+                #expect(entries.first { $0.movieID == 6 }?.note == "ten minutes on")
+                #expect(entries.allSatisfy { $0.version.changedAt < received + 1_000_000 })
             }
         }
 
