@@ -12,8 +12,18 @@ import NIOHTTP1
 ///   requests or while a request is being read (never while the server is still answering): an
 ///   idle kept-alive connection lasts that long, as a client's pool expects, not the header timeout;
 /// - `CONNECT`, which this server never tunnels: answered `405`, then closed;
+/// - an HTTP/1.1 request without one `Host` header, or any with two (RFC 9112 §3.2), and a head
+///   the decoder cannot read (a URL or header block over the limit, broken syntax): a JSON `400`,
+///   then closed;
+/// - a request answered before all of it was read (a `413`) on a connection that closes after
+///   it: its answer is sent, the output is shut, and what the client still sends is drained for
+///   at most ``lingerLimit`` bytes or ``lingerTime``, so the client reads the answer instead of a
+///   reset, and does not wait for a timeout;
 /// - a request without keep-alive (HTTP/1.0 by default, or `Connection: close`): closed once
-///   every request read on it is answered.
+///   every request read on it is answered;
+/// - a kept-alive connection with nothing to do while the server is at its connection cap: each
+///   one is listed in ``IdleConnections`` from the moment its last answer is written until bytes
+///   of the next request arrive, and the oldest is closed to admit a new client.
 ///
 /// The timeouts share one timer that is moved only when a deadline comes closer, so a busy
 /// connection schedules nothing per request.
@@ -37,10 +47,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var closesAfterAnswers = false
     private var refusing = false
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
+    private var lingering: (drained: Int, deadline: Scheduled<Void>)?
+    private let connections: IdleConnections?
 
-    init(limits: ConnectionLimits) {
+    /// The most a lingering close drains, and for how long.
+    static let lingerLimit = 256 * 1024
+    static let lingerTime = TimeAmount.seconds(2)
+    private var isListedIdle = false
+
+    init(limits: ConnectionLimits, connections: IdleConnections? = nil) {
         headerTimeout = Self.timeAmount(limits.headerTimeout)
         idleTimeout = Self.timeAmount(limits.idleTimeout)
+        self.connections = connections
+    }
+
+    /// Whether every request read is answered, the answers are written, and nothing of the next
+    /// request has arrived.
+    private var isIdle: Bool {
+        unanswered == 0 && !isReadingRequest && !headBytesPending && !closesAfterAnswers && !refusing
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -54,22 +78,34 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         stopTimer()
+        lingering?.deadline.cancel()
+        unlistIdle()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopTimer()
+        unlistIdle()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
+        if lingering != nil {
+            drain(context, unwrapInboundIn(data))
+            return
+        }
         lastActivity = .now()
         switch unwrapInboundIn(data) {
         case let .head(head):
             awaitingHeadSince = nil
             headBytesPending = false
             if head.method == .CONNECT {
-                refuse(context, head: head)
+                refuse(context, version: head.version, status: .methodNotAllowed, extraHeaders: [("Allow", "GET, HEAD, POST")],
+                       body: #"{"error":"method_not_allowed","error_description":"This server does not tunnel CONNECT requests."}"#)
+                return
+            }
+            if let problem = Self.hostProblem(head) {
+                refuse(context, version: head.version, status: .badRequest, body: ErrorAnswer.badRequest(problem).json)
                 return
             }
             isReadingRequest = true
@@ -103,6 +139,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         lastActivity = .now()
         guard !isReadingRequest, !refusing else { return }
         headBytesPending = true
+        unlistIdle()
         if unanswered == 0, awaitingHeadSince == nil {
             awaitingHeadSince = lastActivity
             scheduleCheck(context)
@@ -123,6 +160,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         unanswered -= 1
         lastActivity = .now()
+        if unanswered == 0, isReadingRequest, closesAfterAnswers {
+            lingerAfter(context, writing: data, promise: promise)
+            return
+        }
         guard unanswered == 0, !isReadingRequest else {
             context.write(data, promise: promise)
             return
@@ -134,8 +175,43 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
             return
         }
-        context.write(data, promise: promise)
+        if let connections {
+            let written = promise ?? context.eventLoop.makePromise()
+            context.write(data, promise: written)
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            written.futureResult.whenSuccess { _ in
+                let (handler, context) = bound.value
+                handler.listIdle(context, in: connections)
+            }
+        } else {
+            context.write(data, promise: promise)
+        }
         awaitNextHead(context)
+    }
+
+    /// Lists the connection in ``IdleConnections`` once its answers are written, if it is still
+    /// idle; at the cap, the oldest idle connection (maybe this one) is closed at once.
+    private func listIdle(_ context: ChannelHandlerContext, in connections: IdleConnections) {
+        guard isIdle, !isListedIdle, context.channel.isActive else { return }
+        isListedIdle = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        connections.becameIdle(ObjectIdentifier(self)) {
+            eventLoop.submit {
+                let (handler, context) = bound.value
+                guard handler.isListedIdle, handler.isIdle else { return false }
+                handler.isListedIdle = false
+                context.close(promise: nil)
+                return true
+            }
+        }
+        if connections.isFull { connections.closeOldestIdle() }
+    }
+
+    private func unlistIdle() {
+        guard isListedIdle else { return }
+        isListedIdle = false
+        connections?.becameBusy(ObjectIdentifier(self))
     }
 
     private func start(_ context: ChannelHandlerContext) {
@@ -182,18 +258,70 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         timer = nil
     }
 
-    private func refuse(_ context: ChannelHandlerContext, head: HTTPRequestHead) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError, unanswered == 0, !isReadingRequest, !refusing else {
+            context.fireErrorCaught(error)
+            return
+        }
+        let message = parserError == .headerOverflow
+            ? "The request's URL or headers are longer than this server reads; send a shorter request."
+            : "The request line or headers cannot be read as HTTP/1.1."
+        refuse(context, version: .http1_1, status: .badRequest, body: ErrorAnswer.badRequest(message).json)
+    }
+
+    /// Why a request's `Host` header is not acceptable (RFC 9112 §3.2): HTTP/1.1 needs exactly one,
+    /// and no request may have two.
+    private static func hostProblem(_ head: HTTPRequestHead) -> String? {
+        let count = head.headers["Host"].count
+        if count > 1 { return "The request has \(count) Host headers; send exactly one." }
+        if count == 0, head.version.major == 1, head.version.minor >= 1 { return "An HTTP/1.1 request needs a Host header." }
+        return nil
+    }
+
+    /// Answers a request this handler refuses itself, then closes.
+    private func refuse(
+        _ context: ChannelHandlerContext, version: HTTPVersion, status: HTTPResponseStatus,
+        extraHeaders: [(String, String)] = [], body: String
+    ) {
         refusing = true
-        let body = #"{"error":"method_not_allowed","error_description":"This server does not tunnel CONNECT requests."}"#
+        unlistIdle()
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
-        headers.add(name: "Allow", value: "GET, HEAD, POST")
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .methodNotAllowed, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+
+    /// Writes the last part of an answer sent before its request was read, shuts the output once
+    /// it is out, and drains the rest of the request for a bounded time and size, then closes.
+    private func lingerAfter(_ context: ChannelHandlerContext, writing data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let written = promise ?? context.eventLoop.makePromise()
+        context.write(data, promise: written)
+        context.flush()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let deadline = context.eventLoop.scheduleTask(in: Self.lingerTime) {
+            bound.value.1.close(promise: nil)
+        }
+        lingering = (0, deadline)
+        written.futureResult.whenComplete { _ in
+            bound.value.1.close(mode: .output, promise: nil)
+        }
+    }
+
+    private func drain(_ context: ChannelHandlerContext, _ part: HTTPServerRequestPart) {
+        guard var lingering else { return }
+        switch part {
+        case let .body(buffer):
+            lingering.drained += buffer.readableBytes
+            self.lingering = lingering
+            if lingering.drained > Self.lingerLimit { context.close(promise: nil) }
+        case .end, .head:
+            context.close(promise: nil)
+        }
     }
 
     private static func timeAmount(_ duration: Duration) -> TimeAmount {

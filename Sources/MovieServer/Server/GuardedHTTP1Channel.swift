@@ -11,6 +11,7 @@ import NIOHTTPTypesHTTP1
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let inner: HTTP1Channel
     let limits: ConnectionLimits
+    let connections: IdleConnections
     let cachedAnswers: CachedAnswers?
 
     var responder: Responder { inner.responder }
@@ -19,7 +20,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            let connectionGuard = ConnectionGuard(limits: limits)
+            let connectionGuard = ConnectionGuard(limits: limits, connections: connections)
             try pipeline.addHandler(connectionGuard, position: .before(codec))
             try pipeline.addHandler(HeadArrivalWatch(connectionGuard), position: .first)
             if let cachedAnswers {
@@ -38,9 +39,9 @@ extension HTTPServerBuilder {
     /// HTTP/1 with the server's ``ConnectionLimits``: a head timeout, an idle timeout, and
     /// `CONNECT` and HTTP/1.0 connections ended as HTTP says; with `cachedAnswers`, the answers it can
     /// give are given on the event loop.
-    static func guardedHTTP1(_ limits: ConnectionLimits, cachedAnswers: CachedAnswers? = nil) -> HTTPServerBuilder {
+    static func guardedHTTP1(_ limits: ConnectionLimits, connections: IdleConnections, cachedAnswers: CachedAnswers? = nil) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder), limits: limits, cachedAnswers: cachedAnswers)
+            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder), limits: limits, connections: connections, cachedAnswers: cachedAnswers)
         }
     }
 }

@@ -148,13 +148,14 @@ public struct MovieServer: Sendable {
             cache: responseCache, tokens: configuration.auth.requiresToken ? tokens : nil,
             caching: caching, serverName: Self.serverName, metrics: metrics
         ) : nil
+        let connections = IdleConnections(maximum: configuration.limits.maximumConnections)
         return Application(
             router: router,
-            server: .guardedHTTP1(configuration.limits, cachedAnswers: cachedAnswers),
+            server: .guardedHTTP1(configuration.limits, connections: connections, cachedAnswers: cachedAnswers),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: Self.serverName,
-                availableConnectionsDelegate: .maximum(configuration.limits.maximumConnections, logger: configuration.logger)
+                availableConnectionsDelegate: CappedConnections(connections: connections)
             ),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: configuration.logger
