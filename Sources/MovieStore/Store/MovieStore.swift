@@ -43,6 +43,7 @@ public final class MovieStore: Sendable {
         do {
             pool = try FileLock(url: Self.lockURL(for: url)).withLockBlocking {
                 if let refusal = StoreFile.classify(url).refusal { throw StoreError.notAStore(path: url.path, reason: refusal) }
+                try StoreFile.makePrivate(url)
                 let pool = try DatabasePool(path: url.path, configuration: configuration)
                 let migrator = StoreMigrations.migrator
                 if try pool.read(migrator.hasBeenSuperseded) { throw StoreError.newerVersion(path: url.path) }

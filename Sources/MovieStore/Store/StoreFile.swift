@@ -87,3 +87,28 @@ public enum StoreFile: Sendable, Hashable {
         return true
     }
 }
+
+extension StoreFile {
+    /// Makes the store at `url` readable by its owner only (it holds watchlist notes): a new one
+    /// is created with mode 0600, and an existing one, with its WAL and shared-memory files, loses
+    /// any permission for others. SQLite gives the WAL and shared-memory files it creates the
+    /// database file's mode.
+    static func makePrivate(_ url: URL) throws(StoreError) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        guard errno == EEXIST else {
+            throw .cannotOpen(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            var status = stat()
+            let path = url.path + suffix
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 else { continue }
+            guard chmod(path, status.st_mode & 0o700) == 0 else {
+                throw .cannotOpen(path: path, reason: "it cannot be made private to its owner (\(String(cString: strerror(errno))))")
+            }
+        }
+    }
+}
