@@ -26,6 +26,7 @@ enum Entry {
     }
 
     private static func runCommandLine() async {
+        ErrorReporter.exitForUnknownCommand()
         let command: any ParsableCommand
         do {
             command = try MarqueeCommand.parseAsRoot()

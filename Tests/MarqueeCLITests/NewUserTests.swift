@@ -155,6 +155,33 @@ struct EveryCLITests {
         #expect(outcome.errorLines == ["marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')"])
     }
 
+    @Test("an unknown command with --help is the unknown-command error, not the root help", arguments: [["login", "--help"], ["login", "-h"], ["logn", "--version"]])
+    func unknownCommandWithHelp(arguments: [String]) async throws {
+        let outcome = try await marquee.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(outcome.errorLines.count == 1)
+        #expect(outcome.errorLines.first?.hasPrefix("marquee: unknown command '\(arguments[0])'") == true, "\(outcome.standardError)")
+    }
+
+    @Test("help for a command still works", arguments: [["help", "serve"], ["serve", "--help"]])
+    func helpForACommand(arguments: [String]) async throws {
+        let outcome = try await marquee.run(arguments)
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.hasPrefix("OVERVIEW: Serve the movie API"))
+    }
+
+    @Test("a negative number for a numeric option is that option's range error, not a missing value", arguments: [
+        (["serve", "--cache-size", "-1"], "the response cache size must be from 1 to 65536 MiB, not -1"),
+        (["top-grossing", "--year", "-5"], "the year must be from 1 to 9999, not -5"),
+        (["search", "zoe", "--limit", "-1"], "the limit must be from 1 to 100, not -1"),
+    ])
+    func negativeNumbers(arguments: [String], message: String) async throws {
+        let outcome = try await marquee.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.errorLines == ["marquee: \(message) (see 'marquee --help')"], "\(outcome.standardError)")
+    }
+
     @Test("the shell completion script names the commands and their options")
     func completion() async throws {
         let outcome = try await marquee.run(["--generate-completion-script", "bash"])

@@ -10,7 +10,7 @@ struct GenerateCatalogCommand: ParsableCommand {
         abstract: "Write a synthetic catalog of any size (the same for the same seed) for 'marquee serve --catalog'."
     )
 
-    @Option(help: "How many movies.")
+    @Option(parsing: .unconditional, help: "How many movies.")
     var movies = 10_000
 
     @Option(help: "The seed; the same seed gives the same catalog.")

@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on, 0 for any free port.")
+    @Option(parsing: .unconditional, help: "The port to listen on, 0 for any free port.")
     var port = ServerSetting.port.defaultValue
 
     @Option(help: ArgumentHelp("A JSON file of movies to serve instead of the bundled catalog.", valueName: "file"))
@@ -38,22 +38,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("signing-keys"), help: ArgumentHelp("A file of token signing keys, one 'KEY-ID SECRET' a line, newest last; readable by its owner only.", valueName: "file"))
     var signingKeys: String?
 
-    @Option(name: .customLong("drain-delay"), help: ArgumentHelp("After SIGTERM, how long to keep serving while /health/ready reports not ready.", valueName: "seconds"))
+    @Option(name: .customLong("drain-delay"), parsing: .unconditional, help: ArgumentHelp("After SIGTERM, how long to keep serving while /health/ready reports not ready.", valueName: "seconds"))
     var drainDelay = ServerSetting.drainDelay.defaultValue
 
-    @Option(name: .customLong("shutdown-timeout"), help: ArgumentHelp("After SIGTERM, how long requests in flight may take to finish.", valueName: "seconds"))
+    @Option(name: .customLong("shutdown-timeout"), parsing: .unconditional, help: ArgumentHelp("After SIGTERM, how long requests in flight may take to finish.", valueName: "seconds"))
     var shutdownTimeout = ServerSetting.shutdownTimeout.defaultValue
 
     @Flag(help: "Serve the movie paths without authentication, like the original static site.")
     var `public` = false
 
-    @Option(name: .customLong("ready-timeout"), help: ArgumentHelp("How long /health/ready waits for the database before it answers 503.", valueName: "seconds"))
+    @Option(name: .customLong("ready-timeout"), parsing: .unconditional, help: ArgumentHelp("How long /health/ready waits for the database before it answers 503.", valueName: "seconds"))
     var readyTimeout = ServerSetting.readinessTimeout.defaultValue
 
-    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("With a --database: how long one request may wait for the database in all before it answers 503 (default \(ServerSetting.queryTimeout.defaultValue)).", valueName: "seconds"))
+    @Option(name: .customLong("query-timeout"), parsing: .unconditional, help: ArgumentHelp("With a --database: how long one request may wait for the database in all before it answers 503 (default \(ServerSetting.queryTimeout.defaultValue)).", valueName: "seconds"))
     var queryTimeout: Int?
 
-    @Option(name: .customLong("token-ttl"), help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
+    @Option(name: .customLong("token-ttl"), parsing: .unconditional, help: ArgumentHelp("How long an access token is valid.", valueName: "seconds"))
     var tokenLifetime = ServerSetting.accessTokenLifetime.defaultValue
 
     @Option(help: "The client id allowed to obtain tokens.")
@@ -65,22 +65,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("clients"), help: ArgumentHelp("A file of more clients allowed to obtain tokens, one 'CLIENT-ID SECRET' a line, readable by its owner only; each client has its own watchlist.", valueName: "file"))
     var clientsFile: String?
 
-    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("How long a client may take to send a request's head.", valueName: "seconds"))
+    @Option(name: .customLong("header-timeout"), parsing: .unconditional, help: ArgumentHelp("How long a client may take to send a request's head.", valueName: "seconds"))
     var headerTimeout = ServerSetting.headerTimeout.defaultValue
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
+    @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
     var idleTimeout = ServerSetting.idleTimeout.defaultValue
 
-    @Option(name: .customLong("max-age"), help: ArgumentHelp("How long clients may use a movie answer before asking again (Cache-Control: max-age).", valueName: "seconds"))
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: ArgumentHelp("How long clients may use a movie answer before asking again (Cache-Control: max-age).", valueName: "seconds"))
     var maximumAge = ServerSetting.maximumAge.defaultValue
 
-    @Option(name: .customLong("cache-size"), help: ArgumentHelp("How many MiB the response cache may keep: every movie, list, 404 and search page answered, until the catalogue changes.", valueName: "MiB"))
+    @Option(name: .customLong("cache-size"), parsing: .unconditional, help: ArgumentHelp("How many MiB the response cache may keep: every movie, list, 404 and search page answered, until the catalogue changes.", valueName: "MiB"))
     var cacheSize = ServerSetting.responseCacheMegabytes.defaultValue
 
     @Flag(name: .customLong("route-every-request"), help: ArgumentHelp("Answer every request through the router, also the kept answers the event loop gives (the same bytes, slower): to measure the router path.", visibility: .hidden))
     var routeEveryRequest = false
 
-    @Option(name: .customLong("max-connections"), help: "How many connections may be open at once.")
+    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: "How many connections may be open at once.")
     var maximumConnections = ServerSetting.maximumConnections.defaultValue
 
     @Option(help: ArgumentHelp("What to log: trace, debug, info (one line a request), notice (start and grants), warning, error.", valueName: "level"))

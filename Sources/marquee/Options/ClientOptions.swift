@@ -22,7 +22,7 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Use the stored answers only, never the network (the cacheOnly policy).")
     var offline = false
 
-    @Option(help: ArgumentHelp("How long one attempt at a request may take (default: 30; 2 for the stub).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long one attempt at a request may take (default: 30; 2 for the stub).", valueName: "seconds"))
     var timeout: Int?
 
     @Flag(help: "Log every exchange on standard error (method, URL, status, bytes, duration, attempt, what the store did) and every authorization.")

@@ -3,7 +3,7 @@ import Movies
 
 /// What `search` and `movies` share: the year, the order, the page size, and which page.
 struct SearchOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only movies of this year.", valueName: "year"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only movies of this year.", valueName: "year"))
     var year: Int?
 
     @Option(help: ArgumentHelp("The order: \(MovieSearchRequest.Sort.allCases.map(\.rawValue).joined(separator: ", ")) (default: relevance with words, grossing without).", valueName: "sort"))
@@ -12,7 +12,7 @@ struct SearchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("asc or desc (default: desc; asc for title).", valueName: "order"))
     var order: MovieSearchRequest.Order?
 
-    @Option(help: ArgumentHelp("How many movies a page holds, from 1 to 100.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many movies a page holds, from 1 to 100.", valueName: "count"))
     var limit = MovieSearchRequest.defaultLimit
 
     @Flag(help: "Every page, not only the first.")

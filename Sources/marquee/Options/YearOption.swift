@@ -3,7 +3,7 @@ import Movies
 
 /// `--year`, shared by the top-list commands.
 struct YearOption: ParsableArguments {
-    @Option(help: "The release year, from \(MovieList.years.lowerBound) to \(MovieList.years.upperBound).")
+    @Option(parsing: .unconditional, help: "The release year, from \(MovieList.years.lowerBound) to \(MovieList.years.upperBound).")
     var year: Int = 2016
 
     func validate() throws {

@@ -9,18 +9,23 @@ import TextFormatting
 enum ErrorReporter {
     /// A command line that could not be parsed. Help and version requests print and exit 0.
     static func exitForParsing(_ error: any Error) -> Never {
+        exitForUnknownCommand()
         let code = MarqueeCommand.exitCode(for: error)
         guard code != .success else { MarqueeCommand.exit(withError: error) }
-        if let typed = unknownCommand() {
-            let advice = CommandSuggestion.closest(to: typed, among: commandNames).map { "did you mean '\($0)'?" }
-                ?? "the commands are \(commandNames.joined(separator: ", "))"
-            printLine("marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')")
-            exit(code.rawValue)
-        }
         let message = MarqueeCommand.message(for: error)
             .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         printLine("marquee: \(lowercasingFirst(message)) (see 'marquee --help')")
         exit(code.rawValue)
+    }
+
+    /// Ends the process with the unknown-command line (status 64) when the command line's first
+    /// word names no command, whatever follows it (`marquee login --help` too).
+    static func exitForUnknownCommand() {
+        guard let typed = unknownCommand() else { return }
+        let advice = CommandSuggestion.closest(to: typed, among: commandNames).map { "did you mean '\($0)'?" }
+            ?? "the commands are \(commandNames.joined(separator: ", "))"
+        printLine("marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')")
+        exit(ExitCode.validationFailure.rawValue)
     }
 
     /// The names of the commands `marquee` takes first.
@@ -30,7 +35,7 @@ enum ErrorReporter {
 
     /// The first word of the command line when it is not an option and names no command.
     private static func unknownCommand() -> String? {
-        guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), first != "help", !commandNames.contains(first) else { return nil }
         return first
     }
 

@@ -12,7 +12,7 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: "Several processes may sync one store at once: they take turns. A change leaves this machine's outbox only when the server has acknowledged it."
     )
 
-    @Option(name: .customLong("batch-size"), help: ArgumentHelp("Changes sent per request, 1 to 500.", valueName: "count"))
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp("Changes sent per request, 1 to 500.", valueName: "count"))
     var batchSize = 500
 
     @OptionGroup var client: ClientOptions

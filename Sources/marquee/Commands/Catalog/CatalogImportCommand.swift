@@ -19,10 +19,10 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("database"), help: ArgumentHelp("The database: postgres://user@host:port/database, or a SQLite file (default: $MARQUEE_DATABASE_URL).", valueName: "url"))
     var databaseOption: String?
 
-    @Option(name: .customLong("batch-size"), help: "How many movies to write a statement batch.")
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "How many movies to write a statement batch.")
     var batchSize = 1000
 
-    @Option(name: .customLong("query-timeout"), help: ArgumentHelp("How long the database may take to answer a batch (or to give up its lock) before the import stops.", valueName: "seconds"))
+    @Option(name: .customLong("query-timeout"), parsing: .unconditional, help: ArgumentHelp("How long the database may take to answer a batch (or to give up its lock) before the import stops.", valueName: "seconds"))
     var queryTimeout = 5
 
     func validate() throws {
