@@ -22,10 +22,37 @@ struct WatchlistClockTests {
         #expect(WatchlistClock.milliseconds("yesterday") == nil)
         for invalid in [
             "2024-01-01T12:99:00Z", "2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z",
-            "2024-01-01T24:00:00Z", "2024-01-01T00:00:60Z", "2024-01-01T00:00:00+25:00", "2024-1-01T00:00:00Z", "2024-01-01 00:00:00Z",
+            "2024-01-01T24:00:00Z", "2024-01-01T00:00:61Z", "2024-01-01T00:00:00+25:00", "2024-1-01T00:00:00Z", "2024-01-01 00:00:00Z",
         ] {
             #expect(WatchlistClock.milliseconds(invalid) == nil, "\(invalid) is refused, not rolled over")
         }
         #expect(WatchlistClock.milliseconds("2024-02-29T23:59:59.999Z") != nil)
+    }
+
+    @Test("RFC 3339's whole range of offsets is read, to ±23:59")
+    func extremeOffsets() {
+        let base: Int64 = 1_795_000_000_000
+        let almostADay: Int64 = (23 * 60 + 59) * 60_000
+        #expect(WatchlistClock.milliseconds("2026-11-18T11:06:40.000-23:59") == base + almostADay)
+        #expect(WatchlistClock.milliseconds("2026-11-18T11:06:40.000+23:59") == base - almostADay)
+        #expect(WatchlistClock.milliseconds("2026-11-18T11:06:40.000-00:00") == 1_795_000_000_000)
+    }
+
+    @Test("a leap second (:60) is read as the last millisecond of its minute, so it sorts after :59 and before the next minute")
+    func leapSecond() throws {
+        let leap = try #require(WatchlistClock.milliseconds("2016-12-31T23:59:60Z"))
+        #expect(WatchlistClock.milliseconds("2016-12-31T23:59:59.999Z") == leap)
+        #expect(WatchlistClock.milliseconds("2016-12-31T23:59:60.5Z") == leap)
+        #expect(try #require(WatchlistClock.milliseconds("2016-12-31T23:59:59.500Z")) < leap)
+        #expect(leap < (try #require(WatchlistClock.milliseconds("2017-01-01T00:00:00Z"))))
+        #expect(WatchlistClock.milliseconds("2016-12-31T18:59:60-05:00") == leap)
+        #expect(WatchlistClock.milliseconds("2016-12-31T23:59:61Z") == nil)
+    }
+
+    @Test("the last millisecond of 9999 is read; the wire carries it", arguments: ["9999-12-31T23:59:59Z", "9999-12-31T23:59:59.999Z"])
+    func endOfTime(text: String) throws {
+        let milliseconds = try #require(WatchlistClock.milliseconds(text))
+        #expect(milliseconds <= WatchlistClock.latest)
+        #expect(WatchlistClock.milliseconds(WatchlistClock.string(milliseconds)) == milliseconds)
     }
 }

@@ -219,6 +219,21 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("every RFC 3339 time is read over HTTP: offsets to ±23:59 and a leap second")
+        func rfc3339Times() async throws {
+            try await withServerClient(auth: Self.auth) { client in
+                let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                for (index, time) in ["2020-06-01T00:00:00.000-23:59", "2020-06-01T00:00:00+23:59", "2016-12-31T23:59:60Z"].enumerated() {
+                    let answer = try await owner.put(6 + index, key: "t\(index)", #"{"changedAt":"\#(time)"}"#)
+                    #expect(answer.status == 200, "\(time): \(String(decoding: answer.body, as: UTF8.self))")
+                }
+                let listed = String(decoding: try await owner.list().body, as: UTF8.self)
+                for expected in ["2020-06-01T23:59:00.000Z", "2020-05-31T00:01:00.000Z", "2016-12-31T23:59:59.999Z"] {
+                    #expect(listed.contains(expected), "\(listed)")
+                }
+            }
+        }
+
         static func token(_ client: ServerClient, _ id: String, _ secret: String) async throws -> String {
             let answer = try await client.get("/api/auth/token", method: .POST, headers: form, body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)")
             return try #require(answer.json?["access_token"] as? String)
