@@ -54,7 +54,7 @@ struct CacheKey: Hashable, Sendable {
 
     private static func sortedQuery(_ query: Substring?) -> String {
         guard let query, !query.isEmpty else { return "" }
-        return query.split(separator: "&", omittingEmptySubsequences: false).sorted().joined(separator: "&")
+        return QueryParameters.canonical(query)
     }
 
     /// The id of `/api/movies/{id}`: ASCII digits only (as the router reads them), within `Int`.

@@ -2,20 +2,20 @@ import Movies
 import Hummingbird
 import HummingbirdCore
 
-/// Reads the query string of `GET /api/movies` strictly: each parameter once, known names only,
-/// values in range; anything else is a 400 that says what is wrong.
+/// Reads the query string of `GET /api/movies` strictly (as ``QueryParameters`` splits it): each
+/// parameter once, known names only, values in range; anything else is a 400 that says what is
+/// wrong.
 enum SearchParameters {
     static let names = ["query", "year", "sort", "order", "limit", "cursor"]
 
     /// The search the query string asks for, and its cursor, still to be checked against it.
     static func parse(_ uri: URI) throws(ErrorAnswer) -> (MovieSearch, cursor: String?) {
         var values: [String: String] = [:]
-        for (name, value) in uri.queryParameters {
-            let name = String(name)
+        for (name, value) in QueryParameters.read(uri.query.map { $0[...] } ?? "") {
             guard names.contains(name) else {
                 throw .badRequest("Unknown parameter '\(excerpt(name))': the parameters are \(names.joined(separator: ", ")).")
             }
-            guard values.updateValue(String(value), forKey: name) == nil else {
+            guard values.updateValue(value, forKey: name) == nil else {
                 throw .badRequest("The parameter '\(name)' is given more than once.")
             }
         }
@@ -24,8 +24,8 @@ enum SearchParameters {
             guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .badRequest("The query is empty: leave it out to list movies, or give words to search for.")
             }
-            guard query.count <= MovieSearch.maximumQueryLength else {
-                throw .badRequest("The query is longer than \(MovieSearch.maximumQueryLength) characters.")
+            guard query.unicodeScalars.count <= MovieSearch.maximumQueryLength else {
+                throw .badRequest("The query is longer than \(MovieSearch.maximumQueryLength) characters (Unicode code points).")
             }
             words = SearchText.words(query)
             guard words.count <= MovieSearch.maximumWords else {
