@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import MarqueeTestSupport
 import Testing
 
@@ -64,6 +65,42 @@ struct SearchCommandTests {
             #expect(next.status == 0, "\(next.standardError)")
             #expect(ClientCommandTests.rankedRows(next.standardOutput).count == 3)
             #expect(ClientCommandTests.rankedRows(next.standardOutput).first != ClientCommandTests.rankedRows(page.standardOutput).first, "the next page, not the first again")
+        }
+    }
+
+    @Test("a walk refused midway (a 400) prints the pages read, ends with the server's error, non-zero, and never searches the store instead")
+    func walkRefusedMidway() async throws {
+        let page = #"{"movies":[{"name":"Only Page","id":42,"year":2016,"releaseDate":"2016-03-25","grossing":1,"rating":66,"cast":[{"name":"Ann Lee"}]}],"next":"second"}"#
+        let refusal = #"{"error":"invalid_request","error_description":"The cursor is not one this server made."}"#
+        try await withLoopbackServer({ router in
+            router.get("api/movies") { request, _ -> Response in
+                let refused = request.uri.query?.contains("cursor=") == true
+                return Response(
+                    status: refused ? .badRequest : .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: refused ? refusal : page))
+                )
+            }
+        }) { server in
+            let outcome = try await marquee.run(["movies", "--sort", "title", "--limit", "1", "--all", "--env", server.baseURL.absoluteString])
+            #expect(outcome.status == 1, "\(outcome.standardError)")
+            #expect(ClientCommandTests.rankedRows(outcome.standardOutput).first?.contains("Only Page (2016)") == true, "\(outcome.standardOutput)")
+            #expect(outcome.standardOutput.contains("stopped early: the server answered 400 Bad Request"), "\(outcome.standardOutput)")
+            #expect(!outcome.standardOutput.contains("offline"), "\(outcome.standardOutput)")
+            #expect(outcome.errorLines.last == "marquee: stopped before the end: the server answered 400 Bad Request: The cursor is not one this server made.", "\(outcome.standardError)")
+        }
+    }
+
+    @Test("a first page refused (a 400) is the error, non-zero, not an offline search")
+    func firstPageRefused() async throws {
+        try await withLoopbackServer({ router in
+            router.get("api/movies") { _, _ -> Response in
+                Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_request","error_description":"No."}"#)))
+            }
+        }) { server in
+            let outcome = try await marquee.run(["search", "zoe", "--env", server.baseURL.absoluteString])
+            #expect(outcome.status == 1)
+            #expect(outcome.standardOutput.isEmpty, "\(outcome.standardOutput)")
+            #expect(outcome.errorLines == ["marquee: the server answered 400 Bad Request: No."], "\(outcome.standardError)")
         }
     }
 

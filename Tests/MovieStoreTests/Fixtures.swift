@@ -56,6 +56,8 @@ final class ScriptedMovieService: MovieService {
         MovieSearchPage(movies: try await answer().filter { SearchText.matches(request.words, allWords: SearchText.Indexed(title: $0.name, cast: $0.cast.map(\.name)).allWords) }, next: nil)
     }
 
+    func isUnavailable(_ failure: TestFailure) -> Bool { failure != .refused }
+
     private func answer() async throws(TestFailure) -> [Movie] {
         calls.withLockedValue { $0 += 1 }
         switch behaviour.withLockedValue({ $0 }) {
@@ -71,6 +73,8 @@ final class ScriptedMovieService: MovieService {
 enum TestFailure: Error, Equatable, Sendable {
     case offline
     case notFound
+    /// The server's answer to the request itself (a 4xx): a stored answer must not hide it.
+    case refused
 }
 
 /// Holds waiters until opened.

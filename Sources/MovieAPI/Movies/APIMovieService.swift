@@ -23,6 +23,14 @@ public final class APIMovieService: MovieService {
         try await client.send(APIRoute.searchRequest(request)).page
     }
 
+    public func isUnavailable(_ failure: NetworkError) -> Bool {
+        failure.meansServerUnavailable
+    }
+
+    public func hasNoSearch(_ failure: NetworkError) -> Bool {
+        failure.statusCode == 404
+    }
+
     public func movie(id: Int, ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<Movie> {
         try await revalidate(APIRoute.movieRequest(id: id), ifNoneMatch: entityTag).map(\.movie)
     }

@@ -67,6 +67,7 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
                 try await store.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
             },
             derive: { () throws(StoreError) in try await store.derivedList(query, api: api) },
+            isUnavailable: { base.isUnavailable($0) },
             logger: logger
         ).run(emit: each)
     }
@@ -91,6 +92,7 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
                 try await store.revalidateMovie(id: id, api: api, entityTag: entityTag, fetchedAt: date, freshness: freshness)
             },
             derive: nil,
+            isUnavailable: { base.isUnavailable($0) },
             logger: logger
         ).run(emit: each)
     }
@@ -98,28 +100,47 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
     /// One page of `request` from the network, its movies stored; or, when the network cannot
     /// answer (or under `cacheOnly`), the API's stored movies that match it, searched by the same
     /// rules, as a ``MovieSnapshot/Source/searched(records:)`` answer. With `all`, every page is
-    /// asked for (every match, offline). A later page (`request.cursor`) is never answered offline.
+    /// asked for (every match, offline), each page stored as it arrives. A later page
+    /// (`request.cursor`) is never answered offline. A failure that is the server's answer (a 4xx)
+    /// is never hidden by the store: on the first page it is thrown; after pages were read, those
+    /// pages are the answer, with the failure in ``MovieSnapshot/networkError`` and the cursor
+    /// that failed in `next`.
     public func search(_ request: MovieSearchRequest, all: Bool = false, policy: CachePolicy) async throws(Failure) -> Snapshot<MovieSearchPage> {
         if policy == .cacheOnly { return try await searchStore(request, all: all, networkError: nil) }
+        var page: MovieSearchPage
         do throws(Base.Failure) {
-            var page = try await base.search(request)
-            var next = request
-            while all, let cursor = page.next {
-                next.cursor = cursor
-                let more = try await base.search(next)
-                page = MovieSearchPage(movies: page.movies + more.movies, next: more.next)
-            }
-            let fetchedAt = now()
-            do {
-                try await store.saveMovies(page.movies, api: api, fetchedAt: fetchedAt)
-                return MovieSnapshot(value: page, source: .network, fetchedAt: fetchedAt)
-            } catch {
-                return MovieSnapshot(value: page, source: .network, fetchedAt: fetchedAt, storeError: error)
-            }
+            page = try await base.search(request)
         } catch {
             if Task.isCancelled { throw .cancelled }
-            guard policy != .networkOnly, request.cursor == nil else { throw .network(error) }
+            guard policy != .networkOnly, request.cursor == nil, base.isUnavailable(error) || base.hasNoSearch(error) else { throw .network(error) }
             return try await searchStore(request, all: all, networkError: error)
+        }
+        var storeError = await saveFound(page.movies)
+        var next = request
+        while all, let cursor = page.next {
+            next.cursor = cursor
+            do throws(Base.Failure) {
+                let more = try await base.search(next)
+                storeError = await saveFound(more.movies) ?? storeError
+                page = MovieSearchPage(movies: page.movies + more.movies, next: more.next)
+            } catch {
+                if Task.isCancelled { throw .cancelled }
+                if policy != .networkOnly, base.isUnavailable(error) {
+                    return try await searchStore(request, all: all, networkError: error)
+                }
+                return MovieSnapshot(value: page, source: .network, fetchedAt: now(), networkError: error, storeError: storeError)
+            }
+        }
+        return MovieSnapshot(value: page, source: .network, fetchedAt: now(), storeError: storeError)
+    }
+
+    /// Stores the movies a search found, as they arrive, so a walk cut short keeps what it read.
+    private func saveFound(_ movies: [Movie]) async -> StoreError? {
+        do {
+            try await store.saveMovies(movies, api: api, fetchedAt: now())
+            return nil
+        } catch {
+            return error
         }
     }
 

@@ -21,7 +21,8 @@ public struct MovieSnapshot<Value: Sendable, NetworkFailure: Error>: Sendable {
     public var source: Source
     /// When the network gave this value; `nil` for the empty answer of an empty store.
     public var fetchedAt: Date?
-    /// Why the network could not give a fresher value, when it failed.
+    /// Why the network could not give a fresher value, when it failed; for a network answer, why
+    /// it stopped before its end (``isIncomplete``).
     public var networkError: NetworkFailure?
     /// Why a fresh value could not be stored (it was still returned).
     public var storeError: StoreError?
@@ -43,4 +44,7 @@ public struct MovieSnapshot<Value: Sendable, NetworkFailure: Error>: Sendable {
 
     /// A stored or derived value shown because the network failed.
     public var isStale: Bool { source != .network && networkError != nil }
+
+    /// The network's answer, cut short by a failure: the pages read before it.
+    public var isIncomplete: Bool { source == .network && networkError != nil }
 }

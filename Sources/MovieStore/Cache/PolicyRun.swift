@@ -10,7 +10,8 @@ import Movies
 /// The network is asked conditionally with the stored answer's entity tag: a `304` resets the
 /// stored answer's age without writing it again, and is reported as ``MovieSnapshot/revalidated``.
 /// A network failure is never mistaken for a cancellation: the calling task says whether it was
-/// cancelled, and then no stored value stands in.
+/// cancelled, and then no stored value stands in. Only a failure that means the network is
+/// unavailable (``isUnavailable``) lets a stored value stand in; any other (a 4xx) is the answer.
 struct PolicyRun<Value: Sendable, NetworkFailure: Error>: Sendable {
     typealias Snapshot = MovieSnapshot<Value, NetworkFailure>
     typealias Failure = CacheFailure<NetworkFailure>
@@ -29,6 +30,8 @@ struct PolicyRun<Value: Sendable, NetworkFailure: Error>: Sendable {
     let revalidate: @Sendable (String, Date, Freshness) async throws(StoreError) -> Bool
     /// A value made from other stored data, never saved, and how many stored records it was made from.
     let derive: (@Sendable () async throws(StoreError) -> (StoredValue<Value>, records: Int)?)?
+    /// Whether a failure of `fetch` means the network could not answer now.
+    let isUnavailable: @Sendable (NetworkFailure) -> Bool
     /// Where an answer given without the network is logged, at `info`.
     let logger: Logger
 
@@ -61,6 +64,7 @@ struct PolicyRun<Value: Sendable, NetworkFailure: Error>: Sendable {
                 return answer
             } catch {
                 try checkCancellation()
+                guard isUnavailable(error) else { throw .network(error) }
                 if let stored {
                     return MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt, networkError: error)
                 }
@@ -138,6 +142,7 @@ struct PolicyRun<Value: Sendable, NetworkFailure: Error>: Sendable {
             return try await fresh(validating: stored)
         } catch {
             try checkCancellation()
+            guard isUnavailable(error) else { throw .network(error) }
             if let stored {
                 logServed(stored, because: "the network failed")
                 return MovieSnapshot(value: stored.value, source: .store, fetchedAt: stored.fetchedAt, networkError: error)

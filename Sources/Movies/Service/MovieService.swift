@@ -24,9 +24,22 @@ public protocol MovieService<Failure>: Sendable {
 
     /// The movies of `list` for `year`, or word that the answer tagged `entityTag` is still current.
     func movies(_ list: MovieList, year: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<[Movie]>
+
+    /// Whether `failure` means the service could not answer now, so that a stored answer may
+    /// stand in; `false` for an answer to the request itself (a refusal, a bad request), which a
+    /// stored answer must not hide. Every failure, unless the service says otherwise.
+    func isUnavailable(_ failure: Failure) -> Bool
+
+    /// Whether `failure` to a search means the service has no search at all (the original static
+    /// site answers its path with a 404), so that searching what is stored is the answer.
+    func hasNoSearch(_ failure: Failure) -> Bool
 }
 
 extension MovieService {
+    public func isUnavailable(_ failure: Failure) -> Bool { true }
+
+    public func hasNoSearch(_ failure: Failure) -> Bool { false }
+
     public func movie(id: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<Movie> {
         .modified(try await movie(id: id), .unknown)
     }

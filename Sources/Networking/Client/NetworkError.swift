@@ -57,6 +57,18 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
 
     public var errorDescription: String? { description }
 
+    /// Whether the server could not be reached or could not answer now (no connection, a
+    /// time-out, a lost connection, a 5xx, a 408 or a 429): a stored answer may stand in. Any other
+    /// failure is the answer to this request (a 4xx, a body that cannot be read), which a stored
+    /// answer must not hide.
+    public var meansServerUnavailable: Bool {
+        switch self {
+        case .cannotConnect, .timedOut, .connectionLost: true
+        case let .status(code, _): code >= 500 || code == 408 || code == 429
+        case .cannotDecode, .bodyTooLarge, .cancelled, .invalidRoute, .authenticationFailed, .redirectRefused: false
+        }
+    }
+
     /// The HTTP status code, when the server answered with one.
     public var statusCode: Int? {
         if case let .status(code, _) = self { code } else { nil }

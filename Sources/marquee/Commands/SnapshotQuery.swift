@@ -43,6 +43,9 @@ enum SnapshotQuery {
             }
             let provenance = Provenance.line(for: answer, subject: subject)
             try show(answer, provenance)
+            if answer.isIncomplete, let error = answer.networkError {
+                throw CLIError.failed("stopped before the end: \(ErrorReporter.describe(error))")
+            }
             guard answer.isStale else { return }
             if !output.json {
                 Logger(label: "marquee").warning("the answer shown is stored, not fresh: \(provenance.text)")

@@ -19,7 +19,8 @@ enum Provenance {
         case .network where snapshot.revalidated:
             return Line(text: "from the local store, revalidated by the network (304 Not Modified), \(age)", isFromStore: false)
         case .network:
-            return Line(text: "from the network, \(age)", isFromStore: false)
+            let stopped = snapshot.networkError.map { " — stopped early: \(ErrorReporter.describe($0))" } ?? ""
+            return Line(text: "from the network, \(age)\(stopped)", isFromStore: false)
         case .store:
             return Line(text: "from the local store, \(age)\(reason)", isFromStore: true)
         case let .searched(records):
