@@ -112,4 +112,21 @@ struct SearchCommandTests {
             #expect(outcome.errorLines.count == 1, "\(arguments): \(outcome.standardError)")
         }
     }
+
+    @Test("a cursor offline is refused with one line, not answered with the first page again", arguments: [
+        ["search", "zoo", "--offline", "--cursor", "abc"], ["movies", "--policy", "cacheOnly", "--cursor", "abc"],
+    ])
+    func cursorOffline(arguments: [String]) async throws {
+        let outcome = try await marquee.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(outcome.errorLines == ["marquee: --cursor pages the server's results and an offline answer comes whole: leave out --cursor, or give --all or a larger --limit (see 'marquee --help')"], "\(outcome.standardError)")
+    }
+
+    @Test("the words of a search are at most 200 code points: combining marks count")
+    func searchLengthInCodePoints() async throws {
+        let outcome = try await marquee.run(["search", "a" + String(repeating: "\u{301}", count: 200), "--offline"])
+        #expect(outcome.status == 64)
+        #expect(outcome.errorLines.count == 1)
+    }
 }

@@ -14,6 +14,7 @@ struct MoviesCommand: AsyncParsableCommand {
 
     func validate() throws {
         if search.sort == .relevance { throw ValidationError("relevance needs words to search for: use 'marquee search'") }
+        try search.validate(with: client)
     }
 
     func run() async throws {

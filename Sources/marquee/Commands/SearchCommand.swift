@@ -20,7 +20,8 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("give words to search for") }
-        guard text.count <= 200 else { throw ValidationError("the words to search for are longer than 200 characters") }
+        guard text.unicodeScalars.count <= 200 else { throw ValidationError("the words to search for are longer than 200 characters (Unicode code points)") }
+        try search.validate(with: client)
     }
 
     func run() async throws {

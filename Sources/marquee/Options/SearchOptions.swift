@@ -31,6 +31,14 @@ struct SearchOptions: ParsableArguments {
         if all, cursor != nil { throw ValidationError("--all starts at the first page; leave out --cursor") }
     }
 
+    /// A cursor pages the server's results; an answer from the store comes whole, so a cursor
+    /// there would print the first page again (a paging script would loop for ever).
+    func validate(with client: ClientOptions) throws {
+        if cursor != nil, client.offline || client.policy == .cacheOnly {
+            throw ValidationError("--cursor pages the server's results and an offline answer comes whole: leave out --cursor, or give --all or a larger --limit")
+        }
+    }
+
     func request(text: String?) -> MovieSearchRequest {
         MovieSearchRequest(text: text, year: year, sort: sort, order: order, limit: limit, cursor: cursor)
     }
