@@ -76,6 +76,40 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("answers worked out by hand, and each sort's default order written out, on every backend", arguments: Backend.allCases)
+        func literalAnswers(backend: Backend) async throws {
+            let cases: [(String, [Int])] = [
+                ("query=pokemon", [900_001, 900_000]),
+                ("query=POK%C3%89MON", [900_001, 900_000]),
+                ("query=pok&sort=title", [900_001, 900_000]),
+                ("query=pok&sort=title&order=desc", [900_000, 900_001]),
+                ("query=pokemon&sort=grossing", [900_001, 900_000]),
+                ("query=pokemon&sort=grossing&order=asc", [900_000, 900_001]),
+                ("query=pokemon&sort=rating", [900_001, 900_000]),
+                ("query=pokemon&sort=released", [900_001, 900_000]),
+                ("query=zoot", [900_002]),
+                ("query=%C3%A6r%C3%B8", [900_004]),
+                ("query=ozturk", [900_004]),
+                ("query=renee", [900_001]),
+                ("query=near%20story%20part%202", [900_003]),
+                ("query=12%2013%2014%2015%2016%2017%2018%2019%2020%2021%2022%2023", []),
+            ]
+            let defaults = [("relevance", "desc"), ("grossing", "desc"), ("rating", "desc"), ("released", "desc"), ("title", "asc")]
+            try await backend.withStorage(holding: Self.catalog) { storage in
+                try await withServerClient(storage: storage) { client in
+                    for (query, ids) in cases {
+                        #expect(try await Self.walk(client, query, limit: 1) == ids, "\(backend) \(query)")
+                    }
+                    for (sort, order) in defaults {
+                        let implicit = try await Self.walk(client, "query=the&year=2016&sort=\(sort)", limit: 50)
+                        let explicit = try await Self.walk(client, "query=the&year=2016&sort=\(sort)&order=\(order)", limit: 50)
+                        #expect(implicit.count > 50)
+                        #expect(implicit == explicit, "\(backend): \(sort) is \(order) by default")
+                    }
+                }
+            }
+        }
+
         @Test("bad input is a 400 with one message, never a 500", arguments: Backend.allCases)
         func badInput(backend: Backend) async throws {
             try await backend.withStorage(holding: Self.catalog) { storage in
@@ -87,6 +121,8 @@ extension ServerDatabaseTests {
                     let cases: [(String, String)] = [
                         ("/api/movies?query=", "The query is empty"),
                         ("/api/movies?query=" + String(repeating: "a", count: 1000), "longer than 200"),
+                        ("/api/movies?query=" + String(repeating: "a", count: 201), "longer than 200"),
+                        ("/api/movies?query=" + (1...13).map { "w\($0)" }.joined(separator: "%20"), "more than 12 words"),
                         ("/api/movies?query=the&cursor=" + String(edited), "The cursor is not one this server made"),
                         ("/api/movies?query=zoot&cursor=" + next, "belongs to another search"),
                         ("/api/movies?query=the&limit=0", "The limit must be"),
@@ -148,7 +184,8 @@ extension ServerDatabaseTests {
             let words = parameters["query"].map(SearchText.words) ?? []
             if parameters["query"] != nil, words.isEmpty { return [] }
             let sort = parameters["sort"].flatMap(SearchSort.init) ?? (words.isEmpty ? .grossing : .relevance)
-            let ascending = (parameters["order"].flatMap(SortOrder.init) ?? sort.defaultOrder) == .ascending
+            let ascendingByDefault: [SearchSort: Bool] = [.relevance: false, .grossing: false, .rating: false, .released: false, .title: true]
+            let ascending = parameters["order"].map { $0 == "asc" } ?? ascendingByDefault[sort]!
             let rows = movieWords.compactMap { movie, title, all -> (CatalogMovie, Int)? in
                 if let year = parameters["year"].flatMap(Int.init), movie.year != year { return nil }
                 func has(_ list: [String], _ index: Int) -> Bool {
