@@ -1,0 +1,32 @@
+import MarqueeTestSupport
+@testable import MovieServer
+import NIOCore
+import Testing
+
+/// The response cache's eviction order, driven directly: least recently used, where a use is
+/// also an answer given on the event loop (``ResponseCache/kept(_:now:)``).
+@Suite("Response cache eviction")
+struct ResponseCacheEvictionTests {
+    static func answer(_ id: Int) -> ResponseCache.Answer {
+        .notFound(message: "no movie \(id)", body: ByteBuffer(string: String(repeating: "x", count: 200)))
+    }
+
+    static func key(_ id: Int) -> CacheKey { CacheKey(route: .movie, parameter: String(id)) }
+
+    @Test("an answer used on the event loop all along outlives answers kept after it; one never used again does not")
+    func leastRecentlyUsedFirst() async throws {
+        let entry = Self.answer(0).size + Self.key(0).size
+        let cache = ResponseCache(storage: MemoryStorage(catalog: .empty), capacity: entry * 10, recheckInterval: nil, metrics: ServerMetrics())
+        for id in [1, 2] {
+            _ = try await cache.answer(Self.key(id)) { () async throws(StorageError) in Self.answer(id) }
+        }
+        for id in 3...40 {
+            #expect(cache.kept(Self.key(1), now: .now) != nil, "movie 1, used before movie \(id) is kept")
+            _ = try await cache.answer(Self.key(id)) { () async throws(StorageError) in Self.answer(id) }
+        }
+        #expect(cache.kept(Self.key(1), now: .now) != nil, "the answer used all along is kept")
+        #expect(cache.kept(Self.key(2), now: .now) == nil, "the answer never used again was evicted")
+        #expect(cache.kept(Self.key(40), now: .now) != nil)
+        #expect(cache.kept(Self.key(3), now: .now) == nil)
+    }
+}
