@@ -30,3 +30,25 @@ struct ResponseCacheEvictionTests {
         #expect(cache.kept(Self.key(3), now: .now) == nil)
     }
 }
+
+/// README: a database's catalogue version is asked at most once a second, and so a new catalogue
+/// is seen within about a second.
+@Suite("Catalogue version re-check")
+struct CatalogueVersionRecheckTests {
+    @Test("over three and a half seconds of steady requests, the version is asked about once a second: not more, not less")
+    func onceASecond() async throws {
+        let storage = try InstrumentedStorage()
+        try await withServerClient(storage: storage) { client in
+            let started = ContinuousClock.now
+            var requests = 0
+            while ContinuousClock.now - started < .milliseconds(3_500) {
+                let status = try await client.get("/api/movies/6").status
+                #expect(status == 200)
+                requests += 1
+            }
+            let asks = storage.versionAsks
+            #expect(requests > 20)
+            #expect((3...5).contains(asks), "\(asks) asks in 3.5 s for \(requests) requests")
+        }
+    }
+}

@@ -76,6 +76,10 @@ struct TokenHeaderTests {
         #expect(message == "The access token is not valid yet.")
         let skewed = try Self.token(header: header, claims: Self.claims(nbf: Self.start.timeIntervalSince1970 + 50))
         #expect(try await status(of: skewed).0 == 200, "a clock 50 s behind the issuer's still accepts it")
+        let notBefore = Self.start.addingTimeInterval(10)
+        let edge = try Self.token(header: header, claims: Self.claims(nbf: notBefore.timeIntervalSince1970))
+        #expect(try await status(of: edge, now: notBefore.addingTimeInterval(-59)).0 == 200, "59 s early is within the leeway")
+        #expect(try await status(of: edge, now: notBefore.addingTimeInterval(-61)).0 == 401, "61 s early is not")
     }
 
     @Test("exp is honoured with a 60 s leeway, and must be a sane number")
