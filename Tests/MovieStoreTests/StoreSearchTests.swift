@@ -74,8 +74,8 @@ struct StoreSearchTests {
             case .rating: a.rating == b.rating ? nil : a.rating < b.rating
             case .released: a.releaseDate == b.releaseDate ? nil : a.releaseDate < b.releaseDate
             case .title:
-                SearchText.folded(a.name) == SearchText.folded(b.name) ? nil
-                    : SearchText.folded(a.name).unicodeScalars.lexicographicallyPrecedes(SearchText.folded(b.name).unicodeScalars)
+                titleKey(a.name) == titleKey(b.name) ? nil
+                    : titleKey(a.name).unicodeScalars.lexicographicallyPrecedes(titleKey(b.name).unicodeScalars)
             }
         }
         return rows.sorted { a, b in
@@ -83,5 +83,10 @@ struct StoreSearchTests {
             if let less = precedes(a.0, b.0) { return ascending ? less : !less }
             return ascending ? a.0.id < b.0.id : a.0.id > b.0.id
         }.map(\.0.id)
+    }
+
+    /// The title order's key as the rules state it: the folded title's first 100 code points.
+    static func titleKey(_ title: String) -> String {
+        String(String.UnicodeScalarView(SearchText.folded(title).unicodeScalars.prefix(100)))
     }
 }

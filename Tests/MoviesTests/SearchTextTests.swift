@@ -33,6 +33,10 @@ struct SearchTextTests {
     func titleKey() {
         #expect(SearchText.folded("Pokémon: Détective Pikachu") == "pokemon: detective pikachu")
         #expect(SearchText.folded("ＡＢＣ") == "abc")
+        let long = String(repeating: "Ab", count: 60) + "Z"
+        #expect(SearchText.titleKey(long) == String(repeating: "ab", count: 50), "the first 100 code points of the folded title")
+        #expect(SearchText.titleKey("e\u{301}" + String(repeating: "x", count: 150)).unicodeScalars.count == 100)
+        #expect(SearchText.titleKey("Short Title") == "short title")
     }
 
     @Test("a query matches when each word but the last is a word of the movie and the last starts one")

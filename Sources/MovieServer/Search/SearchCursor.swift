@@ -24,7 +24,7 @@ struct SearchCursor {
 
     func make(after position: SearchPosition, of search: MovieSearch) -> String {
         let signer = keys.newest
-        let payload = Payload(k: signer.id, f: search.fingerprint, p: position)
+        let payload = Payload(k: signer.id, f: Self.digest(search.fingerprint), p: position)
         // Sorted keys: the encoder's order is otherwise not fixed, and the same page must carry the
         // same cursor (and so the same bytes and tag) every time it is made.
         let encoder = JSONEncoder()
@@ -35,15 +35,25 @@ struct SearchCursor {
 
     func position(from cursor: String, for search: MovieSearch) throws(Refusal) -> SearchPosition {
         let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
-        guard cursor.utf8.count <= 1024, parts.count == 2,
+        guard cursor.utf8.count <= Self.maximumLength, parts.count == 2,
               let body = Self.data(base64URL: String(parts[0])), let mac = Self.data(base64URL: String(parts[1])),
               let payload = try? JSONDecoder().decode(Payload.self, from: body),
               let key = keys.key(id: payload.k),
               Self.mac(body, key: key.key) == Array(mac)
         else { throw .malformed }
-        guard payload.f == search.fingerprint else { throw .otherSearch }
+        guard payload.f == Self.digest(search.fingerprint) else { throw .otherSearch }
         return payload.p
     }
+
+    /// The search's fingerprint in 22 characters, whatever its words: with the position's title
+    /// key (at most ``SearchText/titleKeyLength`` code points), a cursor stays within
+    /// ``maximumLength``.
+    private static func digest(_ fingerprint: String) -> String {
+        base64URL(Data(SHA256.hash(data: Data(fingerprint.utf8)).prefix(16)))
+    }
+
+    /// The longest cursor the server makes or reads.
+    static let maximumLength = 1024
 
     private static func mac(_ body: Data, key: SymmetricKey) -> [UInt8] {
         let cursorKey = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("marquee search cursor".utf8), using: key))

@@ -12,6 +12,7 @@ enum StoreMigrations {
         migrator.registerMigration("v5: stored movies searchable offline", migrate: indexForSearch)
         migrator.registerMigration("v6: a watchlist per API, changed offline through an outbox", migrate: addWatchlist)
         migrator.registerMigration("v7: search words in title and cast columns, movies by grossing", migrate: splitSearchColumns)
+        migrator.registerMigration("v8: the title order compares a bounded key, as the server's", migrate: boundTitleKeys)
         return migrator
     }
 

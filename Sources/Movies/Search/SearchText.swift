@@ -38,10 +38,22 @@ public enum SearchText {
         }
     }
 
+    /// How many code points of a folded title the `title` order compares: titles alike in their
+    /// first 100 are ordered by id. A bounded key keeps a page's cursor bounded, whatever the
+    /// catalogue holds.
+    public static let titleKeyLength = 100
+
+    /// The key of the `title` order: the title folded, cut to ``titleKeyLength`` code points.
+    public static func titleKey(_ title: String) -> String {
+        let folded = folded(title)
+        guard folded.unicodeScalars.count > titleKeyLength else { return folded }
+        return String(String.UnicodeScalarView(folded.unicodeScalars.prefix(titleKeyLength)))
+    }
+
     /// What a movie is found by, as stored beside it: its title's words, its cast's and all its
     /// words (title and cast), each list space-separated with a space at both ends
     /// (` finding dory `), so that "the word w" is the text ` w ` and "a word starting with w" is
-    /// ` w`; and its title folded whole, the key of the `title` order.
+    /// ` w`; and its ``titleKey(_:)``, the key of the `title` order.
     public struct Indexed: Sendable, Hashable {
         public let titleWords: String
         public let castWords: String
@@ -54,7 +66,7 @@ public enum SearchText {
             self.titleWords = " " + titleWords.joined(separator: " ") + " "
             self.castWords = " " + castWords.joined(separator: " ") + " "
             allWords = " " + (titleWords + castWords).joined(separator: " ") + " "
-            titleKey = SearchText.folded(title)
+            titleKey = SearchText.titleKey(title)
         }
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import Movies
 import NIOConcurrencyHelpers
 import PostgresNIO
 
@@ -83,6 +84,11 @@ enum PostgresSchema {
             "CREATE INDEX movie_all_tsv ON movie USING GIN (all_tsv)",
             "DROP INDEX movie_words",
             "ANALYZE movie",
+        ]),
+        // The title order compares the first ``SearchText/titleKeyLength`` code points (`left`
+        // counts characters), so a cursor is bounded.
+        Step(name: "server-v5-bounded-title-key", statements: [
+            "UPDATE movie SET title_key = left(title_key, \(unescaped: String(SearchText.titleKeyLength))) WHERE length(title_key) > \(unescaped: String(SearchText.titleKeyLength))",
         ]),
     ]
 

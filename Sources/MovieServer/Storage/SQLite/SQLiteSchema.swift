@@ -79,6 +79,14 @@ enum SQLiteSchema {
                 DROP TABLE movie_search;
                 """)
         }
+        migrator.registerMigration("server-v5-bounded-title-key") { db in
+            // The title order compares the first ``SearchText/titleKeyLength`` code points (SQLite's
+            // substr and length count code points in text), so a cursor is bounded.
+            try db.execute(
+                sql: "UPDATE movie SET title_key = substr(title_key, 1, ?) WHERE length(title_key) > ?",
+                arguments: [SearchText.titleKeyLength, SearchText.titleKeyLength]
+            )
+        }
         return migrator
     }
 
