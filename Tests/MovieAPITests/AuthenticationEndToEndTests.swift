@@ -102,7 +102,7 @@ struct AuthenticationEndToEndTests {
                 let refreshToken = try #require(first.refreshToken)
                 let second = try await stack.authService.refresh(using: refreshToken)
                 #expect(second.accessToken != first.accessToken)
-                await #expect(throws: NetworkError.status(code: 400, excerpt: "The refresh token is unknown, expired or already used.")) {
+                await #expect(throws: NetworkError.status(code: 400, excerpt: "The refresh token is unknown, expired, already used or issued to another client.")) {
                     try await stack.authService.refresh(using: refreshToken)
                 }
                 #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1, refused: 1))

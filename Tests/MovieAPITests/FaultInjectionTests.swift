@@ -81,7 +81,7 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("CachedMovieService answers the stored list, stale, with the same error, and the store is unchanged", arguments: failing)
+    @Test("CachedMovieService answers the stored list, stale, with the same error (a 4xx: throws it), and the store is unchanged", arguments: failing)
     func cachedMovieService(fault: Case) async throws {
         let store = try MovieStore(url: TestFolders.temporary.appendingPathComponent("faults-\(UUID().uuidString)/movies.sqlite"))
         let seed = [Movie(id: 1, name: "Seed", year: 2016, releaseDate: Date(timeIntervalSince1970: 1_451_606_400), grossing: 1, rating: 1, cast: [])]
@@ -91,11 +91,18 @@ struct FaultInjectionTests {
 
         try await withFaultClient(fault) { client, counter in
             let cached = CachedMovieService(base: APIMovieService(client: client), store: store, api: "test")
-            let snapshot = try await cached.movies(.topGrossing, year: 2016, policy: .networkElseCache)
-            #expect(snapshot.isStale)
-            #expect(snapshot.value == seed)
-            let error = try #require(snapshot.networkError)
-            #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
+            do {
+                let snapshot = try await cached.movies(.topGrossing, year: 2016, policy: .networkElseCache)
+                #expect(snapshot.isStale)
+                #expect(snapshot.value == seed)
+                let error = try #require(snapshot.networkError)
+                #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
+                #expect(error.meansServerUnavailable, "\(fault.testDescription): only an unavailable server lets the store stand in")
+            } catch let failure as CacheFailure<NetworkError> {
+                guard case let .network(error) = failure else { throw failure }
+                #expect(fault.expected.error(error), "\(fault.testDescription) ended with \(error)")
+                #expect(!error.meansServerUnavailable && (400..<500).contains(error.statusCode ?? 0), "\(fault.testDescription): a 4xx is the error: \(error)")
+            }
             #expect(counter.count == fault.expected.attempts)
         }
         #expect(try await store.list(ListQuery(.topGrossing, year: 2016), api: "test") == StoredValue(value: seed, fetchedAt: seededAt))

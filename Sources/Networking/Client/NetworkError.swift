@@ -57,15 +57,16 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
 
     public var errorDescription: String? { description }
 
-    /// Whether the server could not be reached or could not answer now (no connection, a
-    /// time-out, a lost connection, a 5xx, a 408 or a 429): a stored answer may stand in. Any other
-    /// failure is the answer to this request (a 4xx, a body that cannot be read), which a stored
-    /// answer must not hide.
+    /// Whether the server could not be reached, or could not give a usable answer now (no
+    /// connection, a time-out, a lost connection, a 5xx, a 408 or a 429, a body that cannot be read
+    /// or is too large, a redirect not followed): a stored answer may stand in. A 4xx status, a
+    /// refused credential or a request that cannot be built is the answer to this request, which a
+    /// stored answer must not hide.
     public var meansServerUnavailable: Bool {
         switch self {
-        case .cannotConnect, .timedOut, .connectionLost: true
+        case .cannotConnect, .timedOut, .connectionLost, .cannotDecode, .bodyTooLarge, .redirectRefused: true
         case let .status(code, _): code >= 500 || code == 408 || code == 429
-        case .cannotDecode, .bodyTooLarge, .cancelled, .invalidRoute, .authenticationFailed, .redirectRefused: false
+        case .cancelled, .invalidRoute, .authenticationFailed: false
         }
     }
 
