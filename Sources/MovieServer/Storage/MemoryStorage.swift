@@ -1,17 +1,19 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Storage that lives and dies with the process: a ``Catalog`` loaded at start and refresh
-/// tokens in a dictionary. The default, for the app's embedded server and the tests.
+/// Storage that lives and dies with the process: a ``Catalog`` loaded at start, with its orders
+/// and word indexes (``MemorySearchIndex``), and refresh tokens in a dictionary. The app's
+/// embedded server, `serve --catalog`, and the tests.
 public final class MemoryStorage: ServerStorage {
     public let catalog: Catalog
-    /// Made at the first search, so a server that is never searched never pays for it.
-    private let searchIndex = NIOLockedValueBox<MemorySearchIndex?>(nil)
+    /// Made at start, so that no request waits for it.
+    private let searchIndex: MemorySearchIndex
     private let refreshTokens = NIOLockedValueBox<[[UInt8]: StoredRefreshToken]>([:])
     private let watchlists = MemoryWatchlists()
 
     public init(catalog: Catalog) {
         self.catalog = catalog
+        searchIndex = MemorySearchIndex(catalog.movies)
     }
 
     public var summary: String { "memory (\(catalog.movies.count) movies)" }
@@ -26,13 +28,7 @@ public final class MemoryStorage: ServerStorage {
     }
 
     public func search(_ search: MovieSearch) -> [SearchHit] {
-        let index = searchIndex.withLockedValue { index in
-            if let index { return index }
-            let made = MemorySearchIndex(catalog.movies)
-            index = made
-            return made
-        }
-        return index.search(search)
+        searchIndex.search(search)
     }
 
     public func catalogVersion() -> Int64 { 0 }

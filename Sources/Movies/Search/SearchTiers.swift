@@ -56,7 +56,10 @@ public struct SearchTiers: Sendable {
     /// Sorting costs each match; walking costs the movies passed over, about page × catalogue ÷
     /// matches. The two meet there for a catalogue of a million, and stay within a few times of
     /// each other for one ten times larger or smaller.
-    public var sortingLimit: Int {
+    public var sortingLimit: Int { Self.sortingLimit(limit: limit) }
+
+    /// ``sortingLimit`` for a page of `limit` movies.
+    public static func sortingLimit(limit: Int) -> Int {
         Int((Double(limit + 1) * 1_000_000).squareRoot())
     }
 

@@ -110,6 +110,32 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("the in-memory index gives the rules' ids whether it sorts every relevance or walks every one", arguments: [0, Int.max])
+        func memoryIndexBothWays(sortingLimit: Int) throws {
+            let index = MemorySearchIndex(Self.catalog.movies, sortingLimit: sortingLimit)
+            for query in Self.queries + ["query=the&sort=title&order=desc", "query=the&year=2016&sort=released&order=asc", "query=a", "sort=title&order=desc"] {
+                var parameters: [String: String] = [:]
+                for pair in query.split(separator: "&") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    parameters[parts[0]] = parts[1].removingPercentEncoding
+                }
+                var search = MovieSearch(
+                    words: parameters["query"].map(SearchText.words) ?? [], year: parameters["year"].flatMap(Int.init),
+                    sort: parameters["sort"].flatMap(SearchSort.init), order: parameters["order"].map { $0 == "asc" ? .ascending : .descending }, limit: 37
+                )
+                search.hasQuery = parameters["query"] != nil
+                var ids: [Int] = []
+                while true {
+                    let hits = index.search(search)
+                    ids += hits.prefix(search.limit).map(\.movie.id)
+                    guard hits.count > search.limit, let last = hits.prefix(search.limit).last else { break }
+                    search.after = search.position(of: last)
+                    try #require(ids.count <= Self.catalog.movies.count)
+                }
+                #expect(ids == (try Self.expected(query)), "\(query), sorting limit \(sortingLimit)")
+            }
+        }
+
         @Test("bad input is a 400 with one message, never a 500", arguments: Backend.allCases)
         func badInput(backend: Backend) async throws {
             try await backend.withStorage(holding: Self.catalog) { storage in
