@@ -33,7 +33,9 @@ extension ServerDatabaseTests {
             let cluster = try PostgresCluster.required()
             let url = try await cluster.makeDatabase()
             let storage = try await DatabaseLocation(parsing: url).open(logger: quietLogger)
-            try await finally(try await withServerClient(storage: storage) { client in
+            // A long readiness timeout: a probe before the drop that outlasted a short one on a
+            // loaded machine would go on, fail after the drop, and count a second error.
+            try await finally(try await withServerClient(storage: storage, readinessTimeout: .seconds(30)) { client in
                 #expect(try await eventually { try await client.get("/health/ready").status == 200 })
                 try await cluster.dropDatabase(url)
                 let ready = try await client.get("/health/ready")
