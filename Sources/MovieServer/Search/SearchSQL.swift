@@ -12,6 +12,9 @@ struct SearchSQL {
     let contains: (_ haystack: String, _ needle: String) -> String
     /// How a text key is compared byte by byte: `""` for SQLite (BINARY), ` COLLATE "C"` for PostgreSQL.
     let textCollation: String
+    /// How the year is named in a condition: `+movie.year` keeps SQLite from reading a year's
+    /// movies through an index and asking the text index about each one.
+    var yearColumn = "movie.year"
 
     var sortColumn: String {
         switch search.sort {
@@ -51,7 +54,7 @@ struct SearchSQL {
             values.append(value)
         }
         if let year = search.year {
-            conditions.append("movie.year = \(placeholder())")
+            conditions.append("\(yearColumn) = \(placeholder())")
             values.append(.integer(year))
         }
         if let position = search.after {

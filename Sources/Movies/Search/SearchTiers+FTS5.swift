@@ -18,7 +18,10 @@ extension SearchTiers {
     /// - Parameters:
     ///   - count: how many movies an FTS5 query matches, counting no further than the limit given.
     ///   - sorted: the first movies (up to the limit given) of a relevance's query, sorted.
-    ///   - walked: the first movies (up to the limit given) of a relevance, met by walking the sort's index.
+    ///   - walked: the first movies (up to the limit given) of a relevance, met by walking the sort's
+    ///     index, which may stop early (after a budget of rows): a walk that meets fewer than asked
+    ///     is read again by `sorted`, so a relevance whose movies lie late in the order (a title
+    ///     word under its own letter) costs a bounded walk and a sort, not a walk of the catalogue.
     public func readWithFTS5<Item>(
         titleColumn: String,
         count: (_ match: String, _ upTo: Int) throws -> Int,
@@ -37,9 +40,14 @@ extension SearchTiers {
             let match = fts5Query(relevance: relevance, wordsInSomeTitle: inSomeTitle, titleColumn: titleColumn)
             let matching = relevance == 0 && inSomeTitle == 0 ? total : try count(match, sortingLimit)
             guard matching > 0 else { continue }
-            let items = switch reading(count: matching) {
-            case .sortingMatches: try sorted(match, relevance, wanted - found.count)
-            case .walkingIndex: try walked(relevance, wanted - found.count)
+            let asked = wanted - found.count
+            let items: [Item]
+            switch reading(count: matching) {
+            case .sortingMatches:
+                items = try sorted(match, relevance, asked)
+            case .walkingIndex:
+                let met = try walked(relevance, asked)
+                items = met.count < asked ? try sorted(match, relevance, asked) : met
             }
             found += items.map { ($0, relevance) }
         }
