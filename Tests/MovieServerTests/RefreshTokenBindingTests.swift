@@ -46,44 +46,38 @@ struct RefreshTokenBindingTests {
         }
     }
 
+    /// Bob's refresh token, from a server that admits alice and bob, presented as `presenter` to a
+    /// server restarted on the same storage with `clients`.
+    static func refreshAfterRestart(with clients: [ClientCredentials], as presenter: ClientCredentials) async throws -> (status: Int, error: String?, subject: String?) {
+        let storage = MemoryStorage(catalog: .empty)
+        let token = try await withServerClient(auth: auth([alice, bob]), storage: storage) { server in
+            try await tokens(for: bob, from: server)
+        }
+        return try await withServerClient(auth: auth(clients), storage: storage) { server in
+            try await refresh(token, as: presenter, on: server)
+        }
+    }
+
     @Test("a client's new secret ends the refresh tokens issued under the old one")
     func endsChainsOnANewSecret() async throws {
-        let storage = MemoryStorage(catalog: .empty)
-        let token = try await withServerClient(auth: Self.auth([Self.alice, Self.bob]), storage: storage) { server in
-            try await Self.tokens(for: Self.bob, from: server)
-        }
         let rotatedBob = ClientCredentials(id: "bob", secret: "bob-new-secret")
-        try await withServerClient(auth: Self.auth([Self.alice, rotatedBob]), storage: storage) { server in
-            let refused = try await Self.refresh(token, as: rotatedBob, on: server)
-            #expect(refused.status == 400)
-            #expect(refused.error == "invalid_grant")
-        }
+        let refused = try await Self.refreshAfterRestart(with: [Self.alice, rotatedBob], as: rotatedBob)
+        #expect(refused.status == 400)
+        #expect(refused.error == "invalid_grant")
     }
 
     @Test("a removed client's refresh tokens yield nothing")
     func endsChainsOfARemovedClient() async throws {
-        let storage = MemoryStorage(catalog: .empty)
-        let token = try await withServerClient(auth: Self.auth([Self.alice, Self.bob]), storage: storage) { server in
-            try await Self.tokens(for: Self.bob, from: server)
-        }
-        try await withServerClient(auth: Self.auth([Self.alice]), storage: storage) { server in
-            let refused = try await Self.refresh(token, as: Self.bob, on: server)
-            #expect(refused.status == 401)
-            #expect(refused.error == "invalid_client")
-        }
+        let refused = try await Self.refreshAfterRestart(with: [Self.alice], as: Self.bob)
+        #expect(refused.status == 401)
+        #expect(refused.error == "invalid_client")
     }
 
     @Test("a client restarted with the same secret keeps its refresh tokens")
     func keepsChainsAcrossRestarts() async throws {
-        let storage = MemoryStorage(catalog: .empty)
-        let token = try await withServerClient(auth: Self.auth([Self.alice, Self.bob]), storage: storage) { server in
-            try await Self.tokens(for: Self.bob, from: server)
-        }
-        try await withServerClient(auth: Self.auth([Self.alice, Self.bob]), storage: storage) { server in
-            let refreshed = try await Self.refresh(token, as: Self.bob, on: server)
-            #expect(refreshed.status == 200)
-            #expect(refreshed.subject == "bob")
-        }
+        let refreshed = try await Self.refreshAfterRestart(with: [Self.alice, Self.bob], as: Self.bob)
+        #expect(refreshed.status == 200)
+        #expect(refreshed.subject == "bob")
     }
 }
 

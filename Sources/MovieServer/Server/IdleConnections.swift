@@ -26,7 +26,6 @@ final class IdleConnections: Sendable {
     }
 
     var isFull: Bool { state.withLockedValue { $0.open >= maximum } }
-    var openCount: Int { state.withLockedValue { $0.open } }
 
     func opened() {
         let full = state.withLockedValue { state in

@@ -31,17 +31,9 @@ extension ServerDatabaseTests {
             try await backend.withStorage(holding: Self.catalog) { storage in
                 try await withServerClient(storage: storage) { client in
                     for query in ["sort=title", "sort=title&order=desc", "year=2016&sort=title", "query=same&sort=title"] {
-                        var ids: [Int] = []
-                        var cursor: String?
-                        repeat {
-                            let path = "/api/movies?\(query)&limit=1" + (cursor.map { "&cursor=\($0)" } ?? "")
-                            let answer = try await client.get(path)
-                            try #require(answer.status == 200, "\(backend) \(query) after \(ids.count): \(String(decoding: answer.body, as: UTF8.self).prefix(200))")
-                            ids += (answer.json?["movies"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
-                            cursor = answer.json?["next"] as? String
-                            if let cursor { #expect(cursor.utf8.count <= 1024, "\(backend) \(query): a cursor of \(cursor.utf8.count)") }
-                            try #require(ids.count <= Self.catalog.movies.count)
-                        } while cursor != nil
+                        let ids = try await SearchContractTests.walk(client, query, limit: 1, catalogSize: Self.catalog.movies.count) { cursor in
+                            #expect(cursor.utf8.count <= 1024, "\(backend) \(query): a cursor of \(cursor.utf8.count)")
+                        }
                         let expected = query.hasPrefix("query=same") ? 8 : 40
                         #expect(ids.count == expected, "\(backend) \(query)")
                         #expect(Set(ids).count == ids.count, "\(backend) \(query): a movie twice")
@@ -58,16 +50,9 @@ extension ServerDatabaseTests {
             let query = String(repeating: "語", count: 200).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             try await backend.withStorage(holding: try Catalog(movies: movies, source: "long query")) { storage in
                 try await withServerClient(storage: storage) { client in
-                    var ids: [Int] = []
-                    var cursor: String?
-                    repeat {
-                        let answer = try await client.get("/api/movies?query=\(query)&sort=title&limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                        try #require(answer.status == 200, "\(backend) after \(ids.count): \(String(decoding: answer.body, as: UTF8.self).prefix(200))")
-                        ids += (answer.json?["movies"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
-                        cursor = answer.json?["next"] as? String
-                        if let cursor { #expect(cursor.utf8.count <= 1024, "\(backend): a cursor of \(cursor.utf8.count)") }
-                        try #require(ids.count <= 3)
-                    } while cursor != nil
+                    let ids = try await SearchContractTests.walk(client, "query=\(query)&sort=title", limit: 1, catalogSize: 3) { cursor in
+                        #expect(cursor.utf8.count <= 1024, "\(backend): a cursor of \(cursor.utf8.count)")
+                    }
                     #expect(ids == [1, 2, 3], "\(backend)")
                 }
             }

@@ -183,8 +183,8 @@ extension ServerDatabaseTests {
             }
         }
 
-        /// Every id of `query`, page after page.
-        static func walk(_ client: ServerClient, _ query: String, limit: Int) async throws -> [Int] {
+        /// Every id of `query`, page after page; `seen` is shown every cursor the pages link to.
+        static func walk(_ client: ServerClient, _ query: String, limit: Int, catalogSize: Int = catalog.movies.count, seen: (String) -> Void = { _ in }) async throws -> [Int] {
             var ids: [Int] = []
             var cursor: String?
             repeat {
@@ -194,7 +194,8 @@ extension ServerDatabaseTests {
                 let movies = try #require(answer.json?["movies"] as? [[String: Any]])
                 ids += movies.compactMap { $0["id"] as? Int }
                 cursor = answer.json?["next"] as? String
-                try #require(ids.count <= catalog.movies.count, "pages never end")
+                if let cursor { seen(cursor) }
+                try #require(ids.count <= catalogSize, "pages never end")
             } while cursor != nil
             return ids
         }
