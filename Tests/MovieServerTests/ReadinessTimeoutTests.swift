@@ -10,12 +10,12 @@ struct ReadinessTimeoutTests {
     func waitsAsLongAsTold() async throws {
         let storage = try InstrumentedStorage(healthDelay: .milliseconds(1_500))
         try await withServerClient(storage: storage) { client in
-            let ready = try await client.get("/health/ready")
+            let ready = try await client.get("/health/ready", timeout: 30)
             #expect(ready.status == 503)
             #expect(ready.json?["status"] as? String == "database unavailable")
         }
         try await withServerClient(storage: storage, readinessTimeout: .seconds(10)) { client in
-            let ready = try await client.get("/health/ready")
+            let ready = try await client.get("/health/ready", timeout: 30)
             #expect(ready.status == 200)
             #expect(ready.json?["status"] as? String == "ready")
         }
