@@ -9,7 +9,7 @@ enum BasicCredentials {
         guard let data = Data(base64Encoded: encoded), let decoded = String(data: data, encoding: .utf8),
               let colon = decoded.firstIndex(of: ":")
         else {
-            throw .tokenRequest(.unauthorized, "invalid_client", "The Basic authorization header is malformed.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
+            throw .tokenRequest(.unauthorized, "invalid_client", "The Basic authorization header is malformed.", headers: [.wwwAuthenticate: AuthenticationChallenge.basic])
         }
         let id = String(decoded[..<colon]).removingPercentEncoding ?? String(decoded[..<colon])
         let rest = String(decoded[decoded.index(after: colon)...])

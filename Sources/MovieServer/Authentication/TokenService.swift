@@ -115,7 +115,7 @@ public final class TokenService: Sendable {
         }
         let presented = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
         guard let presented, let client = configuration.client(id: presented.0, secret: presented.1) else {
-            throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: #"Basic realm="marquee""#])
+            throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: AuthenticationChallenge.basic])
         }
         switch grant {
         case .clientCredentials:

@@ -24,12 +24,12 @@ enum SearchParameters {
             guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .badRequest("The query is empty: leave it out to list movies, or give words to search for.")
             }
-            guard query.unicodeScalars.count <= MovieSearch.maximumQueryLength else {
-                throw .badRequest("The query is longer than \(MovieSearch.maximumQueryLength) characters (Unicode code points).")
+            guard query.unicodeScalars.count <= MovieSearchRequest.maximumQueryLength else {
+                throw .badRequest("The query is longer than \(MovieSearchRequest.maximumQueryLength) characters (Unicode code points).")
             }
             words = SearchText.words(query)
-            guard words.count <= MovieSearch.maximumWords else {
-                throw .badRequest("The query has more than \(MovieSearch.maximumWords) words.")
+            guard words.count <= MovieSearchRequest.maximumWords else {
+                throw .badRequest("The query has more than \(MovieSearchRequest.maximumWords) words.")
             }
         }
         let year = try values["year"].map { text throws(ErrorAnswer) in try ParameterParsing.year(text) }
@@ -47,11 +47,11 @@ enum SearchParameters {
             return order
         }
         let limit = try values["limit"].map { text throws(ErrorAnswer) -> Int in
-            guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let limit = Int(text), MovieSearch.limits.contains(limit) else {
-                throw .badRequest("The limit must be a whole number from \(MovieSearch.limits.lowerBound) to \(MovieSearch.limits.upperBound), not '\(excerpt(text))'.")
+            guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let limit = Int(text), MovieSearchRequest.limits.contains(limit) else {
+                throw .badRequest("The limit must be a whole number from \(MovieSearchRequest.limits.lowerBound) to \(MovieSearchRequest.limits.upperBound), not '\(excerpt(text))'.")
             }
             return limit
-        } ?? MovieSearch.defaultLimit
+        } ?? MovieSearchRequest.defaultLimit
         var search = MovieSearch(words: words, year: year, sort: sort, order: order, limit: limit)
         search.hasQuery = values["query"] != nil
         return (search, values["cursor"])

@@ -7,13 +7,6 @@ import Movies
 /// last is the start of one ("zoot" finds Zootopia). With words, the movies with more of them in
 /// their title come first (their relevance), then the sort; without, the sort alone.
 public struct MovieSearch: Sendable, Hashable {
-    public static let limits = 1...100
-    public static let defaultLimit = 20
-    /// The longest query, in characters.
-    public static let maximumQueryLength = 200
-    /// The most words a query may have.
-    public static let maximumWords = 12
-
     public var words: [String]
     /// Whether a query was given: one without words (`"*"`, `--`) matches nothing, where no query lists every movie.
     public var hasQuery: Bool
@@ -23,7 +16,7 @@ public struct MovieSearch: Sendable, Hashable {
     public var limit: Int
     public var after: SearchPosition?
 
-    public init(words: [String], year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = defaultLimit, after: SearchPosition? = nil) {
+    public init(words: [String], year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = MovieSearchRequest.defaultLimit, after: SearchPosition? = nil) {
         self.words = words
         hasQuery = !words.isEmpty
         self.year = year

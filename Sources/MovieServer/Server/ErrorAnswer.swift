@@ -70,14 +70,14 @@ extension ErrorAnswer {
     static func invalidToken(_ message: String) -> ErrorAnswer {
         ErrorAnswer(
             .unauthorized, code: "invalid_token", message: message,
-            headerFields: [.wwwAuthenticate: #"Bearer realm="marquee", error="invalid_token", error_description="\#(message)""#]
+            headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer(error: "invalid_token", description: message)]
         )
     }
 
     static let missingToken = ErrorAnswer(
         .unauthorized, code: "invalid_token",
         message: "An access token is required: send Authorization: Bearer <token>, from POST /api/auth/token.",
-        headerFields: [.wwwAuthenticate: #"Bearer realm="marquee""#]
+        headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
     )
 }
 

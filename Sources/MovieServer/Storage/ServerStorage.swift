@@ -1,4 +1,5 @@
 import Foundation
+import Movies
 import NIOConcurrencyHelpers
 
 /// Where a ``MovieServer`` keeps what outlives a request: the catalog it serves and the refresh
@@ -56,9 +57,9 @@ public protocol ServerStorage: Sendable {
 public struct WatchlistJournalEntry: Sendable, Hashable {
     public var changeID: String
     public var movieID: Int
-    public var outcome: WatchlistOutcome
+    public var outcome: WatchlistChangeOutcome
 
-    public init(changeID: String, movieID: Int, outcome: WatchlistOutcome) {
+    public init(changeID: String, movieID: Int, outcome: WatchlistChangeOutcome) {
         self.changeID = changeID
         self.movieID = movieID
         self.outcome = outcome

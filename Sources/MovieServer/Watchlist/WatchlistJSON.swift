@@ -9,7 +9,7 @@ import Movies
 /// - `POST /api/watchlist/changes`: `{"changes": [{"id", "movieId", "action": "add"|"remove",
 ///   "note", "changedAt", "device"}]}`, 1 to ``maximumBatch`` changes.
 enum WatchlistJSON {
-    static let maximumBatch = 500
+    static var maximumBatch: Int { WatchlistChangeRecord.batchLimit }
     static let maximumDevice = 100
 
     struct SingleBody: Decodable {
@@ -133,7 +133,7 @@ extension WatchlistJSON {
         return output + "]}"
     }
 
-    static func singleAnswer(_ change: WatchlistChangeRecord, outcome: WatchlistOutcome, entry: WatchlistEntry?) -> WatchlistAnswer {
+    static func singleAnswer(_ change: WatchlistChangeRecord, outcome: WatchlistChangeOutcome, entry: WatchlistEntry?) -> WatchlistAnswer {
         if outcome == .unknownMovie {
             let error = ErrorAnswer.notFound("There is no movie with id \(change.movieID).")
             return WatchlistAnswer(status: 404, body: String(decoding: error.body, as: UTF8.self))
@@ -143,7 +143,7 @@ extension WatchlistJSON {
         return WatchlistAnswer(status: 200, body: output + "}")
     }
 
-    static func batchAnswer(_ changes: [WatchlistChangeRecord], outcomes: [WatchlistOutcome]) -> WatchlistAnswer {
+    static func batchAnswer(_ changes: [WatchlistChangeRecord], outcomes: [WatchlistChangeOutcome]) -> WatchlistAnswer {
         var output = "{\"results\":["
         for (index, (change, outcome)) in zip(changes, outcomes).enumerated() {
             if index > 0 { output += "," }

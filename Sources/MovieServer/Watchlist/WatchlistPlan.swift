@@ -23,16 +23,8 @@ public struct WatchlistPlan: Sendable {
 
     public struct Journaled: Sendable, Hashable {
         public var change: WatchlistChangeRecord
-        public var outcome: WatchlistOutcome
+        public var outcome: WatchlistChangeOutcome
     }
-}
-
-/// What became of one change.
-public enum WatchlistOutcome: String, Sendable, Hashable {
-    case applied
-    case superseded
-    case repeated
-    case unknownMovie
 }
 
 /// What storage holds that a write depends on.
@@ -67,10 +59,10 @@ extension WatchlistPlan {
         var entries = state.entries
         var written: [Int: WatchlistEntry] = [:]
         var journal: [Journaled] = []
-        var outcomes: [WatchlistOutcome] = []
+        var outcomes: [WatchlistChangeOutcome] = []
         for sent in write.changes {
             let change = sent.changedAt > write.latestChangeTime ? sent.restamped(at: write.latestChangeTime) : sent
-            let outcome: WatchlistOutcome
+            let outcome: WatchlistChangeOutcome
             if let fingerprint = seen[change.id] {
                 guard fingerprint == sent.fingerprint else {
                     self.init(answer: WatchlistJSON.changeReused(change.id), recordsAnswer: false, entries: [], journal: [])

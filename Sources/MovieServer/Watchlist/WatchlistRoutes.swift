@@ -63,7 +63,7 @@ struct WatchlistRoutes: Sendable {
                 throw ErrorAnswer(
                     .unauthorized, code: "invalid_token",
                     message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",
-                    headerFields: [.wwwAuthenticate: #"Bearer realm="marquee""#]
+                    headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
                 )
             }
             return try await tokens.verifyAccessToken(token)

@@ -15,16 +15,16 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
     public let service: Service
     public let store: MovieStore
     public let api: MovieStore.APIKey
-    /// Changes per request, 1 to 500 (the server's limit).
+    /// Changes per request, from 1 to the server's limit (``WatchlistChangeRecord/batchLimit``).
     public let batchSize: Int
     /// How long a push waits for another process's sync of the same store.
     public let lockTimeout: Duration
 
-    public init(service: Service, store: MovieStore, api: MovieStore.APIKey, batchSize: Int = 500, lockTimeout: Duration = .seconds(60)) {
+    public init(service: Service, store: MovieStore, api: MovieStore.APIKey, batchSize: Int = WatchlistChangeRecord.batchLimit, lockTimeout: Duration = .seconds(60)) {
         self.service = service
         self.store = store
         self.api = api
-        self.batchSize = min(max(batchSize, 1), 500)
+        self.batchSize = min(max(batchSize, 1), WatchlistChangeRecord.batchLimit)
         self.lockTimeout = lockTimeout
     }
 

@@ -1,30 +1,23 @@
 /// A search or listing a user asks for: words (or none, to list), a year, an order, how many,
 /// and where a previous page ended. What the server and the offline store both answer.
 public struct MovieSearchRequest: Sendable, Hashable {
-    /// The orders a search can be given in.
-    public enum Sort: String, Sendable, CaseIterable {
-        case relevance, grossing, rating, released, title
-    }
-
-    /// A direction; the default is the sort's (descending, ascending for titles).
-    public enum Order: String, Sendable, CaseIterable {
-        case ascending = "asc"
-        case descending = "desc"
-    }
-
     public static let limits = 1...100
     public static let defaultLimit = 20
+    /// The longest query, in Unicode code points.
+    public static let maximumQueryLength = 200
+    /// The most words a query may have.
+    public static let maximumWords = 12
 
     /// The words to search for as typed; `nil` lists every movie.
     public var text: String?
     public var year: Int?
-    public var sort: Sort?
-    public var order: Order?
+    public var sort: SearchSort?
+    public var order: SortOrder?
     public var limit: Int
     /// The `next` of the previous page.
     public var cursor: String?
 
-    public init(text: String?, year: Int? = nil, sort: Sort? = nil, order: Order? = nil, limit: Int = defaultLimit, cursor: String? = nil) {
+    public init(text: String?, year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = defaultLimit, cursor: String? = nil) {
         self.text = text
         self.year = year
         self.sort = sort
@@ -34,10 +27,10 @@ public struct MovieSearchRequest: Sendable, Hashable {
     }
 
     /// The sort in force: relevance with words, grossing without.
-    public var effectiveSort: Sort { sort ?? (text == nil ? .grossing : .relevance) }
+    public var effectiveSort: SearchSort { sort ?? (text == nil ? .grossing : .relevance) }
 
     /// The direction in force.
-    public var effectiveOrder: Order { order ?? (effectiveSort == .title ? .ascending : .descending) }
+    public var effectiveOrder: SortOrder { order ?? effectiveSort.defaultOrder }
 
     /// The query's words, folded (``SearchText/words(_:)``).
     public var words: [String] { text.map(SearchText.words) ?? [] }

@@ -18,6 +18,9 @@ public struct WatchlistItem: Sendable, Hashable, Codable {
 /// A change to a watchlist made on this machine, as it waits in the outbox and as it is sent:
 /// its id is made once, when the change is written, and is the same on every retry.
 public struct WatchlistChangeRecord: Sendable, Hashable {
+    /// The most changes one request may send: the server refuses a larger batch.
+    public static let batchLimit = 500
+
     public enum Action: String, Sendable, Hashable, Codable {
         case add
         case remove

@@ -20,7 +20,8 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("give words to search for") }
-        guard text.unicodeScalars.count <= 200 else { throw ValidationError("the words to search for are longer than 200 characters (Unicode code points)") }
+        let longest = MovieSearchRequest.maximumQueryLength
+        guard text.unicodeScalars.count <= longest else { throw ValidationError("the words to search for are longer than \(longest) characters (Unicode code points)") }
         try search.validate(with: client)
     }
 

@@ -1,4 +1,5 @@
 import MovieAPI
+import Movies
 import MovieStore
 import Networking
 import Swinject
@@ -19,7 +20,7 @@ final class AppContainer {
     var movieService: AppMovieService { container.resolved() }
 
     /// The sync of the store's watchlist outbox with this API.
-    func watchlistSync(store: MovieStore, api: String, batchSize: Int = 500) -> AppWatchlistSync {
+    func watchlistSync(store: MovieStore, api: String, batchSize: Int = WatchlistChangeRecord.batchLimit) -> AppWatchlistSync {
         WatchlistSync(service: container.resolved(), store: store, api: api, batchSize: batchSize)
     }
 

@@ -55,7 +55,7 @@ enum CompositionRoot {
     /// runs).
     static func withWatchlist<Result>(
         _ options: ClientOptions,
-        batchSize: Int = 500,
+        batchSize: Int = WatchlistChangeRecord.batchLimit,
         _ body: (AppWatchlist) async throws -> Result
     ) async throws -> Result {
         let selection = try options.api.selection

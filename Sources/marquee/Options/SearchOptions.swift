@@ -6,13 +6,13 @@ struct SearchOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Only movies of this year.", valueName: "year"))
     var year: Int?
 
-    @Option(help: ArgumentHelp("The order: \(MovieSearchRequest.Sort.allCases.map(\.rawValue).joined(separator: ", ")) (default: relevance with words, grossing without).", valueName: "sort"))
-    var sort: MovieSearchRequest.Sort?
+    @Option(help: ArgumentHelp("The order: \(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")) (default: relevance with words, grossing without).", valueName: "sort"))
+    var sort: SearchSort?
 
     @Option(help: ArgumentHelp("asc or desc (default: desc; asc for title).", valueName: "order"))
-    var order: MovieSearchRequest.Order?
+    var order: SortOrder?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How many movies a page holds, from 1 to 100.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many movies a page holds, from \(MovieSearchRequest.limits.lowerBound) to \(MovieSearchRequest.limits.upperBound).", valueName: "count"))
     var limit = MovieSearchRequest.defaultLimit
 
     @Flag(help: "Every page, not only the first.")
@@ -44,5 +44,5 @@ struct SearchOptions: ParsableArguments {
     }
 }
 
-extension MovieSearchRequest.Sort: ExpressibleByArgument {}
-extension MovieSearchRequest.Order: ExpressibleByArgument {}
+extension SearchSort: ExpressibleByArgument {}
+extension SortOrder: ExpressibleByArgument {}

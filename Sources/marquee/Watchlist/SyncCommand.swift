@@ -12,13 +12,15 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: "Several processes may sync one store at once: they take turns. A change leaves this machine's outbox only when the server has acknowledged it."
     )
 
-    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp("Changes sent per request, 1 to 500.", valueName: "count"))
-    var batchSize = 500
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp("Changes sent per request, 1 to \(WatchlistChangeRecord.batchLimit).", valueName: "count"))
+    var batchSize = WatchlistChangeRecord.batchLimit
 
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
-        guard (1...500).contains(batchSize) else { throw ValidationError("the batch size must be from 1 to 500, not \(batchSize)") }
+        guard (1...WatchlistChangeRecord.batchLimit).contains(batchSize) else {
+            throw ValidationError("the batch size must be from 1 to \(WatchlistChangeRecord.batchLimit), not \(batchSize)")
+        }
         if client.offline { throw ValidationError("sync uses the network: drop --offline ('marquee watchlist' shows the list without it)") }
     }
 

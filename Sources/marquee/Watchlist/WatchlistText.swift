@@ -1,13 +1,10 @@
 import MovieStore
 import Movies
 import Networking
+import TextFormatting
 
 /// The watchlist's words for the console.
 enum WatchlistText {
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
-    }
-
     static func describe(_ failure: WatchlistSyncFailure<NetworkError>) -> String {
         switch failure {
         case let .network(error, _): ErrorReporter.describe(error)
@@ -30,7 +27,7 @@ enum WatchlistText {
         if !unknown.isEmpty {
             parts.append("\(unknown.count) dropped: the server has no movie \(unknown.prefix(5).map(String.init).joined(separator: ", "))")
         }
-        let sent = "sent \(count(report.delivered, "change"))"
+        let sent = "sent \(NumberText.counted(report.delivered, "change"))"
         return parts.isEmpty ? sent : sent + " (" + parts.joined(separator: "; ") + ")"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Movies
 import PostgresNIO
 
 /// The watchlist tables in PostgreSQL. A write takes a transaction-scoped advisory lock on its
@@ -85,7 +86,7 @@ enum PostgresWatchlist {
         for try await (id, movieID, outcome) in try await connection.query(
             "SELECT id, movie_id, outcome FROM watchlist_change WHERE owner = \(owner) ORDER BY sequence", logger: logger
         ).decode((String, Int, String).self) {
-            lines.append(WatchlistJournalEntry(changeID: id, movieID: movieID, outcome: WatchlistOutcome(rawValue: outcome) ?? .applied))
+            lines.append(WatchlistJournalEntry(changeID: id, movieID: movieID, outcome: WatchlistChangeOutcome(rawValue: outcome) ?? .applied))
         }
         return lines
     }

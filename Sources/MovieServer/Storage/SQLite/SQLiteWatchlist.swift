@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Movies
 
 /// The watchlist tables in SQLite: reading the state a write depends on and writing its plan,
 /// inside the caller's immediate transaction.
@@ -61,7 +62,7 @@ enum SQLiteWatchlist {
 
     static func journal(_ db: Database, owner: String) throws -> [WatchlistJournalEntry] {
         try Row.fetchAll(db, sql: "SELECT id, movie_id, outcome FROM watchlist_change WHERE owner = ? ORDER BY sequence", arguments: [owner]).map { row in
-            WatchlistJournalEntry(changeID: row["id"], movieID: row["movie_id"], outcome: WatchlistOutcome(rawValue: row["outcome"]) ?? .applied)
+            WatchlistJournalEntry(changeID: row["id"], movieID: row["movie_id"], outcome: WatchlistChangeOutcome(rawValue: row["outcome"]) ?? .applied)
         }
     }
 

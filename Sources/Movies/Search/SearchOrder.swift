@@ -11,7 +11,7 @@ public enum SearchSort: String, Sendable, CaseIterable {
     case title
 
     /// The direction a sort takes when none is asked for: the most first, titles from A.
-    var defaultOrder: SortOrder { self == .title ? .ascending : .descending }
+    public var defaultOrder: SortOrder { self == .title ? .ascending : .descending }
 }
 
 /// A direction of a ``SearchSort``; the id breaks ties in the same direction.
