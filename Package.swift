@@ -62,16 +62,17 @@ let package = Package(
         .target(
             name: "MovieStore",
             dependencies: [
-                "Movies", "FileLocking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "Movies", "FileLocking", "FTS5Search", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "TextFormatting"),
+        .target(name: "FTS5Search", dependencies: ["Movies", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore", "TextFormatting"]),
         .target(
             name: "MovieServer",
             dependencies: [
-                "Movies",
+                "Movies", "FTS5Search",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,3 +1,4 @@
+import FTS5Search
 import GRDB
 import Movies
 
@@ -38,7 +39,7 @@ enum MovieSearching {
         arguments.append(api)
         if !words.isEmpty {
             sql += " AND movieWords MATCH ?"
-            arguments.append(SearchText.fts5Query(words))
+            arguments.append(FTS5Query.allWords(words))
         }
         if let year = request.year {
             sql += " AND movie.year = ?"

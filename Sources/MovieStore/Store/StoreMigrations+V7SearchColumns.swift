@@ -1,3 +1,4 @@
+import FTS5Search
 import GRDB
 
 extension StoreMigrations {
@@ -6,9 +7,8 @@ extension StoreMigrations {
     /// prefixes of one to three letters indexed), and each API's movies by grossing, for walking
     /// them in the order of a page. The cast's words are what follows the title's in `allWords`.
     static func splitSearchColumns(_ db: Database) throws {
+        try db.execute(sql: FTS5SearchTables.store.creation)
         try db.execute(sql: """
-            CREATE VIRTUAL TABLE movieWords USING fts5(
-                titleWords, castWords, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
             INSERT INTO movieWords (rowid, titleWords, castWords)
                 SELECT movie.rowid, movie.titleWords,
                     CASE WHEN trim(movie.titleWords) = '' THEN movieSearch.allWords

@@ -81,12 +81,6 @@ public enum SearchText {
         words.indices.filter { titleWords.contains(needle(words, $0)) }.count
     }
 
-    /// The words as an SQLite FTS5 query: each a quoted string, the last a prefix, all required
-    /// (`"finding" AND "dor" *`). A word holds letters and digits only, so nothing in it is FTS5 syntax.
-    public static func fts5Query(_ words: [String]) -> String {
-        words.enumerated().map { index, word in "\"\(word)\"" + (index == words.count - 1 ? " *" : "") }.joined(separator: " AND ")
-    }
-
     /// ` w ` for a whole word, ` w` for the last, which may be the start of one.
     public static func needle(_ words: [String], _ index: Int) -> String {
         index == words.count - 1 ? " " + words[index] : " " + words[index] + " "

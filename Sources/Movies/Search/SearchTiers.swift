@@ -42,16 +42,6 @@ public struct SearchTiers: Sendable {
         Array((0...min(positionRelevance ?? words.count, wordsInSomeTitle)).reversed())
     }
 
-    /// An FTS5 query for the movies with the word at `index` in `titleColumn`.
-    public func fts5Query(wordInTitle index: Int, titleColumn: String) -> String {
-        "{\(titleColumn)} : \(term(index))"
-    }
-
-    /// The FTS5 form of the word at `index`: quoted, the last one a prefix.
-    private func term(_ index: Int) -> String {
-        "\"\(words[index])\"" + (index == words.count - 1 ? " *" : "")
-    }
-
     /// The count from which walking the index is cheaper than sorting: about √(page × a million).
     /// Sorting costs each match; walking costs the movies passed over, about page × catalogue ÷
     /// matches. The two meet there for a catalogue of a million, and stay within a few times of
@@ -70,22 +60,6 @@ public struct SearchTiers: Sendable {
         case .sortingMatches: .sortingMatches
         case .walkingIndex: .walkingIndex
         }
-    }
-
-    /// An FTS5 query for the movies with every word (in any column) and exactly `relevance` of
-    /// them in `titleColumn`; when no title holds more than `relevance` of the words
-    /// (`wordsInSomeTitle`), "at least" is "exactly", and the costly exclusion is left out. Each
-    /// word is a quoted string of letters and digits, so nothing in it is FTS5 syntax.
-    public func fts5Query(relevance: Int, wordsInSomeTitle: Int, titleColumn: String) -> String {
-        let all = SearchText.fts5Query(words)
-        func inTitle(atLeast count: Int) -> String {
-            Self.choices(of: count, from: words.count).map { chosen in
-                "{\(titleColumn)} : (" + chosen.map { term($0) }.joined(separator: " AND ") + ")"
-            }.joined(separator: " OR ")
-        }
-        if relevance == words.count { return inTitle(atLeast: relevance) }
-        let atLeast = relevance == 0 ? "(\(all))" : "(\(all)) AND (\(inTitle(atLeast: relevance)))"
-        return relevance >= wordsInSomeTitle ? atLeast : "\(atLeast) NOT (\(inTitle(atLeast: relevance + 1)))"
     }
 
     /// Every choice of `count` of the indices `0..<total`, each in increasing order.

@@ -1,5 +1,6 @@
-import Movies
+import FTS5Search
 import GRDB
+import Movies
 
 /// The server's tables in SQLite, created and changed by named, versioned migration steps.
 enum SQLiteSchema {
@@ -68,9 +69,8 @@ enum SQLiteSchema {
             // the movies with its words in the title (``SearchTiers``). The cast's words are what
             // follows the title's in `all_words`, which starts with them. Prefixes of one to three
             // letters are indexed too: "e" as typed would merge the lists of every word in "e".
+            try db.execute(sql: FTS5SearchTables.catalogue.creation)
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE movie_words USING fts5(
-                    title_words, cast_words, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
                 INSERT INTO movie_words (rowid, title_words, cast_words)
                     SELECT movie.id, movie.title_words,
                         CASE WHEN trim(movie.title_words) = '' THEN movie_search.all_words

@@ -1,5 +1,6 @@
-import Movies
+import FTS5Search
 import GRDB
+import Movies
 
 /// A search on the SQLite catalogue: the words through the FTS5 table `movie_words` (one row
 /// per movie, its folded title words and cast words), the order and the keyset through the
@@ -29,7 +30,7 @@ enum SQLiteSearch {
         values += parts.needles.map { .text($0) }
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM "
         sql += search.words.isEmpty ? "movie" : "movie_words CROSS JOIN movie ON movie.id = movie_words.rowid"
-        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie_words MATCH \($0)" }, .text(SearchText.fts5Query(search.words)))
+        let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie_words MATCH \($0)" }, .text(FTS5Query.allWords(search.words)))
         let (whereClause, bound) = parts.whereClause(match: match, placeholder)
         sql += whereClause
         values += bound

@@ -1,3 +1,5 @@
+import Movies
+
 /// How a search over an FTS5 table came out of ``SearchTiers/readWithFTS5(titleColumn:count:sorted:walked:)``.
 public enum FTS5TierReading<Item> {
     /// Nothing matches.
@@ -22,13 +24,13 @@ extension SearchTiers {
     ///     index, which may stop early (after a budget of rows): a walk that meets fewer than asked
     ///     is read again by `sorted`, so a relevance whose movies lie late in the order (a title
     ///     word under its own letter) costs a bounded walk and a sort, not a walk of the catalogue.
-    public func readWithFTS5<Item>(
+    func readWithFTS5<Item>(
         titleColumn: String,
         count: (_ match: String, _ upTo: Int) throws -> Int,
         sorted: (_ match: String, _ relevance: Int, _ limit: Int) throws -> [Item],
         walked: (_ relevance: Int, _ limit: Int) throws -> [Item]
     ) throws -> FTS5TierReading<Item> {
-        let total = try count(SearchText.fts5Query(words), sortingLimit)
+        let total = try count(FTS5Query.allWords(words), sortingLimit)
         guard total > 0 else { return .nothing }
         if total < sortingLimit, strategy == .bySize { return .fewMatches }
         let inSomeTitle = try words.indices.filter { index in
