@@ -31,7 +31,7 @@ struct ResponseCacheEvictionTests {
     }
 }
 
-/// README: a database's catalogue version is asked at most once a second, and so a new catalogue
+/// OperatingTheServer (MovieServer.docc), "The response cache": a database's catalogue version is asked at most once a second, and so a new catalogue
 /// is seen within about a second.
 @Suite("Catalogue version re-check")
 struct CatalogueVersionRecheckTests {
