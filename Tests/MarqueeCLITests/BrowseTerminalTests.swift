@@ -122,12 +122,9 @@ struct BrowseTerminalTests {
         try await expectRestored(terminal, status: 143)
     }
 
-    @Test("the README's browse sample is the screen: 100×24, NO_COLOR, top rated after →")
+    @Test("the documentation's browse sample (BrowseScreen.md) is the screen: 100×24, NO_COLOR, top rated after →")
     func readmeSample() async throws {
-        let readme = try String(contentsOf: ReadmeSampleTests.readme, encoding: .utf8).components(separatedBy: "\n")
-        let marker = try #require(readme.firstIndex(of: "<!-- sample: browse -->"))
-        let end = try #require(readme[(marker + 2)...].firstIndex(of: "```"))
-        let expected = Array(readme[(marker + 2)..<end])
+        let (file, expected) = try ReadmeSampleTests.block(marked: "<!-- sample: browse -->")
         var marquee = MarqueeProcess()
         marquee.environment["NO_COLOR"] = "1"
         let terminal = try await TmuxTerminal.start(command: try browseScript(["--store", store.path]), environment: marquee.environment, width: 100, height: 24)
@@ -137,7 +134,7 @@ struct BrowseTerminalTests {
         let screen = try await terminal.waitForScreen("top rated from the network") { $0.first?.contains("[Top rated]") == true && $0.contains { $0.hasPrefix("from the network") } }
         var shown = screen.map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
         while shown.last == "" { shown.removeLast() }
-        #expect(shown == expected)
+        #expect(shown == expected, "\(file): the browse sample")
         try await terminal.send("q")
     }
 

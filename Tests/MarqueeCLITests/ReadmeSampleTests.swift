@@ -3,8 +3,9 @@ import MarqueeTestSupport
 import MovieServer
 import Testing
 
-/// The README's samples are what `marquee` prints: each block marked `<!-- sample -->` is run,
-/// in a fresh home (config and cache folders), and compared line by line.
+/// The documentation's samples are what `marquee` prints: each block marked `<!-- sample -->` in
+/// README.md, in the DocC articles (`Sources/<Module>/<Module>.docc/**/*.md`) and in `docs/*.md`
+/// is run, in a fresh home (config and cache folders), and compared line by line.
 ///
 /// In a sample, a line `$ marquee …` is a command, and the lines up to the next `$ ` are what it
 /// prints: standard output, then standard error. `$ marquee serve &` starts the movie API (with
@@ -15,16 +16,45 @@ import Testing
 @Suite("README samples", .serialized)
 struct ReadmeSampleTests {
     struct Sample: CustomTestStringConvertible, Sendable {
+        /// The document's path from the package's root, e.g. `Sources/MovieStore/MovieStore.docc/OfflineFirst.md`.
+        let file: String
+        /// The line of the sample's first line (after the marker and the opening fence).
         let line: Int
         let text: [String]
-        var testDescription: String { "README.md:\(line): \(text.first ?? "")" }
+        var location: String { "\(file):\(line)" }
+        var testDescription: String { "\(location): \(text.first ?? "")" }
     }
 
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func samples() throws -> [Sample] {
-        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+    static let readme = root.appendingPathComponent("README.md")
+
+    /// Every document that may hold samples, as paths from the root, in a stable order: README.md,
+    /// then each Markdown file of each DocC catalogue under Sources, then docs/.
+    static func documents() throws -> [String] {
+        let files = FileManager.default
+        var found: [String] = []
+        let sources = root.appendingPathComponent("Sources")
+        for module in try files.contentsOfDirectory(atPath: sources.path).sorted() {
+            let folder = sources.appendingPathComponent(module)
+            for entry in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] where entry.hasSuffix(".docc") {
+                let catalogue = folder.appendingPathComponent(entry)
+                let inside = files.enumerator(atPath: catalogue.path)?.compactMap { $0 as? String } ?? []
+                found += inside.filter { $0.hasSuffix(".md") }.map { "Sources/\(module)/\(entry)/\($0)" }.sorted()
+            }
+        }
+        let docs = root.appendingPathComponent("docs")
+        found += ((try? files.contentsOfDirectory(atPath: docs.path)) ?? []).filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        return ["README.md"] + found
+    }
+
+    static func lines(of file: String) throws -> [String] {
+        try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
+    }
+
+    /// The samples of one document, and how many sample markers it has (each must open a sample).
+    static func samples(in file: String) throws -> (samples: [Sample], markers: Int) {
+        let lines = try Self.lines(of: file)
         var samples: [Sample] = []
         var index = 0
         while index < lines.count {
@@ -32,18 +62,45 @@ struct ReadmeSampleTests {
             guard lines[index] == "<!-- sample -->", index + 1 < lines.count, lines[index + 1].hasPrefix("```") else { continue }
             let start = index + 2
             guard let end = lines[start...].firstIndex(where: { $0 == "```" }) else { continue }
-            samples.append(Sample(line: start + 1, text: Array(lines[start..<end])))
+            samples.append(Sample(file: file, line: start + 1, text: Array(lines[start..<end])))
             index = end
         }
-        return samples
+        return (samples, lines.filter { $0 == "<!-- sample -->" }.count)
     }
 
-    @Test("there are samples to check")
+    static func samples() throws -> [Sample] {
+        try documents().flatMap { try samples(in: $0).samples }
+    }
+
+    /// The block after `marker` (a line of its own, before the opening fence), in whichever
+    /// document holds it: exactly one may.
+    static func block(marked marker: String) throws -> (file: String, lines: [String]) {
+        var found: [(String, [String])] = []
+        for file in try documents() {
+            let lines = try Self.lines(of: file)
+            for index in lines.indices where lines[index] == marker && index + 1 < lines.count && lines[index + 1].hasPrefix("```") {
+                guard let end = lines[(index + 2)...].firstIndex(of: "```") else { continue }
+                found.append((file, Array(lines[(index + 2)..<end])))
+            }
+        }
+        try #require(found.count == 1, "'\(marker)' should mark one block, not \(found.count): \(found.map(\.0))")
+        return found[0]
+    }
+
+    @Test("there are samples to check, in the README and the articles, and every marker opens one")
     func samplesExist() throws {
-        #expect(try Self.samples().count >= 4)
+        var total = 0
+        for file in try Self.documents() {
+            let (samples, markers) = try Self.samples(in: file)
+            #expect(samples.count == markers, "\(file): \(markers) sample markers, \(samples.count) samples (a marker must be followed by a fenced block)")
+            total += samples.count
+        }
+        #expect(total >= 6)
+        #expect(try !Self.samples(in: "README.md").samples.isEmpty, "the README's tour shows checked output")
+        #expect(try Self.documents().contains { $0.hasSuffix(".docc/OfflineFirst.md") }, "the DocC articles are found")
     }
 
-    @Test("every README sample is what marquee prints", arguments: try samples())
+    @Test("every sample of the README and the articles is what marquee prints", arguments: try samples())
     func sample(_ sample: Sample) async throws {
         let marquee = MarqueeProcess()
         var server: RunningServer?
@@ -55,7 +112,7 @@ struct ReadmeSampleTests {
             if line.hasPrefix("$ ") {
                 steps.append((String(line.dropFirst(2)), []))
             } else {
-                try #require(!steps.isEmpty, "README.md:\(sample.line): output before any command")
+                try #require(!steps.isEmpty, "\(sample.location): output before any command")
                 steps[steps.count - 1].expected.append(line)
             }
         }
@@ -74,13 +131,13 @@ struct ReadmeSampleTests {
                 try await address?.goAway()
             default:
                 let words = command.split(separator: " ").map { $0.replacingOccurrences(of: "8080", with: String(port)) }
-                try #require(words.first == "marquee", "README.md:\(sample.line): '\(command)' is not a marquee command")
+                try #require(words.first == "marquee", "\(sample.location): '\(command)' is not a marquee command")
                 let outcome = try await marquee.run(Array(words.dropFirst()))
                 let printed = (outcome.standardOutput + outcome.standardError).replacingOccurrences(of: ":\(port)", with: ":8080")
                     .replacingOccurrences(of: #"fetched \d+ seconds ago"#, with: "fetched just now", options: .regularExpression)
                 var lines = printed.components(separatedBy: "\n").map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
                 while lines.last == "" { lines.removeLast() }
-                #expect(lines == expected, "README.md:\(sample.line): $ \(command)\n\(lines.joined(separator: "\n"))")
+                #expect(lines == expected, "\(sample.location): $ \(command)\n\(lines.joined(separator: "\n"))")
             }
         }
     }
