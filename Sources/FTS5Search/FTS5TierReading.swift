@@ -1,7 +1,7 @@
 import Movies
 
 /// How a search over an FTS5 table came out of ``SearchTiers/readWithFTS5(titleColumn:count:sorted:walked:)``.
-public enum FTS5TierReading<Item> {
+package enum FTS5TierReading<Item> {
     /// Nothing matches.
     case nothing
     /// Fewer movies match than ``SearchTiers/sortingLimit``: rank them all in one statement.

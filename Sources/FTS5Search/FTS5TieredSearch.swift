@@ -6,15 +6,15 @@ import Movies
 /// sorting limit; when fewer match, ``read()`` says so and the caller ranks them in one statement.
 /// Otherwise each relevance is either sorted through the text index (few movies) or met by walking
 /// the sort's index in order (many), within a budget of rows, until the page is full.
-public struct FTS5TieredSearch {
+package struct FTS5TieredSearch {
     /// The order within a relevance: a column of `movie`, then `movie.id`, in one direction.
-    public struct Order: Sendable {
-        public var column: String
-        public var ascending: Bool
+    package struct Order: Sendable {
+        package var column: String
+        package var ascending: Bool
         /// The index that holds the order, within the scope and the year when there are.
-        public var index: String
+        package var index: String
 
-        public init(column: String, ascending: Bool, index: String) {
+        package init(column: String, ascending: Bool, index: String) {
             self.column = column
             self.ascending = ascending
             self.index = index
@@ -39,7 +39,7 @@ public struct FTS5TieredSearch {
     ///   - selection: what is read of each movie found (`movie.id`, `movie.*`).
     ///   - scope: the movies the search may find (the store's: one API's), or `nil` for every one.
     ///   - after: the keyset that continues a page within the relevance given, or `nil`.
-    public init(
+    package init(
         db: Database, tables: FTS5SearchTables, tiers: SearchTiers, selection: String, scope: SQL? = nil,
         order: Order, year: Int?, after: @escaping (_ relevance: Int) -> SQL? = { _ in nil }
     ) {
@@ -54,7 +54,7 @@ public struct FTS5TieredSearch {
     }
 
     /// The page (and one movie more) a relevance at a time, or ``FTS5TierReading/fewMatches``.
-    public func read() throws -> FTS5TierReading<Row> {
+    package func read() throws -> FTS5TierReading<Row> {
         try tiers.readWithFTS5(
             titleColumn: tables.titleColumn, count: count(_:upTo:),
             sorted: { match, relevance, limit in try sorted(match: match, relevance: relevance, limit: limit) },

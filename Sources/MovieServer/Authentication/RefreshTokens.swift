@@ -10,11 +10,11 @@ import NIOConcurrencyHelpers
 /// changed, finds no such token. Redeeming a token removes it in one atomic step, so a second use
 /// is refused, on this instance or any other sharing the database.
 struct RefreshTokens: Sendable {
-    let storage: any ServerStorage
+    let storage: any TokenStorage
     private let issuedSincePurge = NIOLockedValueBox(0)
     private static let purgeInterval = 1024
 
-    init(storage: any ServerStorage) {
+    init(storage: any TokenStorage) {
         self.storage = storage
     }
 

@@ -16,7 +16,7 @@ public final class TokenService: Sendable {
     private let metrics: ServerMetrics?
     private let verified = VerifiedAccessTokens()
 
-    public init(configuration: AuthConfiguration, storage: any ServerStorage = MemoryStorage(catalog: .empty), metrics: ServerMetrics? = nil) async {
+    public init(configuration: AuthConfiguration, storage: any TokenStorage = MemoryStorage(catalog: .empty), metrics: ServerMetrics? = nil) async {
         self.configuration = configuration
         self.ledger = GrantLedger()
         self.metrics = metrics

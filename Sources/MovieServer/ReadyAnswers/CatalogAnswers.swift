@@ -1,6 +1,6 @@
 /// Computes the catalogue's cacheable answers from storage, for the ``ResponseCache`` to keep.
 struct CatalogAnswers: Sendable {
-    let storage: any ServerStorage
+    let storage: any CatalogueStorage
 
     /// The top list a `.topGrossing` or `.topRated` key names.
     func topList(_ key: CacheKey) async throws(StorageError) -> ResponseCache.Answer {

@@ -52,7 +52,7 @@ final class ResponseCache: Sendable {
 
     /// The most bytes the kept answers (and their keys) may take.
     let capacity: Int
-    private let storage: any ServerStorage
+    private let storage: any CatalogueStorage
     private let recheckInterval: Duration?
     private let state = NIOLockedValueBox(State())
     private let hits: CoreMetrics.Counter
@@ -60,7 +60,7 @@ final class ResponseCache: Sendable {
     private let evictions: CoreMetrics.Counter
     private let bytesGauge: CoreMetrics.Gauge
 
-    init(storage: any ServerStorage, capacity: Int, recheckInterval: Duration? = .seconds(1), metrics: ServerMetrics) {
+    init(storage: any CatalogueStorage, capacity: Int, recheckInterval: Duration? = .seconds(1), metrics: ServerMetrics) {
         self.storage = storage
         self.capacity = capacity
         self.recheckInterval = recheckInterval

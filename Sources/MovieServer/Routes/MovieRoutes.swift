@@ -14,7 +14,7 @@ struct MovieRoutes: Sendable {
     private let answers: CatalogAnswers
     private let search: SearchRoute
 
-    init(storage: any ServerStorage, cache: ResponseCache, caching: CachingDirectives, cursors: SearchCursor) {
+    init(storage: any CatalogueStorage & SearchStorage, cache: ResponseCache, caching: CachingDirectives, cursors: SearchCursor) {
         self.cache = cache
         self.caching = caching
         answers = CatalogAnswers(storage: storage)

@@ -6,7 +6,7 @@ import Hummingbird
 /// and the `Cache-Control` of the other movie answers. A valid request's page is kept in the
 /// ``ResponseCache`` under its query (parameters in name order), until the catalogue changes.
 struct SearchRoute: Sendable {
-    let storage: any ServerStorage
+    let storage: any SearchStorage
     let cache: ResponseCache
     let caching: CachingDirectives
     let cursors: SearchCursor

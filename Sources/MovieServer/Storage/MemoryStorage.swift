@@ -4,12 +4,12 @@ import NIOConcurrencyHelpers
 /// Storage that lives and dies with the process: a ``Catalog`` loaded at start, with its orders
 /// and word indexes (``MemorySearchIndex``), and refresh tokens in a dictionary. The app's
 /// embedded server, `serve --catalog`, and the tests.
-public final class MemoryStorage: ServerStorage {
+public final class MemoryStorage: ServerStorage, Sendable {
     public let catalog: Catalog
     /// Made at start, so that no request waits for it.
     private let searchIndex: MemorySearchIndex
-    private let refreshTokens = NIOLockedValueBox<[[UInt8]: StoredRefreshToken]>([:])
-    private let watchlists = MemoryWatchlists()
+    let refreshTokens = NIOLockedValueBox<[[UInt8]: StoredRefreshToken]>([:])
+    let watchlists = MemoryWatchlists()
 
     public init(catalog: Catalog) {
         self.catalog = catalog
@@ -32,30 +32,6 @@ public final class MemoryStorage: ServerStorage {
     }
 
     public func catalogVersion() -> Int64 { 0 }
-
-    public func saveRefreshToken(_ token: StoredRefreshToken) {
-        refreshTokens.withLockedValue { $0[token.hash] = token }
-    }
-
-    public func redeemRefreshToken(hash: [UInt8]) -> StoredRefreshToken? {
-        refreshTokens.withLockedValue { $0.removeValue(forKey: hash) }
-    }
-
-    public func removeRefreshTokens(expiredBefore date: Date) {
-        refreshTokens.withLockedValue { tokens in tokens = tokens.filter { $0.value.expiresAt >= date } }
-    }
-
-    public func watchlist(owner: String) -> [WatchlistEntry] {
-        watchlists.list(owner: owner)
-    }
-
-    public func applyWatchlist(_ write: WatchlistWrite, now: Date) -> WatchlistAnswer {
-        watchlists.apply(write, now: now) { ids in ids.filter { catalog.movie(id: $0) != nil } }
-    }
-
-    public func watchlistJournal(owner: String) -> [WatchlistJournalEntry] {
-        watchlists.journal(owner: owner)
-    }
 
     public func checkHealth() {}
 

@@ -47,10 +47,6 @@ struct MeteredStorage: ServerStorage {
         try await observe("watchlist_write") { () async throws(StorageError) in try await base.applyWatchlist(write, now: now) }
     }
 
-    func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {
-        try await observe("watchlist_journal") { () async throws(StorageError) in try await base.watchlistJournal(owner: owner) }
-    }
-
     func checkHealth() async throws(StorageError) {
         try await observe("health_check") { () async throws(StorageError) in try await base.checkHealth() }
     }

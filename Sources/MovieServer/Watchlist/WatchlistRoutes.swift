@@ -16,7 +16,7 @@ struct WatchlistRoutes: Sendable {
     /// The largest body a write may have (a full batch with long notes fits); a larger one is a 413.
     static let maximumBodySize = 2 * 1024 * 1024
 
-    let storage: any ServerStorage
+    let storage: any WatchlistStorage
     let tokens: TokenService
     private let caching = CachingDirectives(maxAge: 0, isPrivate: true)
 

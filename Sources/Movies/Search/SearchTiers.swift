@@ -14,21 +14,21 @@ import Foundation
 /// limit are sorted at once, relevance and all. Only broad words are read a relevance at a time,
 /// and only the relevances that can hold a movie: a word that is in no title cannot add to one
 /// (``relevances(wordsInSomeTitle:)``), so "rosa silva", two names, reads one relevance.
-public struct SearchTiers: Sendable {
+package struct SearchTiers: Sendable {
     /// The most words for which the relevances are read one at a time. A relevance of `r` of `n`
     /// words is an OR of every choice of `r` words in the title, which grows quickly; and more
     /// words, all required, match few movies, which sorting serves well.
     static let mostWords = 3
 
     /// The search's folded words (``SearchText/words(_:)``).
-    public let words: [String]
+    package let words: [String]
     /// How many movies the page holds.
-    public let limit: Int
+    package let limit: Int
     /// The relevance of the position the page continues after, if any.
-    public let positionRelevance: Int?
-    public let strategy: TierReading
+    package let positionRelevance: Int?
+    package let strategy: TierReading
 
-    public init?(words: [String], limit: Int, positionRelevance: Int? = nil, strategy: TierReading) {
+    package init?(words: [String], limit: Int, positionRelevance: Int? = nil, strategy: TierReading) {
         guard (1...Self.mostWords).contains(words.count) else { return nil }
         self.words = words
         self.limit = limit
@@ -38,7 +38,7 @@ public struct SearchTiers: Sendable {
 
     /// The relevances a page can hold, highest first: from the position's (or the number of words
     /// in some title, `wordsInSomeTitle`, which no movie's relevance exceeds) down to none.
-    public func relevances(wordsInSomeTitle: Int) -> [Int] {
+    package func relevances(wordsInSomeTitle: Int) -> [Int] {
         Array((0...min(positionRelevance ?? words.count, wordsInSomeTitle)).reversed())
     }
 
@@ -46,15 +46,15 @@ public struct SearchTiers: Sendable {
     /// Sorting costs each match; walking costs the movies passed over, about page × catalogue ÷
     /// matches. The two meet there for a catalogue of a million, and stay within a few times of
     /// each other for one ten times larger or smaller.
-    public var sortingLimit: Int { Self.sortingLimit(limit: limit) }
+    package var sortingLimit: Int { Self.sortingLimit(limit: limit) }
 
     /// ``sortingLimit`` for a page of `limit` movies.
-    public static func sortingLimit(limit: Int) -> Int {
+    package static func sortingLimit(limit: Int) -> Int {
         Int((Double(limit + 1) * 1_000_000).squareRoot())
     }
 
     /// How to read a relevance that holds `count` movies (counted up to ``sortingLimit``).
-    public func reading(count: Int) -> TierReading.Choice {
+    package func reading(count: Int) -> TierReading.Choice {
         switch strategy {
         case .bySize, .bySizeWalkingFirst: count < sortingLimit ? .sortingMatches : .walkingIndex
         case .sortingMatches: .sortingMatches
@@ -63,7 +63,7 @@ public struct SearchTiers: Sendable {
     }
 
     /// Every choice of `count` of the indices `0..<total`, each in increasing order.
-    public static func choices(of count: Int, from total: Int) -> [[Int]] {
+    package static func choices(of count: Int, from total: Int) -> [[Int]] {
         guard count > 0 else { return [[]] }
         guard count <= total else { return [] }
         return (0...(total - count)).flatMap { first in
@@ -74,7 +74,7 @@ public struct SearchTiers: Sendable {
 
 /// How a backend reads the movies of one relevance of a search (``SearchTiers``): by their count
 /// (the default), or always one way, which the tests use to check both ways give the same pages.
-public enum TierReading: Sendable, Hashable {
+package enum TierReading: Sendable, Hashable {
     case bySize
     case sortingMatches
     case walkingIndex
@@ -82,7 +82,7 @@ public enum TierReading: Sendable, Hashable {
     /// default is thousands, more than a test's catalogue holds).
     case bySizeWalkingFirst(Int)
 
-    public enum Choice: Sendable {
+    package enum Choice: Sendable {
         case sortingMatches
         case walkingIndex
     }

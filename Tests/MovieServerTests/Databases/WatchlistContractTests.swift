@@ -122,7 +122,7 @@ extension ServerDatabaseTests {
                         for try await status in group { #expect(status == 200) }
                     }
                     _ = try await owners[0].batch(key: "all", changes)
-                    let journal = try await firstStorage.watchlistJournal(owner: "marquee-dev")
+                    let journal = try await #require(firstStorage as? any WatchlistJournaling).watchlistJournal(owner: "marquee-dev")
                     #expect(journal.count == 60)
                     #expect(Set(journal.map(\.changeID)).count == 60)
                     let lists = [Self.entries(try await owners[0].list()), Self.entries(try await owners[1].list())]

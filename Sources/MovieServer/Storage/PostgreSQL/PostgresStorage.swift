@@ -8,25 +8,40 @@ import PostgresNIO
 
 /// Server storage in PostgreSQL (through postgres-nio's connection pool): one catalog and one
 /// set of refresh tokens shared by every instance of the server that names the same database.
-public final class PostgresStorage: CatalogImporting {
+public final class PostgresStorage: CatalogImporting, Sendable {
     public let location: DatabaseLocation.PostgresLocation
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runTask: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
     /// How long one request may wait for the database in all, and an import or migration between two answers.
-    private let queryTimeout: Duration
+    let queryTimeout: Duration
     /// How long getting a connection may take, before the first query of an import or migration.
     private let connectTimeout: Duration
-    private let tierReading: TierReading
+    let tierReading: TierReading
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
-    public init(
+    public convenience init(
         location: DatabaseLocation.PostgresLocation,
         maximumConnections: Int = 20,
         connectTimeout: Duration = .seconds(10),
         queryTimeout: Duration = .seconds(5),
-        logger: Logger = Logger(label: "marquee.database"),
-        tierReading: TierReading = .bySize
+        logger: Logger = Logger(label: "marquee.database")
+    ) async throws(StorageError) {
+        try await self.init(
+            location: location, maximumConnections: maximumConnections, connectTimeout: connectTimeout,
+            queryTimeout: queryTimeout, logger: logger, tierReading: .bySize
+        )
+    }
+
+    /// As ``init(location:maximumConnections:connectTimeout:queryTimeout:logger:)``, with each
+    /// relevance of a search read one way (``TierReading``), for the tests.
+    package init(
+        location: DatabaseLocation.PostgresLocation,
+        maximumConnections: Int,
+        connectTimeout: Duration,
+        queryTimeout: Duration,
+        logger: Logger,
+        tierReading: TierReading
     ) async throws(StorageError) {
         self.location = location
         self.tierReading = tierReading
@@ -71,87 +86,9 @@ public final class PostgresStorage: CatalogImporting {
     /// it exists so that a database that stopped answering does not hold the start forever.
     static let migrationIdleLimit: Duration = .seconds(60)
 
-    private let watchlistPurge = WatchlistPurgeSchedule()
+    let watchlistPurge = WatchlistPurgeSchedule()
 
     public var summary: String { DatabaseLocation.postgres(location).description }
-
-    public func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
-        try await run { client in
-            try await PostgresCatalogQueries.movies(
-                client, "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE id = \(id)", logger: self.logger
-            ).first
-        }
-    }
-
-    public func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
-        let column = order == .grossing ? "grossing" : "rating"
-        return try await run { client in
-            try await PostgresCatalogQueries.movies(
-                client,
-                "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE year = \(year) ORDER BY \(unescaped: column) DESC, id DESC LIMIT \(limit)",
-                logger: self.logger
-            )
-        }
-    }
-
-    public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
-        let tierReading = tierReading
-        return try await run { client in try await PostgresSearch.hits(client, search, tierReading: tierReading, logger: self.logger) }
-    }
-
-    public func catalogVersion() async throws(StorageError) -> Int64 {
-        try await run { client in
-            try await client.query("SELECT version FROM catalog_state", logger: self.logger).collect().first?.decode(Int64.self) ?? 0
-        }
-    }
-
-    public func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) {
-        try await run { client in
-            try await client.query(
-                "INSERT INTO refresh_token (token_hash, client_id, expires_at) VALUES (\(ByteBuffer(bytes: token.hash)), \(token.clientID), \(token.expiresAt))",
-                logger: self.logger
-            )
-        }
-    }
-
-    public func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
-        try await run { client in
-            let rows = try await client.query(
-                "DELETE FROM refresh_token WHERE token_hash = \(ByteBuffer(bytes: hash)) RETURNING client_id, expires_at",
-                logger: self.logger
-            ).collect()
-            return try rows.first.map { row in
-                let (clientID, expiresAt) = try row.decode((String, Date).self)
-                return StoredRefreshToken(hash: hash, clientID: clientID, expiresAt: expiresAt)
-            }
-        }
-    }
-
-    public func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) {
-        try await run { client in
-            try await client.query("DELETE FROM refresh_token WHERE expires_at < \(date)", logger: self.logger)
-        }
-    }
-
-    public func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
-        try await run { client in
-            try await client.withConnection { connection in try await PostgresWatchlist.list(connection, owner: owner, logger: self.logger) }
-        }
-    }
-
-    public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
-        try await run { client in
-            try await client.withTransaction(logger: self.logger) { connection in
-                try await PostgresWatchlist.apply(connection, write, now: now, purging: self.watchlistPurge.isDue(at: now), lockTimeout: self.queryTimeout, logger: self.logger)
-            }
-        }
-    }
-
-    public func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {
-        try await run { client in
-            try await client.withConnection { connection in try await PostgresWatchlist.journal(connection, owner: owner, logger: self.logger) }
-        }
-    }
 
     public func checkHealth() async throws(StorageError) {
         try await run { client in try await client.query("SELECT 1", logger: self.logger) }
@@ -225,7 +162,7 @@ public final class PostgresStorage: CatalogImporting {
     /// whichever comes first: while the database is gone, the pool waits for a connection, and a
     /// request must get its 503 long before the client gives up.
     @discardableResult
-    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
         let client = client
         let limit = RequestDeadline.remaining(limit: queryTimeout)
         do {

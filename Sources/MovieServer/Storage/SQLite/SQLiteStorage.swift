@@ -5,19 +5,24 @@ import NIOConcurrencyHelpers
 
 /// Server storage in one SQLite file (through GRDB, in WAL mode): the catalog and refresh
 /// tokens survive a restart of the one instance that uses it.
-public final class SQLiteStorage: CatalogImporting {
+public final class SQLiteStorage: CatalogImporting, Sendable {
     public let path: String
     private let pool: DatabasePool
     /// How long a request (or an import, for the file's lock) may wait for the database.
     private let queryTimeout: Duration
     /// When the write running now must give up waiting for another process's lock.
     private let writeDeadline: NIOLockedValueBox<ContinuousClock.Instant?>
-    private let tierReading: TierReading
+    let tierReading: TierReading
 
     /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
     /// a client store, one written by a newer Marquee, or anything but a regular file is refused
     /// untouched: it is classified read-only before anything is opened for writing.
-    public init(path: String, queryTimeout: Duration = .seconds(5), tierReading: TierReading = .bySize) async throws(StorageError) {
+    public convenience init(path: String, queryTimeout: Duration = .seconds(5)) async throws(StorageError) {
+        try await self.init(path: path, queryTimeout: queryTimeout, tierReading: .bySize)
+    }
+
+    /// As ``init(path:queryTimeout:)``, with each relevance of a search read one way (``TierReading``), for the tests.
+    package init(path: String, queryTimeout: Duration, tierReading: TierReading) async throws(StorageError) {
         self.path = path
         self.queryTimeout = queryTimeout
         self.tierReading = tierReading
@@ -40,70 +45,9 @@ public final class SQLiteStorage: CatalogImporting {
         try await SQLiteSchema.migrate(pool, location: path)
     }
 
-    private let watchlistPurge = WatchlistPurgeSchedule()
+    let watchlistPurge = WatchlistPurgeSchedule()
 
     public var summary: String { "SQLite file \(path)" }
-
-    public func movie(id: Int) async throws(StorageError) -> CatalogMovie? {
-        try await read { db in try SQLiteCatalogQueries.movies(db, sql: "SELECT * FROM movie WHERE id = ?", arguments: [id]).first }
-    }
-
-    public func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
-        let column = order == .grossing ? "grossing" : "rating"
-        return try await read { db in
-            try SQLiteCatalogQueries.movies(
-                db, sql: "SELECT * FROM movie WHERE year = ? ORDER BY \(column) DESC, id DESC LIMIT ?", arguments: [year, limit]
-            )
-        }
-    }
-
-    public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
-        let tierReading = tierReading
-        return try await read { db in try SQLiteSearch.hits(db, search, tierReading: tierReading) }
-    }
-
-    public func catalogVersion() async throws(StorageError) -> Int64 {
-        try await read { db in try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0 }
-    }
-
-    public func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) {
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO refresh_token (token_hash, client_id, expires_at) VALUES (?, ?, ?)",
-                arguments: [Data(token.hash), token.clientID, token.expiresAt.timeIntervalSince1970]
-            )
-        }
-    }
-
-    public func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
-        try await write { db in
-            let row = try Row.fetchOne(
-                db, sql: "DELETE FROM refresh_token WHERE token_hash = ? RETURNING client_id, expires_at", arguments: [Data(hash)]
-            )
-            return row.map { row in
-                StoredRefreshToken(hash: hash, clientID: row["client_id"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
-            }
-        }
-    }
-
-    public func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM refresh_token WHERE expires_at < ?", arguments: [date.timeIntervalSince1970])
-        }
-    }
-
-    public func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
-        try await read { db in try SQLiteWatchlist.list(db, owner: owner) }
-    }
-
-    public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
-        let purging = watchlistPurge.isDue(at: now)
-        return try await self.write { db in try SQLiteWatchlist.apply(db, write, now: now, purging: purging) }
-    }
-
-    public func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] {
-        try await read { db in try SQLiteWatchlist.journal(db, owner: owner) }
-    }
 
     public func checkHealth() async throws(StorageError) {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
@@ -157,7 +101,7 @@ public final class SQLiteStorage: CatalogImporting {
     static let importCacheKiB = 262_144
 
     /// Runs `body` on a reader, giving up at the request's deadline.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         let limit = RequestDeadline.remaining(limit: queryTimeout)
         let pool = pool
         do {
@@ -172,7 +116,7 @@ public final class SQLiteStorage: CatalogImporting {
     /// Runs `body` in an immediate transaction, giving up at the request's deadline: while
     /// another process holds the file's lock, while earlier writes wait in the writer's queue,
     /// or both. A write whose turn comes after its deadline is not made.
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         let limit = RequestDeadline.remaining(limit: queryTimeout)
         let deadline = ContinuousClock.now + limit
         let (pool, writeDeadline) = (pool, writeDeadline)

@@ -1,0 +1,24 @@
+/// The catalogue a server serves: one movie, a year's top lists, and a version that changes with it.
+public protocol CatalogueStorage: Sendable {
+    /// The catalog, when this storage's can never change while the server runs (it is kept in
+    /// memory): its answers can be prepared at start and never rechecked. `nil` for a database.
+    var fixedCatalog: Catalog? { get }
+
+    func movie(id: Int) async throws(StorageError) -> CatalogMovie?
+
+    /// The best `limit` movies of `year` in `order`, ties to the higher id.
+    func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie]
+
+    /// A number that changes whenever the catalog does, so that encoded lists can be kept until then.
+    func catalogVersion() async throws(StorageError) -> Int64
+}
+
+extension CatalogueStorage {
+    public var fixedCatalog: Catalog? { nil }
+}
+
+/// The two orderings of the API's top lists.
+public enum TopListOrder: String, Sendable, CaseIterable {
+    case grossing
+    case rating
+}

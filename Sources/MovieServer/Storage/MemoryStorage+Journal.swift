@@ -1,0 +1,5 @@
+extension MemoryStorage: WatchlistJournaling {
+    package func watchlistJournal(owner: String) -> [WatchlistJournalEntry] {
+        watchlists.journal(owner: owner)
+    }
+}
