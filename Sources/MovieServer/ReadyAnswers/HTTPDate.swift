@@ -8,13 +8,21 @@ struct HTTPDate {
 
     mutating func now() -> String {
         var clock = timespec()
-        clock_gettime(CLOCK_REALTIME_COARSE, &clock)
+        clock_gettime(Self.clock, &clock)
         if clock.tv_sec != second {
             second = clock.tv_sec
             text = Self.format(second)
         }
         return text
     }
+
+    /// The coarse clock where there is one (Linux: read without a system call, to the tick); a
+    /// header that names the second needs no more.
+    #if os(Linux)
+    private static let clock = CLOCK_REALTIME_COARSE
+    #else
+    private static let clock = CLOCK_REALTIME
+    #endif
 
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import MovieAPI
+import Movies
 import MovieServer
 import MovieStore
-import Movies
+import Networking
 import ReferenceAPI
 
 /// The one place that decides which implementation backs each protocol. It prepares what
@@ -29,24 +30,13 @@ enum CompositionRoot {
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
-        if options.curl { CurlNotes.print(for: environment) }
-        var settings = AppSettings(environment: environment, stubScenario: selection.stubScenario, store: store, defaultPolicy: options.cachePolicy)
-        settings.chosenTimeout = options.timeout.map { .seconds($0) }
-        let app = AppContainer(settings: settings)
-
-        let outcome: Swift.Result<Result, any Error>
-        do {
+        return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer) { app in
             let home = WatchlistHome(selection)
             let sync = home == .server && options.cachePolicy != .cacheOnly ? app.watchlistSync(store: store, api: environment.identity.key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
             let watchlist = AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync)
-            outcome = .success(try await body(app.movieService, watchlist))
-        } catch {
-            outcome = .failure(error)
+            return try await body(app.movieService, watchlist)
         }
-        await app.shutdown()
-        try? await embeddedServer?.stop()
-        return try outcome.get()
     }
 
     /// Runs `body` with the watchlist of the API `options` name: its store, and the sync with its
@@ -65,18 +55,30 @@ enum CompositionRoot {
         guard home == .server, !options.offline, let environment = APIEnvironment(selection.identity) else {
             return try await body(AppWatchlist(store: store, api: selection.identity.key, home: home, sync: nil))
         }
+        return try await withApp(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil) { app in
+            let sync = app.watchlistSync(store: store, api: environment.identity.key, batchSize: batchSize)
+            return try await body(AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync, movies: app.movieService))
+        }
+    }
+
+    /// Runs `body` with the container for `environment` and `options`, then shuts the container
+    /// (and the embedded server, when there is one) down, whether `body` succeeded or not.
+    private static func withApp<Result>(
+        _ options: ClientOptions, environment: APIEnvironment, stubScenario: StubScenario?, store: MovieStore, embeddedServer: RunningServer?,
+        _ body: (AppContainer) async throws -> Result
+    ) async throws -> Result {
         if options.curl { CurlNotes.print(for: environment) }
-        var settings = AppSettings(environment: environment, stubScenario: nil, store: store, defaultPolicy: options.cachePolicy)
+        var settings = AppSettings(environment: environment, stubScenario: stubScenario, store: store, defaultPolicy: options.cachePolicy)
         settings.chosenTimeout = options.timeout.map { .seconds($0) }
         let app = AppContainer(settings: settings)
         let outcome: Swift.Result<Result, any Error>
         do {
-            let sync = app.watchlistSync(store: store, api: environment.identity.key, batchSize: batchSize)
-            outcome = .success(try await body(AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync, movies: app.movieService)))
+            outcome = .success(try await body(app))
         } catch {
             outcome = .failure(error)
         }
         await app.shutdown()
+        try? await embeddedServer?.stop()
         return try outcome.get()
     }
 
