@@ -74,20 +74,16 @@ public final class MovieStore: Sendable {
     /// its age starts again from `fetchedAt`, and no movie row is written. `false` when that
     /// answer is no longer stored.
     public func revalidateList(_ query: ListQuery, api: APIKey, entityTag: String, fetchedAt: Date, freshness: Freshness) async throws(StoreError) -> Bool {
-        var updated = false
         try await write { db in
             try MovieWriting.revalidateList(query, api: api, entityTag: entityTag, fetchedAt: fetchedAt, freshness: freshness, in: db)
-        } result: { updated = $0 }
-        return updated
+        }
     }
 
     /// Records that the server confirmed the stored movie `id` tagged `entityTag`.
     public func revalidateMovie(id: Int, api: APIKey, entityTag: String, fetchedAt: Date, freshness: Freshness) async throws(StoreError) -> Bool {
-        var updated = false
         try await write { db in
             try MovieWriting.revalidateMovie(id: id, api: api, entityTag: entityTag, fetchedAt: fetchedAt, freshness: freshness, in: db)
-        } result: { updated = $0 }
-        return updated
+        }
     }
 
     /// The last stored answer of `api` to `query`, exactly as the server gave it.
@@ -125,13 +121,11 @@ public final class MovieStore: Sendable {
     /// Removes everything stored for `api`, in one transaction. Returns whether there was anything.
     @discardableResult
     public func removeAPI(_ api: APIKey) async throws(StoreError) -> Bool {
-        var removed = false
         try await write { db in
             let count = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey)) + (SELECT COUNT(*) FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api, api]) ?? 0
             try MovieWriting.removeAPI(api, in: db)
             return count > 0
-        } result: { removed = $0 }
-        return removed
+        }
     }
 
     /// SQLite's `PRAGMA integrity_check`: an empty list when the file is sound, else its findings.
@@ -164,20 +158,11 @@ public final class MovieStore: Sendable {
         }
     }
 
-    func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(StoreError) {
+    /// Runs `body` in one transaction and returns what it returned.
+    @discardableResult
+    func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
         do {
-            try await pool.write(body)
-        } catch {
-            throw StoreError(error, path: url.path)
-        }
-    }
-
-    func write<Value: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> Value,
-        result: (Value) -> Void
-    ) async throws(StoreError) {
-        do {
-            result(try await pool.write(body))
+            return try await pool.write(body)
         } catch {
             throw StoreError(error, path: url.path)
         }

@@ -6,9 +6,14 @@ enum StoredAPI {
     /// matches, when that API has nothing stored.
     static let idOfKey = "(SELECT id FROM api WHERE key = ?)"
 
+    /// The id of the API named `key`, or `nil` when nothing was ever stored for it.
+    static func id(of key: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM api WHERE key = ?"), arguments: [key])
+    }
+
     /// The id of the API named `key`, added when it has none yet.
     static func id(making key: String, in db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM api WHERE key = ?"), arguments: [key]) { return id }
+        if let id = try id(of: key, in: db) { return id }
         try db.cachedStatement(sql: "INSERT INTO api (key) VALUES (?)").execute(arguments: [key])
         return db.lastInsertedRowID
     }

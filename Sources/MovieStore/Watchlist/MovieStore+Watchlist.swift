@@ -7,11 +7,9 @@ extension MovieStore {
     public func recordWatchlistChange(
         movieID: Int, action: WatchlistChangeRecord.Action, note: String = "", api: APIKey, now: Date = Date()
     ) async throws(StoreError) -> WatchlistChangeRecord {
-        var record: WatchlistChangeRecord?
         try await write { db in
             try WatchlistStoring.record(movieID: movieID, action: action, note: note, api: api, now: now, in: db)
-        } result: { record = $0 }
-        return record!
+        }
     }
 
     /// The oldest `limit` changes waiting to be sent to `api`, in the order they were made.

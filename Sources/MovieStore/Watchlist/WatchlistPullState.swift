@@ -1,0 +1,20 @@
+import Foundation
+import GRDB
+
+/// A row of `watchlistState`: what the last pull of an API's watchlist learnt: its entity tag,
+/// when it was made, and whether the server keeps no watchlist at all.
+struct WatchlistPullState: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "watchlistState"
+
+    var apiId: Int64
+    var entityTag: String?
+    /// Seconds since 1970.
+    var pulledAt: Double?
+    var serverHasNone: Bool
+
+    enum Columns {
+        static let apiId = Column(CodingKeys.apiId)
+    }
+
+    var pulledDate: Date? { pulledAt.map(Date.init(timeIntervalSince1970:)) }
+}
