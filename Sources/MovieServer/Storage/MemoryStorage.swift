@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Storage that lives and dies with the process: a ``Catalog`` loaded at start, with its orders
-/// and word indexes (``MemorySearchIndex``), and refresh tokens in a dictionary. The app's
+/// and word indexes (`MemorySearchIndex`), and refresh tokens in a dictionary. The app's
 /// embedded server, `serve --catalog`, and the tests.
 public final class MemoryStorage: ServerStorage, Sendable {
     public let catalog: Catalog

@@ -2,7 +2,7 @@
 /// per request, whatever and however many queries it makes, so that waits do not add up (a list
 /// that asks for the catalog version and then the list, token requests queued behind a lock).
 ///
-/// ``RoutedRequestMiddleware`` sets it for each routed request; storage that waits for a
+/// `RoutedRequestMiddleware` sets it for each routed request; storage that waits for a
 /// database gives up at the earlier of it and its own query timeout.
 public enum RequestDeadline {
     @TaskLocal public static var current: ContinuousClock.Instant?

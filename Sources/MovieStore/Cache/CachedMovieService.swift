@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Movies
 
-/// A ``MovieService`` decorator that keeps every answer of its base service in a ``MovieStore``,
+/// A `MovieService` decorator that keeps every answer of its base service in a ``MovieStore``,
 /// under the base's API, and answers from it by a ``CachePolicy``: offline first.
 ///
 /// The base can be any `MovieService`; its failures keep their type: a snapshot's

@@ -1,6 +1,6 @@
 import Movies
 
-/// A ``MovieService`` that also answers by a ``CachePolicy``, with snapshots that say where each
+/// A `MovieService` that also answers by a ``CachePolicy``, with snapshots that say where each
 /// answer came from, and whose failures keep the network's type. What the app's commands and
 /// the browser depend on; ``CachedMovieService`` is the implementation.
 public protocol OfflineMovieService<NetworkFailure>: MovieService where Failure == CacheFailure<NetworkFailure> {

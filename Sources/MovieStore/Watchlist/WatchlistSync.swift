@@ -3,7 +3,7 @@ import FileLocking
 import Foundation
 import Movies
 
-/// Delivers a store's watchlist outbox to a ``WatchlistService`` and pulls the server's list:
+/// Delivers a store's watchlist outbox to a `WatchlistService` and pulls the server's list:
 /// the write half of offline-first.
 ///
 /// A push sends the waiting changes of one API oldest first, in batches, each under a key made
@@ -15,7 +15,7 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
     public let service: Service
     public let store: MovieStore
     public let api: MovieStore.APIKey
-    /// Changes per request, from 1 to the server's limit (``WatchlistChangeRecord/batchLimit``).
+    /// Changes per request, from 1 to the server's limit (`WatchlistChangeRecord.batchLimit`).
     public let batchSize: Int
     /// How long a push waits for another process's sync of the same store.
     public let lockTimeout: Duration

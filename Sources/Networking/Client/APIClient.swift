@@ -10,7 +10,7 @@ import Logging
 /// retry that could not start in time is not made.
 ///
 /// Every attempt is logged at `info` as one line (method, URL, status, bytes, duration, attempt
-/// number, outcome: ``ExchangeRecord``), and at `debug` as a `curl` command with its credentials
+/// number, outcome: `ExchangeRecord`), and at `debug` as a `curl` command with its credentials
 /// replaced by placeholders (``CurlCommand``), under the metadata key ``curlMetadataKey``.
 public struct APIClient: Sendable {
     public let baseURL: URL
