@@ -21,8 +21,8 @@ struct CachedAnswers: Sendable {
     }
 
     private let cache: ResponseCache
-    /// Checks the bearer token; `nil` on a public server.
-    private let tokens: TokenService?
+    /// Checks the bearer token as the router does; `nil` on a public server.
+    private let check: AccessTokenCheck?
     private let caching: CachingDirectives
     private let serverName: String?
     /// By route, method (GET, HEAD) and status (200, 304, 404): see ``recorder(_:_:_:)``.
@@ -31,9 +31,9 @@ struct CachedAnswers: Sendable {
 
     private static let statuses = [200, 304, 404]
 
-    init(cache: ResponseCache, tokens: TokenService?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
+    init(cache: ResponseCache, check: AccessTokenCheck?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
         self.cache = cache
-        self.tokens = tokens
+        self.check = check
         self.caching = caching
         self.serverName = serverName
         var recorders: [ServerMetrics.RequestRecorder] = []
@@ -89,9 +89,6 @@ struct CachedAnswers: Sendable {
     }
 
     private func isAuthorized(_ request: HTTPRequestHead) -> Bool {
-        guard let tokens else { return true }
-        let headers = request.headers["Authorization"]
-        guard headers.count == 1, let token = BearerAuthorization.token(in: headers[0]) else { return false }
-        return tokens.acceptsVerifiedAccessToken(token)
+        check?.isVerified(authorizationHeaders: request.headers["Authorization"]) ?? true
     }
 }

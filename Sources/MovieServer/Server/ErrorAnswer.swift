@@ -79,6 +79,12 @@ extension ErrorAnswer {
         message: "An access token is required: send Authorization: Bearer <token>, from POST /api/auth/token.",
         headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
     )
+
+    static let missingWatchlistToken = ErrorAnswer(
+        .unauthorized, code: "invalid_token",
+        message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",
+        headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
+    )
 }
 
 extension ErrorAnswer {

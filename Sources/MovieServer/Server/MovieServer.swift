@@ -137,15 +137,15 @@ public struct MovieServer: Sendable {
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
-        let listing = Router(context: BasicRequestContext.self)
+        let listing = Router(context: APIRequestContext.self)
         try registerRoutes(on: listing)
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RoutedRequestMiddleware(
             errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
         ))
         try registerRoutes(on: router)
         let cachedAnswers = configuration.answersOnEventLoop ? CachedAnswers(
-            cache: responseCache, tokens: configuration.auth.requiresToken ? tokens : nil,
+            cache: responseCache, check: configuration.auth.requiresToken ? AccessTokenCheck(tokens: tokens) : nil,
             caching: caching, serverName: Self.serverName, metrics: metrics
         ) : nil
         let connections = IdleConnections(maximum: configuration.limits.maximumConnections)
@@ -171,17 +171,17 @@ public struct MovieServer: Sendable {
 
     /// Every route of the API. Registered twice: once on a bare router, to list them for the
     /// answers to a wrong method, then on the served one, behind middleware that needs that list.
-    private func registerRoutes(on router: Router<BasicRequestContext>) throws {
+    private func registerRoutes(on router: Router<APIRequestContext>) throws {
         let api = router.group("api")
         let movies = api.group("movies")
         if configuration.auth.requiresToken {
-            movies.add(middleware: BearerTokenMiddleware(tokens: tokens))
+            movies.add(middleware: AccessTokenAuthenticator(check: AccessTokenCheck(tokens: tokens), missing: .missingToken))
         }
         MovieRoutes(storage: storage, cache: responseCache, caching: caching, cursors: SearchCursor(keys: configuration.auth.signingKeys))
             .register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
-        WatchlistRoutes(storage: storage, tokens: tokens).register(on: api)
+        WatchlistRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
         try OpenAPIRoute().register(on: api)
         OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics, readinessTimeout: configuration.readinessTimeout).register(on: router)
     }

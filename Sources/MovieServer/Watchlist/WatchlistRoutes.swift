@@ -2,6 +2,7 @@ import Foundation
 import Movies
 import HTTPTypes
 import Hummingbird
+import HummingbirdAuth
 
 /// `/api/watchlist`: each client's list of movies to watch, read and written with its access
 /// token, which names the owner. A token is needed also on a `--public` server.
@@ -17,19 +18,20 @@ struct WatchlistRoutes: Sendable {
     static let maximumBodySize = 2 * 1024 * 1024
 
     let storage: any WatchlistStorage
-    let tokens: TokenService
+    let check: AccessTokenCheck
     private let caching = CachingDirectives(maxAge: 0, isPrivate: true)
 
-    func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
-        router.get("watchlist") { request, _ in
-            let owner = try await owner(of: request)
+    func register<Context: AuthRequestContext<AccessTokenIdentity>>(on api: some RouterMethods<Context>) {
+        let router = api.group("watchlist").add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingWatchlistToken))
+        router.get("") { request, context in
+            let owner = try context.verifiedIdentity().subject
             let entries: [WatchlistEntry]
             do throws(StorageError) { entries = try await storage.watchlist(owner: owner) } catch { throw ErrorAnswer.storageUnavailable(error) }
             return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries)), to: request)
         }
         for (method, action) in [(HTTPRequest.Method.put, WatchlistChangeRecord.Action.add), (.delete, .remove)] {
-            router.on("watchlist/:id", method: method) { (request: Request, context: Context) -> Response in
-                let owner = try await owner(of: request)
+            router.on(":id", method: method) { (request: Request, context: Context) -> Response in
+                let owner = try context.verifiedIdentity().subject
                 let movieID = try ParameterParsing.movieID(context.parameters.get("id"))
                 let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
                 let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
@@ -38,8 +40,8 @@ struct WatchlistRoutes: Sendable {
                 return try await apply(write)
             }
         }
-        router.post("watchlist/changes") { request, _ in
-            let owner = try await owner(of: request)
+        router.post("changes") { request, context in
+            let owner = try context.verifiedIdentity().subject
             let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
             let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
             let changes = try WatchlistJSON.batch(body)
@@ -55,22 +57,6 @@ struct WatchlistRoutes: Sendable {
             headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: answer.body))
         )
-    }
-
-    private func owner(of request: Request) async throws -> String {
-        do {
-            guard let header = request.headers[.authorization], let token = BearerAuthorization.token(in: header) else {
-                throw ErrorAnswer(
-                    .unauthorized, code: "invalid_token",
-                    message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",
-                    headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
-                )
-            }
-            return try await tokens.verifyAccessToken(token)
-        } catch {
-            tokens.ledger.recordChallenge()
-            throw error
-        }
     }
 }
 
