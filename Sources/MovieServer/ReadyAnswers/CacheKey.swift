@@ -5,17 +5,51 @@
 /// The answers vary by nothing else: every client allowed to ask gets the same bytes, and
 /// `If-None-Match` and `HEAD` are applied to the kept answer.
 struct CacheKey: Hashable, Sendable {
-    /// The route, for the metrics' labels.
+    /// The catalogue's cacheable routes under `/api/movies/`: the table ``MovieRoutes`` registers
+    /// on the router and ``init(target:)`` reads a target by, so that the two cannot differ.
     enum Route: Int, Sendable, CaseIterable {
+        // Routes with a literal come before `movie`, whose path is its parameter alone.
         case topGrossing, topRated, movie, search
 
-        var label: String {
-            switch self {
-            case .topGrossing: "/api/movies/topGrossing/{year}"
-            case .topRated: "/api/movies/topRated/{year}"
-            case .movie: "/api/movies/{id}"
-            case .search: "/api/movies"
+        /// The route's one path parameter, read the same way by the router and the event loop.
+        enum Parameter: String, Sendable {
+            case year, id
+
+            /// The parameter's value in `segment`, or `nil` for a segment the router refuses. A
+            /// year of more than four digits (`02016`) is left to the router too, which reads it
+            /// the same way.
+            func read(_ segment: Substring) -> Int? {
+                switch self {
+                case .year: segment.utf8.count <= 4 ? ParameterParsing.year(in: segment) : nil
+                case .id: ParameterParsing.wholeNumber(segment)
+                }
             }
+        }
+
+        /// What follows `/api/movies/` before the parameter.
+        var literal: String {
+            switch self {
+            case .topGrossing: "topGrossing/"
+            case .topRated: "topRated/"
+            case .movie, .search: ""
+            }
+        }
+
+        var parameter: Parameter? {
+            switch self {
+            case .topGrossing, .topRated: .year
+            case .movie: .id
+            case .search: nil
+            }
+        }
+
+        /// The path the router registers under `movies/`: `topGrossing/:year`, `:id`, ``.
+        var routerPath: String { literal + (parameter.map { ":\($0.rawValue)" } ?? "") }
+
+        /// The path in the metrics' labels, as the router names it: `/api/movies/topGrossing/{year}`.
+        var label: String {
+            let tail = literal + (parameter.map { "{\($0.rawValue)}" } ?? "")
+            return tail.isEmpty ? "/api/movies" : "/api/movies/" + tail
         }
     }
 
@@ -26,17 +60,19 @@ struct CacheKey: Hashable, Sendable {
     /// The key of `target`, or `nil` for a target that is not a cacheable catalogue path.
     init?(target: String) {
         let (path, query) = Self.split(target)
-        if path == "/api/movies" {
+        var rest = path.utf8
+        let prefix = "/api/movies".utf8
+        guard rest.starts(with: prefix) else { return nil }
+        rest.removeFirst(prefix.count)
+        if rest.isEmpty {
             self.init(route: .search, parameter: Self.sortedQuery(query))
             return
         }
-        guard query == nil else { return nil }
-        if let (order, year) = Self.topList(in: path) {
-            self.init(route: order == .grossing ? .topGrossing : .topRated, parameter: String(year))
-            return
-        }
-        guard let id = Self.movieID(in: path) else { return nil }
-        self.init(route: .movie, parameter: String(id))
+        guard query == nil, rest.first == UInt8(ascii: "/") else { return nil }
+        rest.removeFirst()
+        guard let route = Route.allCases.first(where: { $0.parameter != nil && rest.starts(with: $0.literal.utf8) }) else { return nil }
+        guard let value = route.parameter?.read(Substring(rest.dropFirst(route.literal.utf8.count))) else { return nil }
+        self.init(route: route, parameter: String(value))
     }
 
     init(route: Route, parameter: String) {
@@ -55,42 +91,5 @@ struct CacheKey: Hashable, Sendable {
     private static func sortedQuery(_ query: Substring?) -> String {
         guard let query, !query.isEmpty else { return "" }
         return QueryParameters.canonical(query)
-    }
-
-    /// The id of `/api/movies/{id}`: ASCII digits only (as the router reads them), within `Int`.
-    private static func movieID(in path: Substring) -> Int? {
-        var utf8 = path.utf8
-        let prefix = "/api/movies/".utf8
-        guard utf8.starts(with: prefix) else { return nil }
-        utf8.removeFirst(prefix.count)
-        guard !utf8.isEmpty, utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return Int(Substring(utf8))
-    }
-
-    /// The list and year of `/api/movies/topGrossing/{year}` or `/api/movies/topRated/{year}`,
-    /// for a year of one to four ASCII digits from 1 to 9999 and nothing after it.
-    static func topList(in path: Substring) -> (TopListOrder, Int)? {
-        var utf8 = path.utf8
-        let prefix = "/api/movies/top".utf8
-        guard utf8.starts(with: prefix) else { return nil }
-        utf8.removeFirst(prefix.count)
-        let order: TopListOrder
-        if utf8.starts(with: "Grossing/".utf8) {
-            order = .grossing
-            utf8.removeFirst(9)
-        } else if utf8.starts(with: "Rated/".utf8) {
-            order = .rating
-            utf8.removeFirst(6)
-        } else {
-            return nil
-        }
-        guard (1...4).contains(utf8.count) else { return nil }
-        var year = 0
-        for byte in utf8 {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            year = year * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        guard ParameterParsing.yearRange.contains(year) else { return nil }
-        return (order, year)
     }
 }

@@ -22,24 +22,22 @@ struct MovieRoutes: Sendable {
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
-        router.get(":id") { [cache, answers, caching] request, context in
-            let id = try ParameterParsing.movieID(context.parameters.get("id"))
+        router.get(RouterPath(CacheKey.Route.movie.routerPath)) { [cache, answers, caching] request, context in
+            let id = try ParameterParsing.movieID(context.parameters.get(CacheKey.Route.Parameter.id.rawValue))
             let answer = try await Self.answer(CacheKey(route: .movie, parameter: String(id)), cache: cache) { () async throws(StorageError) in
                 try await answers.movie(id: id)
             }
             return Self.response(answer, to: request, caching: caching)
         }
-        router.get("") { [search] request, _ in
+        router.get(RouterPath(CacheKey.Route.search.routerPath)) { [search] request, _ in
             try await search.answer(request)
         }
-        for list in ["topGrossing", "topRated"] {
-            router.get("\(list)") { _, _ -> Response in
-                throw ErrorAnswer.badRequest("The year is missing: use /api/movies/\(list)/{year}.")
+        for route in [CacheKey.Route.topGrossing, .topRated] {
+            router.get(RouterPath(String(route.literal.dropLast()))) { _, _ -> Response in
+                throw ErrorAnswer.badRequest("The year is missing: use \(route.label).")
             }
-        }
-        for (path, route) in [("topGrossing", CacheKey.Route.topGrossing), ("topRated", .topRated)] {
-            router.get("\(path)/:year") { [cache, answers, caching] request, context in
-                let year = try ParameterParsing.year(context.parameters.get("year"))
+            router.get(RouterPath(route.routerPath)) { [cache, answers, caching] request, context in
+                let year = try ParameterParsing.year(context.parameters.get(CacheKey.Route.Parameter.year.rawValue))
                 let key = CacheKey(route: route, parameter: String(year))
                 let answer = try await Self.answer(key, cache: cache) { () async throws(StorageError) in try await answers.topList(key) }
                 return Self.response(answer, to: request, caching: caching)
