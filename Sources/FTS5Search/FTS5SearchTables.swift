@@ -29,4 +29,20 @@ public struct FTS5SearchTables: Sendable {
     public var creation: String {
         "CREATE VIRTUAL TABLE \(text) USING fts5(\(titleColumn), \(castColumn), tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3')"
     }
+
+    /// The statements that make this table from an older one-column FTS5 table `table`, whose
+    /// `column` held a movie's title words then its cast words, and drop the old one: the cast's
+    /// words are what follows the title's (all of it, for a title without words).
+    public func creation(splitting table: String, column: String) -> String {
+        let titleWords = "movie.\(movieTitleWords)"
+        return creation + """
+            ;
+            INSERT INTO \(text) (rowid, \(titleColumn), \(castColumn))
+                SELECT movie.\(movieKey), \(titleWords),
+                    CASE WHEN trim(\(titleWords)) = '' THEN \(table).\(column)
+                         ELSE ' ' || substr(\(table).\(column), length(\(titleWords)) + 1) END
+                FROM movie JOIN \(table) ON \(table).rowid = movie.\(movieKey);
+            DROP TABLE \(table);
+            """
+    }
 }

@@ -7,15 +7,7 @@ extension StoreMigrations {
     /// prefixes of one to three letters indexed), and each API's movies by grossing, for walking
     /// them in the order of a page. The cast's words are what follows the title's in `allWords`.
     static func splitSearchColumns(_ db: Database) throws {
-        try db.execute(sql: FTS5SearchTables.store.creation)
-        try db.execute(sql: """
-            INSERT INTO movieWords (rowid, titleWords, castWords)
-                SELECT movie.rowid, movie.titleWords,
-                    CASE WHEN trim(movie.titleWords) = '' THEN movieSearch.allWords
-                         ELSE ' ' || substr(movieSearch.allWords, length(movie.titleWords) + 1) END
-                FROM movie JOIN movieSearch ON movieSearch.rowid = movie.rowid;
-            DROP TABLE movieSearch;
-            CREATE INDEX movie_on_apiId_grossing ON movie (apiId, grossing, id);
-            """)
+        try db.execute(sql: FTS5SearchTables.store.creation(splitting: "movieSearch", column: "allWords"))
+        try db.execute(sql: "CREATE INDEX movie_on_apiId_grossing ON movie (apiId, grossing, id)")
     }
 }

@@ -69,15 +69,7 @@ enum SQLiteSchema {
             // the movies with its words in the title (``SearchTiers``). The cast's words are what
             // follows the title's in `all_words`, which starts with them. Prefixes of one to three
             // letters are indexed too: "e" as typed would merge the lists of every word in "e".
-            try db.execute(sql: FTS5SearchTables.catalogue.creation)
-            try db.execute(sql: """
-                INSERT INTO movie_words (rowid, title_words, cast_words)
-                    SELECT movie.id, movie.title_words,
-                        CASE WHEN trim(movie.title_words) = '' THEN movie_search.all_words
-                             ELSE ' ' || substr(movie_search.all_words, length(movie.title_words) + 1) END
-                    FROM movie JOIN movie_search ON movie_search.rowid = movie.id;
-                DROP TABLE movie_search;
-                """)
+            try db.execute(sql: FTS5SearchTables.catalogue.creation(splitting: "movie_search", column: "all_words"))
         }
         migrator.registerMigration("server-v5-bounded-title-key") { db in
             // The title order compares the first ``SearchText/titleKeyLength`` code points (SQLite's
