@@ -5,11 +5,12 @@ import Movies
 /// Reads one API's movies with their casts, and its list snapshots in their stored order.
 enum MovieReading {
     static func movie(id: Int, api: String, in db: Database) throws -> StoredValue<Movie>? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND id = ?"), arguments: [api, id]) else { return nil }
+        guard let stored = try StoredMovie.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND id = ?"), arguments: [api, id]
+        ) else { return nil }
         let casts = try self.casts(of: [id], api: api, in: db)
         return StoredValue(
-            value: try movie(from: row, cast: casts[id] ?? []), fetchedAt: try date(row["fetchedAt"]),
-            entityTag: row["entityTag"], maxAge: maxAge(row["maxAge"])
+            value: stored.movie(cast: casts[id] ?? []), fetchedAt: try date(stored.fetchedAt), entityTag: stored.entityTag, maxAge: maxAge(stored.maxAge)
         )
     }
 
@@ -19,12 +20,11 @@ enum MovieReading {
         ) else {
             return nil
         }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+        let stored = try StoredMovie.fetchAll(db.cachedStatement(sql: """
             SELECT movie.* FROM listEntry JOIN movie ON movie.apiId = listEntry.apiId AND movie.id = listEntry.movieId
             WHERE listEntry.apiId = \(StoredAPI.idOfKey) AND listEntry.query = ? ORDER BY listEntry.position
             """), arguments: [api, query.key])
-        let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
-        let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
+        let movies = try withCasts(stored, api: api, in: db)
         return StoredValue(
             value: movies, fetchedAt: try date(snapshot["fetchedAt"]), entityTag: snapshot["entityTag"], maxAge: maxAge(snapshot["maxAge"])
         )
@@ -48,15 +48,10 @@ enum MovieReading {
         }
     }
 
-    static func movie(from row: Row, cast: [MovieActor]) throws -> Movie {
-        let dateText: String = row["releaseDate"]
-        guard let releaseDate = CalendarDate.date(from: dateText) else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "movie \(row["id"] as Int) has release date '\(dateText)'")
-        }
-        return Movie(
-            id: row["id"], name: row["name"], year: row["year"], releaseDate: releaseDate,
-            grossing: row["grossing"], rating: row["rating"], cast: cast
-        )
+    /// The movies of `stored`, in order, each with its cast.
+    static func withCasts(_ stored: [StoredMovie], api: String, in db: Database) throws -> [Movie] {
+        let casts = try self.casts(of: stored.map(\.id), api: api, in: db)
+        return stored.map { $0.movie(cast: casts[$0.id] ?? []) }
     }
 
     /// A stored time; one outside 1970...9999 is damage, not a date to compute with.
@@ -73,20 +68,14 @@ extension MovieReading {
     /// order (ties to the higher id), at most ten; with how many movies of that year are stored
     /// and when the oldest of those shown was fetched. `nil` when no movie of the year is stored.
     static func derivedList(_ query: ListQuery, api: String, in db: Database) throws -> (StoredValue<[Movie]>, records: Int)? {
-        let year = query.year
-        let column =
-            switch query.list {
-            case .topGrossing: "grossing"
-            case .topRated: "rating"
-            }
-        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ?"), arguments: [api, year]) ?? 0
+        guard let apiID = try StoredAPI.id(of: api, in: db) else { return nil }
+        let ofYear = StoredMovie.filter(StoredMovie.Columns.apiId == apiID && StoredMovie.Columns.year == query.year)
+        let count = try ofYear.fetchCount(db)
         guard count > 0 else { return nil }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT * FROM movie WHERE apiId = \(StoredAPI.idOfKey) AND year = ? ORDER BY \(column) DESC, id DESC LIMIT ?
-            """), arguments: [api, year, MovieList.maximumCount])
-        let casts = try self.casts(of: rows.map { $0["id"] }, api: api, in: db)
-        let movies = try rows.map { row in try movie(from: row, cast: casts[row["id"]] ?? []) }
-        let oldest = try rows.map { row in try date(row["fetchedAt"]) }.min() ?? Date(timeIntervalSince1970: 0)
+        let column = query.list == .topGrossing ? StoredMovie.Columns.grossing : StoredMovie.Columns.rating
+        let stored = try ofYear.order(column.desc, StoredMovie.Columns.id.desc).limit(MovieList.maximumCount).fetchAll(db)
+        let movies = try withCasts(stored, api: api, in: db)
+        let oldest = try stored.map { try date($0.fetchedAt) }.min() ?? Date(timeIntervalSince1970: 0)
         return (StoredValue(value: movies, fetchedAt: oldest), count)
     }
 }

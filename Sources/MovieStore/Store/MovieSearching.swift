@@ -23,8 +23,7 @@ enum MovieSearching {
         } else {
             rows = try ranked(request, limit: limit, api: api, in: db)
         }
-        let casts = try MovieReading.casts(of: rows.map { $0["id"] }, api: api, in: db)
-        return (try rows.map { row in try MovieReading.movie(from: row, cast: casts[row["id"]] ?? []) }, searched)
+        return (try MovieReading.withCasts(rows.map(StoredMovie.init(row:)), api: api, in: db), searched)
     }
 
     /// The matches in one statement: every one ranked, then the first `limit`.
