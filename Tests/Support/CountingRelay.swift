@@ -3,6 +3,8 @@ import NIOCore
 import NIOPosix
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A TCP relay on loopback in front of a server: every connection it accepts is joined to a new

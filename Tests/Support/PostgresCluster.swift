@@ -2,6 +2,8 @@ import Foundation
 import PostgresNIO
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Testing
 
@@ -121,7 +123,7 @@ public final class PostgresCluster: Sendable {
 
     /// A loopback port that was free a moment ago, for a server this test starts to bind.
     public static func freeLoopbackPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, PortableSockets.stream, 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -129,7 +131,7 @@ public final class PostgresCluster: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Glibc.bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+                PortableSockets.bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
         guard bound else { throw Unavailable(description: "no free loopback port: errno \(errno)") }

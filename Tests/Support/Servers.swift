@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Hummingbird
 import Logging
@@ -83,7 +85,7 @@ enum PortHolder {
     /// No SO_REUSEADDR: Linux lets a socket that has it listen on a port held by another that has
     /// it too, as long as that one does not listen.
     static func bind(_ port: Int, sharing: Bool = false) throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, PortableSockets.stream, 0)
         if sharing {
             var on: Int32 = 1
             _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -93,7 +95,7 @@ enum PortHolder {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { PortableSockets.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard descriptor >= 0, bound == 0 else {
             let code = errno
