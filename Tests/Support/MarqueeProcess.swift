@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 
 /// The built `marquee` executable, run as a user would run it.
 public struct MarqueeProcess: Sendable {
@@ -36,34 +37,45 @@ public struct MarqueeProcess: Sendable {
         try await Self.run(executable, arguments, environment: environment.merging(extra) { $1 }, timeLimit: timeLimit)
     }
 
-    /// Runs any program as ``run(_:environment:timeLimit:)`` runs `marquee`.
+    /// Runs any program as ``run(_:environment:timeLimit:)`` runs `marquee`: through swift-subprocess,
+    /// started as ``ChildProcess`` starts one, its two streams read to their end. When `timeLimit`
+    /// passes first, the task of the run is cancelled, and Subprocess's teardown on cancellation
+    /// kills the program; the run still returns what it printed.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
-        let process = try SpawnedProcess(executable, arguments, environment: environment)
-        let watchdog = Task {
-            try await Task.sleep(for: timeLimit)
-            process.send(SIGKILL)
+        try await withThrowingTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                let result = try await Subprocess.run(
+                    .path(.init(executable.path)), arguments: Arguments(arguments), environment: .exactly(environment),
+                    platformOptions: .ownProcessGroup, input: .none, output: .sequence, error: .sequence
+                ) { execution in
+                    async let output = collect(execution.standardOutput)
+                    async let errors = collect(execution.standardError)
+                    return try await (output, errors)
+                }
+                return Outcome(
+                    status: Termination(result.terminationStatus).shellStatus,
+                    standardOutput: String(decoding: result.closureResult.0, as: UTF8.self),
+                    standardError: String(decoding: result.closureResult.1, as: UTF8.self)
+                )
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeLimit)
+                return nil
+            }
+            while let finished = try await group.next() {
+                group.cancelAll()
+                if let outcome = finished { return outcome }
+            }
+            throw CancellationError()
         }
-        defer { watchdog.cancel() }
-        async let outputData = readAll(process.output)
-        async let errorData = readAll(process.error)
-        let (outputBytes, errorBytes) = await (outputData, errorData)
-        return Outcome(
-            status: await process.exit().shellStatus,
-            standardOutput: String(decoding: outputBytes, as: UTF8.self),
-            standardError: String(decoding: errorBytes, as: UTF8.self)
-        )
     }
 
-    /// Reads `descriptor` to the end and closes it, on a thread of its own: a blocking read must
-    /// not hold one of the few threads of the concurrency pool, which an in-process test server
-    /// needs to answer.
-    static func readAll(_ descriptor: Int32) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let data = DescriptorReading.all(descriptor)
-                close(descriptor)
-                continuation.resume(returning: data)
-            }
+    /// Every byte of `output`, until the program closes it or exits.
+    private static func collect(_ output: SubprocessOutputSequence) async throws -> Data {
+        var data = Data()
+        for try await buffer in output {
+            buffer.withUnsafeBytes { data.append(contentsOf: $0) }
         }
+        return data
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A real terminal for end-to-end tests of full-screen programs: a detached tmux session on a
@@ -11,19 +13,26 @@ public final class TmuxTerminal: Sendable {
         public let description: String
     }
 
-    private let socketName = "marquee-test-\(UUID().uuidString.prefix(8))"
+    private let socketName: String
     private let session = "browse"
+    /// The tmux server's process, which ``kill()`` signals.
+    private let serverPID: Int32
+
+    private init(socketName: String, serverPID: Int32) {
+        self.socketName = socketName
+        self.serverPID = serverPID
+    }
 
     /// Starts `command` (run by `sh -c`) in a `width`×`height` terminal. The session ends when the
     /// command does, so a command that must be read after its program exits keeps the pane open
     /// for a while itself (`sleep`).
-    private init() {}
-
     public static func start(command: String, environment: [String: String], width: Int, height: Int) async throws -> TmuxTerminal {
-        let terminal = TmuxTerminal()
+        let socketName = "marquee-test-\(UUID().uuidString.prefix(8))"
         let variables = environment.map { "\($0.key)=\($0.value)" }
-        try await terminal.tmux(["new-session", "-d", "-s", terminal.session, "-x", "\(width)", "-y", "\(height)", "env -i " + (variables + ["/bin/sh", "-c", command]).map(Self.quoted).joined(separator: " ")])
-        return terminal
+        try await tmux(socketName, ["new-session", "-d", "-s", "browse", "-x", "\(width)", "-y", "\(height)", "env -i " + (variables + ["/bin/sh", "-c", command]).map(Self.quoted).joined(separator: " ")])
+        let pid = try await tmux(socketName, ["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let serverPID = Int32(pid) else { throw Failure(description: "tmux gave no server pid: '\(pid)'") }
+        return TmuxTerminal(socketName: socketName, serverPID: serverPID)
     }
 
     /// Types `keys`, in tmux's names (`Right`, `Enter`, `Escape`, `q`).
@@ -66,18 +75,29 @@ public final class TmuxTerminal: Sendable {
         try await waitForScreen(timeLimit: timeLimit, "'\(text)'") { $0.contains { $0.contains(text) } }
     }
 
-    /// Ends the tmux server and the program in it (SIGHUP). It waits the few milliseconds that
-    /// takes, so that it can be called from `defer` and is done before the test process exits.
+    /// Ends the tmux server and the program in it (SIGHUP), as `tmux kill-server` does: by sending
+    /// the server SIGTERM. It spawns nothing and returns at once, so that `defer` can call it (a
+    /// swift-subprocess `run` can only be awaited). Should the server have exited already, its pid
+    /// may have been given to another process: on Linux, only a process whose command line still
+    /// names this terminal's socket is signalled.
     public func kill() {
-        _ = DetachedSpawn.runAndWait("/usr/bin/tmux", ["tmux", "-L", socketName, "kill-server"], outputPath: "/dev/null")
+        #if os(Linux)
+        guard let commandLine = try? String(contentsOfFile: "/proc/\(serverPID)/cmdline", encoding: .utf8),
+            commandLine.contains(socketName)
+        else { return }
+        #endif
+        sendSignal(SIGTERM, to: serverPID)
     }
 
-    /// Runs one tmux command and returns what it printed. tmux is started with `posix_spawn` and
-    /// waited for with `waitpid` on a thread of its own: the client exits at once, but the server
-    /// it starts keeps the descriptors it inherited (output goes to a file, not a pipe), and no
-    /// thread of the concurrency pool may block on it.
+    /// Runs one tmux command and returns what it printed. The client exits at once, but the server
+    /// it starts keeps what it inherited: its output goes to a file (``DetachedSpawn``).
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> String {
+        try await Self.tmux(socketName, arguments)
+    }
+
+    @discardableResult
+    private static func tmux(_ socketName: String, _ arguments: [String]) async throws -> String {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
             throw Failure(description: "tmux is not installed (scripts/install-system-deps installs it)")
         }
@@ -96,4 +116,9 @@ public final class TmuxTerminal: Sendable {
     private static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
+}
+
+/// `kill(2)`, which ``TmuxTerminal/kill()`` hides inside the type.
+private func sendSignal(_ signal: Int32, to pid: Int32) {
+    _ = kill(pid, signal)
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Runs a system tool (initdb, pg_ctl, createdb…) to completion and returns what it printed.
-/// It is spawned detached (``DetachedSpawn``): pg_ctl leaves a server running that must inherit
-/// none of the test process's descriptors.
+/// Its output goes to a file (``DetachedSpawn``): pg_ctl leaves a server running, which keeps what
+/// it inherits.
 public enum ToolProcess {
     public struct Failure: Error, CustomStringConvertible {
         public let command: String
