@@ -60,6 +60,8 @@ struct ServeCommandTests {
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
     }
 
+    /// The three connections are busy (each has sent part of a request): an idle kept-alive
+    /// connection would be closed at the cap to admit the new one (`ConnectionCapTests`).
     @Test("--max-connections: at the limit a new connection waits, unanswered, until an open one closes")
     func maximumConnections() async throws {
         let server = try marquee.launch(["serve", "--port", "0", "--public", "--max-connections", "3", "--log-level", "notice"])
@@ -69,8 +71,7 @@ struct ServeCommandTests {
             var open: [RawConnection] = []
             for _ in 0..<3 {
                 let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(try await connection.read(until: "\r\n\r\n", limit: .seconds(20)) != nil, "the first three are served")
+                try await connection.send("GET /health/live HTTP/1.1\r\nHost: x\r\n")
                 open.append(connection)
             }
             let answered = NIOLockedValueBox(false)
