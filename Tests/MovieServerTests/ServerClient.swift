@@ -40,7 +40,7 @@ func withServerClient<Result>(
     maxAge: Duration = .seconds(60),
     storage: (any ServerStorage)? = nil,
     readinessTimeout: Duration = .seconds(1),
-    queryTimeout: Duration = .seconds(5),
+    queryTimeout: Duration = generousQueryTimeout,
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
     try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout, queryTimeout: queryTimeout) {

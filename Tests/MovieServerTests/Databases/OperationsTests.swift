@@ -34,8 +34,9 @@ extension ServerDatabaseTests {
             let url = try await cluster.makeDatabase()
             let storage = try await DatabaseLocation(parsing: url).open(logger: quietLogger)
             // A long readiness timeout: a probe before the drop that outlasted a short one on a
-            // loaded machine would go on, fail after the drop, and count a second error.
-            try await finally(try await withServerClient(storage: storage, readinessTimeout: .seconds(30)) { client in
+            // loaded machine would go on, fail after the drop, and count a second error. A request
+            // whose connection waits on the dropped database ends at the query timeout.
+            try await finally(try await withServerClient(storage: storage, readinessTimeout: .seconds(30), queryTimeout: .seconds(5)) { client in
                 #expect(try await eventually { try await client.get("/health/ready").status == 200 })
                 try await cluster.dropDatabase(url)
                 let ready = try await client.get("/health/ready")
