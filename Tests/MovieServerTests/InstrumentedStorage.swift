@@ -29,7 +29,8 @@ final class InstrumentedStorage: ServerStorage {
         return base.catalogVersion()
     }
     func saveRefreshToken(_ token: StoredRefreshToken) async throws(StorageError) { base.saveRefreshToken(token) }
-    func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { base.redeemRefreshToken(hash: hash) }
+    func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> RefreshRedemption { base.redeemRefreshToken(hash: hash) }
+    func revokeRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { base.revokeRefreshToken(hash: hash) }
     func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) { base.removeRefreshTokens(expiredBefore: date) }
     func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] { base.watchlist(owner: owner) }
     func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer { base.applyWatchlist(write, now: now) }

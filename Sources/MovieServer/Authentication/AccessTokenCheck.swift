@@ -9,7 +9,7 @@ struct AccessTokenCheck: Sendable {
     func identity(authorization: String?, missing: ErrorAnswer) async throws(ErrorAnswer) -> AccessTokenIdentity {
         do throws(ErrorAnswer) {
             guard let authorization, let token = BearerAuthorization.token(in: authorization) else { throw missing }
-            return AccessTokenIdentity(subject: try await tokens.verifyAccessToken(token))
+            return try await tokens.verifyAccessToken(token)
         } catch {
             tokens.ledger.recordChallenge()
             throw error

@@ -1,11 +1,25 @@
-import HummingbirdAuth
-
-/// Who a verified access token speaks for: its subject (`sub`), the client it was issued to.
-/// Put in the request's context by `AccessTokenAuthenticator`; the routes read it from there.
+/// Who a verified access token speaks for: a person (an account, through a client, on one
+/// sign-in) or a client application on its own. Put in the request's context by
+/// `AccessTokenAuthenticator`; the routes read it from there.
 public struct AccessTokenIdentity: Sendable, Hashable {
+    /// The token's `sub`: the account's name for a person, the client's id for an application.
     public let subject: String
+    /// The client the token was issued to.
+    public let clientID: String
+    /// The sign-in (a person's device) the token belongs to; nil for an application's token.
+    public let signInID: String?
+
+    public init(subject: String, clientID: String, signInID: String?) {
+        self.subject = subject
+        self.clientID = clientID
+        self.signInID = signInID
+    }
+
+    /// The account a person's token names; nil for an application's.
+    public var account: String? { signInID == nil ? nil : subject }
+
+    /// Whose watchlist the token reads and writes: the account's, or, for an application's token,
+    /// the list kept under its client id before accounts existed.
+    var watchlistOwner: String { account.map(WatchlistOwner.account) ?? subject }
 }
 
-/// The context of every routed request: Hummingbird's, with the identity the access token
-/// proved (none before `AccessTokenAuthenticator`, or on a path that needs no token).
-typealias APIRequestContext = BasicAuthRequestContext<AccessTokenIdentity>

@@ -20,6 +20,19 @@ public struct AuthConfiguration: Sendable {
     /// or audience is refused even when signed with the same key.
     public var issuer: String
     public var audience: String
+    /// How long a device code (RFC 8628) may wait for a person's approval.
+    public var deviceCodeLifetime: Duration = .seconds(600)
+    /// Seconds a device waits between polls at first (RFC 8628 §3.2 `interval`).
+    public var devicePollInterval = 5
+    /// Whether a person may create an account on the sign-in page; an operator always may, with
+    /// `marquee accounts add`.
+    public var allowsSignUp = true
+    /// Where people reach the server (`https://movies.example.com`), for the sign-in page's
+    /// address in device authorizations and the metadata, and to mark its cookie `Secure` when it
+    /// is https. Unset, the address is the request's `Host` over http.
+    public var publicURL: String?
+    /// The bcrypt cost of a new password hash (see ``PasswordHasher``).
+    public var passwordHashCost: UInt8 = PasswordHasher.defaultCost
 
     public init(
         requiresToken: Bool = true,
@@ -64,6 +77,12 @@ public struct AuthConfiguration: Sendable {
     /// The client whose id and secret these are, every client compared in constant time.
     func client(id: String, secret: String) -> ClientCredentials? {
         clients.reduce(nil) { found, client in client.matches(id: id, secret: secret) ? client : found }
+    }
+
+    /// The server's address as people reach it, for a request that came with `host`.
+    func baseURL(host: String?) -> String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        return "http://\(host ?? "localhost")"
     }
 
     /// Movie endpoints open to anyone; the token endpoint still works.

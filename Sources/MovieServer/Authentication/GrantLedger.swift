@@ -7,16 +7,18 @@ public final class GrantLedger: Sendable {
     public struct Counts: Sendable, Hashable, CustomStringConvertible {
         public var clientCredentials = 0
         public var refreshToken = 0
+        public var deviceCode = 0
         public var refused = 0
 
-        public init(clientCredentials: Int = 0, refreshToken: Int = 0, refused: Int = 0) {
+        public init(clientCredentials: Int = 0, refreshToken: Int = 0, deviceCode: Int = 0, refused: Int = 0) {
             self.clientCredentials = clientCredentials
             self.refreshToken = refreshToken
+            self.deviceCode = deviceCode
             self.refused = refused
         }
 
         public var description: String {
-            "client_credentials=\(clientCredentials) refresh_token=\(refreshToken) refused=\(refused)"
+            "client_credentials=\(clientCredentials) refresh_token=\(refreshToken) device_code=\(deviceCode) refused=\(refused)"
         }
     }
 
@@ -39,6 +41,7 @@ public final class GrantLedger: Sendable {
             switch type {
             case .clientCredentials: counts.clientCredentials += 1
             case .refreshToken: counts.refreshToken += 1
+            case .deviceCode: counts.deviceCode += 1
             }
             return counts
         }

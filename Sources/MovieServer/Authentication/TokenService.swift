@@ -4,7 +4,9 @@ import JWTKit
 import Logging
 
 /// Issues and checks tokens: signed access tokens that need no server state, and single-use
-/// refresh tokens, kept in the server's storage, that are replaced on every use.
+/// refresh tokens, kept in the server's storage, that are replaced on every use. A client gets
+/// its own tokens (client credentials); a person's come through the device flow (``DeviceFlow``)
+/// and name their account and sign-in.
 public final class TokenService: Sendable {
     public let configuration: AuthConfiguration
     /// How many tokens were granted, by grant type.
@@ -13,14 +15,23 @@ public final class TokenService: Sendable {
     /// for an unknown `kid`, and a token naming no listed key must be refused.
     private let keysByID: [String: JWTKeyCollection]
     private let refreshTokens: RefreshTokens
+    /// The device authorizations (RFC 8628) the token endpoint redeems.
+    let deviceFlow: DeviceFlow
+    let storage: any TokenStorage & AccountStorage & DeviceAuthorizationStorage
     private let metrics: ServerMetrics?
     private let verified = VerifiedAccessTokens()
 
-    public init(configuration: AuthConfiguration, storage: any TokenStorage = MemoryStorage(catalog: .empty), metrics: ServerMetrics? = nil) async {
+    public init(
+        configuration: AuthConfiguration,
+        storage: any TokenStorage & AccountStorage & DeviceAuthorizationStorage = MemoryStorage(catalog: .empty),
+        metrics: ServerMetrics? = nil
+    ) async {
         self.configuration = configuration
         self.ledger = GrantLedger()
         self.metrics = metrics
+        self.storage = storage
         self.refreshTokens = RefreshTokens(storage: storage)
+        self.deviceFlow = DeviceFlow(storage: storage, configuration: configuration)
         var keysByID: [String: JWTKeyCollection] = [:]
         for key in configuration.signingKeys.keys {
             keysByID[key.id] = await JWTKeyCollection().add(hmac: HMACKey(key: key.key), digestAlgorithm: .sha256)
@@ -31,18 +42,54 @@ public final class TokenService: Sendable {
     /// Answers a token request, or throws the RFC 6749 error to send back.
     func grant(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?, logger: Logger) async throws(ErrorAnswer) -> TokenResponse {
         do {
-            let (type, client) = try await authorize(request, basicCredentials: basicCredentials)
+            let (type, client, signIn) = try await authorize(request, basicCredentials: basicCredentials)
             let clientID = client.id
-            let response = try await issueTokens(for: client)
+            let response = try await issueTokens(for: client, signIn: signIn)
             let counts = ledger.recordGrant(type)
             metrics?.recordGrant(type)
-            logger.notice("granted tokens to \(clientID) by \(type.rawValue) (grants: \(counts))")
+            let whom = signIn.map { "\($0.account) through \(clientID)" } ?? clientID
+            logger.notice("granted tokens to \(whom) by \(type.rawValue) (grants: \(counts))")
             return response
         } catch {
+            // A device told to keep waiting was not refused anything.
+            if error.code == "authorization_pending" || error.code == "slow_down" { throw error }
             let counts = ledger.recordRefusal()
             metrics?.recordRefusedGrant()
             logger.notice("refused token request: \(error.code) (grants: \(counts))")
             throw error
+        }
+    }
+
+    /// The client a request authenticates as (HTTP Basic, or `client_id` and `client_secret` in the
+    /// body), or the 401 to send back.
+    func authenticateClient(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) throws(ErrorAnswer) -> ClientCredentials {
+        let presented = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
+        guard let presented, let client = configuration.client(id: presented.0, secret: presented.1) else {
+            throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: AuthenticationChallenge.basic])
+        }
+        return client
+    }
+
+    /// RFC 7009: ends what the refresh token in `request` belongs to, if the authenticated client
+    /// holds it; an access token, or a token unknown here, changes nothing (and is no error).
+    func revoke(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?, logger: Logger) async throws(ErrorAnswer) {
+        let client = try authenticateClient(request, basicCredentials: basicCredentials)
+        guard let token = request.token, !token.isEmpty else {
+            throw .tokenRequest(.badRequest, "invalid_request", "The token parameter is missing.")
+        }
+        try await refreshTokens.revoke(token, presentedBy: client)
+        logger.notice("revoked a token of \(client.id)")
+    }
+
+    /// Throws the 401 to send back unless a person's sign-in is still on (an application's
+    /// token has none to check): an access token outlives the sign-in it came from by at most its
+    /// lifetime, and what is personal is refused at once.
+    func confirmSignedIn(_ identity: AccessTokenIdentity) async throws(ErrorAnswer) {
+        guard let id = identity.signInID else { return }
+        let signIn: StoredSignIn?
+        do { signIn = try await storage.signIn(id: id) } catch { throw .storageUnavailable(error) }
+        guard let signIn, signIn.account == identity.subject else {
+            throw .invalidToken("The sign-in this token belongs to has ended; sign in again.")
         }
     }
 
@@ -56,8 +103,8 @@ public final class TokenService: Sendable {
     /// no critical extension; then the signature, the times (with ``clockSkewLeeway``) and the
     /// issuer, audience and client are checked. A token that passed before and has not expired is
     /// accepted from ``VerifiedAccessTokens`` without all that.
-    func verifyAccessToken(_ token: String) async throws(ErrorAnswer) -> String {
-        if let subject = verified.subject(of: token, now: configuration.now()) { return subject }
+    func verifyAccessToken(_ token: String) async throws(ErrorAnswer) -> AccessTokenIdentity {
+        if let identity = verified.identity(of: token, now: configuration.now()) { return identity }
         guard let header = TokenHeader.read(token), let keyID = header.kid else {
             throw .invalidToken("The access token is malformed or names no signing key.")
         }
@@ -87,12 +134,13 @@ public final class TokenService: Sendable {
             throw .invalidToken("The access token is not valid yet.")
         }
         guard payload.iss.value == configuration.issuer, payload.aud.value.contains(configuration.audience),
-              configuration.knowsClient(id: payload.sub.value)
+              configuration.knowsClient(id: payload.clientID), payload.sid != nil || payload.sub.value == payload.clientID
         else {
             throw .invalidToken("The access token was not issued by this server for this client.")
         }
-        verified.remember(token, subject: payload.sub.value, expiresAt: payload.exp.value.addingTimeInterval(Self.clockSkewLeeway), now: now)
-        return payload.sub.value
+        let identity = AccessTokenIdentity(subject: payload.sub.value, clientID: payload.clientID, signInID: payload.sid)
+        verified.remember(token, identity: identity, expiresAt: payload.exp.value.addingTimeInterval(Self.clockSkewLeeway), now: now)
+        return identity
     }
 
     /// A time from 1970 to the year 9999, as a token's claims must be.
@@ -103,41 +151,52 @@ public final class TokenService: Sendable {
     /// Whether `token` passed ``verifyAccessToken(_:)`` before and has not expired since: an
     /// answer without waiting, for the event loop; `false` sends the request the long way.
     func acceptsVerifiedAccessToken(_ token: String) -> Bool {
-        verified.subject(of: token, now: configuration.now()) != nil
+        verified.identity(of: token, now: configuration.now()) != nil
     }
 
-    private func authorize(_ request: TokenRequest, basicCredentials: (id: String, secret: String)?) async throws(ErrorAnswer) -> (GrantType, ClientCredentials) {
+    private func authorize(
+        _ request: TokenRequest, basicCredentials: (id: String, secret: String)?
+    ) async throws(ErrorAnswer) -> (GrantType, ClientCredentials, StoredSignIn?) {
         guard let grantName = request.grant_type, !grantName.isEmpty else {
             throw .tokenRequest(.badRequest, "invalid_request", "The grant_type parameter is missing.")
         }
         guard let grant = GrantType(rawValue: grantName) else {
-            throw .tokenRequest(.badRequest, "unsupported_grant_type", "Use grant_type client_credentials or refresh_token.")
+            throw .tokenRequest(.badRequest, "unsupported_grant_type", "Use grant_type client_credentials, refresh_token or \(GrantType.deviceCode.rawValue).")
         }
-        let presented = basicCredentials ?? request.client_id.map { ($0, request.client_secret ?? "") }
-        guard let presented, let client = configuration.client(id: presented.0, secret: presented.1) else {
-            throw .tokenRequest(.unauthorized, "invalid_client", "The client id or secret is not valid.", headers: [.wwwAuthenticate: AuthenticationChallenge.basic])
-        }
+        let client = try authenticateClient(request, basicCredentials: basicCredentials)
         switch grant {
         case .clientCredentials:
-            return (grant, client)
+            return (grant, client, nil)
         case .refreshToken:
             guard let token = request.refresh_token, !token.isEmpty else {
                 throw .tokenRequest(.badRequest, "invalid_request", "The refresh_token parameter is missing.")
             }
-            guard try await refreshTokens.consume(token, presentedBy: client, now: configuration.now()) else {
+            switch try await refreshTokens.consume(token, presentedBy: client, now: configuration.now()) {
+            case nil:
                 throw .tokenRequest(.badRequest, "invalid_grant", "The refresh token is unknown, expired, already used or issued to another client.")
+            case .application:
+                return (grant, client, nil)
+            case let .person(signIn):
+                return (grant, client, signIn)
             }
-            return (grant, client)
+        case .deviceCode:
+            guard let deviceCode = request.device_code, !deviceCode.isEmpty else {
+                throw .tokenRequest(.badRequest, "invalid_request", "The device_code parameter is missing.")
+            }
+            let signIn = try await deviceFlow.redeem(deviceCode, presentedBy: client, now: configuration.now())
+            return (grant, client, signIn)
         }
     }
 
-    private func issueTokens(for client: ClientCredentials) async throws(ErrorAnswer) -> TokenResponse {
+    private func issueTokens(for client: ClientCredentials, signIn: StoredSignIn?) async throws(ErrorAnswer) -> TokenResponse {
         let now = configuration.now()
         let lifetime = configuration.accessTokenLifetime / .seconds(1)
         let payload = AccessTokenPayload(
             iss: IssuerClaim(value: configuration.issuer),
             aud: AudienceClaim(value: [configuration.audience]),
-            sub: SubjectClaim(value: client.id),
+            sub: SubjectClaim(value: signIn?.account ?? client.id),
+            client_id: client.id,
+            sid: signIn?.id,
             iat: IssuedAtClaim(value: now),
             exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
             jti: IDClaim(value: UUID().uuidString)
@@ -152,6 +211,7 @@ public final class TokenService: Sendable {
         }
         let refreshToken = try await refreshTokens.issue(
             for: client,
+            signIn: signIn,
             expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime / .seconds(1)),
             now: now
         )

@@ -1,7 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The access tokens this server has verified, with their subject and expiry, so that a token seen
+/// The access tokens this server has verified, with their identity and expiry, so that a token seen
 /// again is accepted without decoding it and checking its signature again: on the event loop,
 /// which cannot wait, and in the router, which need not.
 ///
@@ -14,7 +14,7 @@ final class VerifiedAccessTokens: Sendable {
     private let accepted = NIOLockedValueBox<[String: Acceptance]>([:])
 
     private struct Acceptance {
-        let subject: String
+        let identity: AccessTokenIdentity
         let expiry: Date
     }
 
@@ -22,19 +22,19 @@ final class VerifiedAccessTokens: Sendable {
         self.capacity = capacity
     }
 
-    func remember(_ token: String, subject: String, expiresAt expiry: Date, now: Date) {
+    func remember(_ token: String, identity: AccessTokenIdentity, expiresAt expiry: Date, now: Date) {
         accepted.withLockedValue { accepted in
             if accepted.count >= capacity {
                 accepted = accepted.filter { $0.value.expiry > now }
                 if accepted.count >= capacity { accepted.removeAll(keepingCapacity: true) }
             }
-            accepted[token] = Acceptance(subject: subject, expiry: expiry)
+            accepted[token] = Acceptance(identity: identity, expiry: expiry)
         }
     }
 
-    /// The subject of `token` if it was verified and has not expired at `now`.
-    func subject(of token: String, now: Date) -> String? {
+    /// The identity of `token` if it was verified and has not expired at `now`.
+    func identity(of token: String, now: Date) -> AccessTokenIdentity? {
         guard let acceptance = accepted.withLockedValue({ $0[token] }), acceptance.expiry > now else { return nil }
-        return acceptance.subject
+        return acceptance.identity
     }
 }

@@ -73,6 +73,8 @@ public struct MovieServer: Sendable {
     public let configuration: Configuration
     /// Issues and checks the tokens; its ledger counts the grants.
     public let tokens: TokenService
+    /// The people who may sign in: what the sign-in page and the operator's commands change.
+    public let accounts: Accounts
     /// What `GET /metrics` reports.
     public let metrics: ServerMetrics
     /// What `GET /health/ready` reports, besides the database.
@@ -87,6 +89,7 @@ public struct MovieServer: Sendable {
         self.metrics = metrics
         storage = MeteredStorage(base: configuration.storage, metrics: metrics, logger: configuration.logger)
         tokens = await TokenService(configuration: configuration.auth, storage: storage, metrics: metrics)
+        accounts = Accounts(storage: storage, hasher: PasswordHasher(cost: configuration.auth.passwordHashCost), now: configuration.auth.now)
         let fixedCatalog = configuration.storage.fixedCatalog
         responseCache = ResponseCache(
             storage: storage, capacity: configuration.responseCacheBytes,
@@ -138,12 +141,13 @@ public struct MovieServer: Sendable {
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
         let listing = Router(context: APIRequestContext.self)
-        try registerRoutes(on: listing)
+        let templates = try PageTemplates()
+        try registerRoutes(on: listing, templates: templates)
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RoutedRequestMiddleware(
             errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
         ))
-        try registerRoutes(on: router)
+        try registerRoutes(on: router, templates: templates)
         let cachedAnswers = configuration.answersOnEventLoop ? CachedAnswers(
             cache: responseCache, check: configuration.auth.requiresToken ? AccessTokenCheck(tokens: tokens) : nil,
             caching: caching, serverName: Self.serverName, metrics: metrics
@@ -171,7 +175,7 @@ public struct MovieServer: Sendable {
 
     /// Every route of the API. Registered twice: once on a bare router, to list them for the
     /// answers to a wrong method, then on the served one, behind middleware that needs that list.
-    private func registerRoutes(on router: Router<APIRequestContext>) throws {
+    private func registerRoutes(on router: Router<APIRequestContext>, templates: PageTemplates) throws {
         let api = router.group("api")
         let movies = api.group("movies")
         if configuration.auth.requiresToken {
@@ -182,6 +186,10 @@ public struct MovieServer: Sendable {
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         WatchlistRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
+        AccountRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
+        AuthorizationServerMetadata.register(on: router, configuration: configuration.auth)
+        SignInPage(accounts: accounts, storage: storage, configuration: configuration.auth, templates: templates)
+            .register(on: router, sessionStorage: storage)
         try OpenAPIRoute().register(on: api)
         OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics, readinessTimeout: configuration.readinessTimeout).register(on: router)
     }

@@ -2,14 +2,23 @@ import Foundation
 
 extension MemoryStorage: TokenStorage {
     public func saveRefreshToken(_ token: StoredRefreshToken) {
-        refreshTokens.withLockedValue { $0[token.hash] = token }
+        identity.withLockedValue { $0.refreshTokens[token.hash] = (token, used: false) }
     }
 
-    public func redeemRefreshToken(hash: [UInt8]) -> StoredRefreshToken? {
-        refreshTokens.withLockedValue { $0.removeValue(forKey: hash) }
+    public func redeemRefreshToken(hash: [UInt8]) -> RefreshRedemption {
+        identity.withLockedValue { state in
+            guard let (token, used) = state.refreshTokens[hash] else { return .unknown }
+            if used { return .reused(token) }
+            state.refreshTokens[hash] = (token, used: true)
+            return .redeemed(token)
+        }
+    }
+
+    public func revokeRefreshToken(hash: [UInt8]) -> StoredRefreshToken? {
+        identity.withLockedValue { $0.refreshTokens.removeValue(forKey: hash)?.token }
     }
 
     public func removeRefreshTokens(expiredBefore date: Date) {
-        refreshTokens.withLockedValue { tokens in tokens = tokens.filter { $0.value.expiresAt >= date } }
+        identity.withLockedValue { state in state.refreshTokens = state.refreshTokens.filter { $0.value.token.expiresAt >= date } }
     }
 }

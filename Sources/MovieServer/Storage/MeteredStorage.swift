@@ -31,8 +31,12 @@ struct MeteredStorage: ServerStorage {
         try await observe("save_refresh_token") { () async throws(StorageError) in try await base.saveRefreshToken(token) }
     }
 
-    func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
+    func redeemRefreshToken(hash: [UInt8]) async throws(StorageError) -> RefreshRedemption {
         try await observe("redeem_refresh_token") { () async throws(StorageError) in try await base.redeemRefreshToken(hash: hash) }
+    }
+
+    func revokeRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
+        try await observe("revoke_refresh_token") { () async throws(StorageError) in try await base.revokeRefreshToken(hash: hash) }
     }
 
     func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) {
@@ -55,7 +59,7 @@ struct MeteredStorage: ServerStorage {
         await base.close()
     }
 
-    private func observe<T>(_ operation: String, _ body: () async throws(StorageError) -> T) async throws(StorageError) -> T {
+    func observe<T>(_ operation: String, _ body: () async throws(StorageError) -> T) async throws(StorageError) -> T {
         do {
             return try await body()
         } catch {

@@ -49,6 +49,25 @@ final class MemoryWatchlists: Sendable {
     func journal(owner: String) -> [WatchlistJournalEntry] {
         owners.withLockedValue { $0[owner]?.journal ?? [] }
     }
+
+    func remove(owner: String) {
+        _ = owners.withLockedValue { $0.removeValue(forKey: owner) }
+    }
+
+    /// Moves `source`'s entries into `target`'s list, the later change winning per movie.
+    func move(from source: String, to target: String) -> Int {
+        owners.withLockedValue { owners in
+            guard let moving = owners[source]?.entries, !moving.isEmpty else { return 0 }
+            var receiving = owners[target] ?? Owner()
+            for (movieID, entry) in moving where receiving.entries[movieID].map({ entry.version.changedAt > $0.version.changedAt }) ?? true {
+                receiving.entries[movieID] = entry
+            }
+            owners[target] = receiving
+            owners[source]?.entries = [:]
+            owners[source]?.answers = [:]
+            return moving.count
+        }
+    }
 }
 
 extension WatchlistEntry {

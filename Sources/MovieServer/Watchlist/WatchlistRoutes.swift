@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 
-/// `/api/watchlist`: each client's list of movies to watch, read and written with its access
-/// token, which names the owner. A token is needed also on a `--public` server.
+/// `/api/watchlist`: each person's list of movies to watch, read and written with their access
+/// token, which names the account (an application's token names the list kept under its client id). A token is needed also on a `--public` server.
 ///
 /// - `GET /api/watchlist`: `{"entries": [...]}` with an `ETag` (a `304` for a match), `private`.
 /// - `PUT /api/watchlist/{movieId}`, `DELETE /api/watchlist/{movieId}`: one change.
@@ -24,14 +24,14 @@ struct WatchlistRoutes: Sendable {
     func register<Context: AuthRequestContext<AccessTokenIdentity>>(on api: some RouterMethods<Context>) {
         let router = api.group("watchlist").add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingWatchlistToken))
         router.get("") { request, context in
-            let owner = try context.verifiedIdentity().subject
+            let owner = try await owner(context)
             let entries: [WatchlistEntry]
             do throws(StorageError) { entries = try await storage.watchlist(owner: owner) } catch { throw ErrorAnswer.storageUnavailable(error) }
             return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries)), to: request)
         }
         for (method, action) in [(HTTPRequest.Method.put, WatchlistChangeRecord.Action.add), (.delete, .remove)] {
             router.on(":id", method: method) { (request: Request, context: Context) -> Response in
-                let owner = try context.verifiedIdentity().subject
+                let owner = try await owner(context)
                 let movieID = try ParameterParsing.movieID(context.parameters.get("id"))
                 let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
                 let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
@@ -41,12 +41,20 @@ struct WatchlistRoutes: Sendable {
             }
         }
         router.post("changes") { request, context in
-            let owner = try context.verifiedIdentity().subject
+            let owner = try await owner(context)
             let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
             let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
             let changes = try WatchlistJSON.batch(body)
             return try await apply(WatchlistWrite(owner: owner, key: key, request: "POST changes", body: body, changes: changes, shape: .batch))
         }
+    }
+
+    /// Whose list the request's token reads and writes (``AccessTokenIdentity/watchlistOwner``),
+    /// once a person's sign-in is found still on.
+    private func owner(_ context: some AuthRequestContext<AccessTokenIdentity>) async throws -> String {
+        let identity = try context.verifiedIdentity()
+        try await check.tokens.confirmSignedIn(identity)
+        return identity.watchlistOwner
     }
 
     private func apply(_ write: WatchlistWrite) async throws -> Response {

@@ -63,7 +63,10 @@ extension ServerDatabaseTests {
 extension Backend {
     /// Runs `body` with two servers requiring tokens, each opening the same new database on its
     /// own (as two processes would), each with its own random signing key.
-    func withTwoInstances<Result>(_ body: (ServerClient, ServerClient) async throws -> Result) async throws -> Result {
+    func withTwoInstances<Result>(
+        auth: () -> AuthConfiguration = { AuthConfiguration() },
+        _ body: (ServerClient, ServerClient) async throws -> Result
+    ) async throws -> Result {
         let location = try await makeLocation()
         let firstStorage = try await location.open(logger: quietLogger)
         let secondStorage: any CatalogImporting
@@ -75,8 +78,8 @@ extension Backend {
             throw error
         }
         return try await finally(
-            try await withServerClient(auth: AuthConfiguration(), storage: firstStorage) { first in
-                try await withServerClient(auth: AuthConfiguration(), storage: secondStorage) { second in
+            try await withServerClient(auth: auth(), storage: firstStorage) { first in
+                try await withServerClient(auth: auth(), storage: secondStorage) { second in
                     try await body(first, second)
                 }
             }

@@ -90,6 +90,26 @@ enum PostgresSchema {
         Step(name: "server-v5-bounded-title-key", statements: [
             "UPDATE movie SET title_key = left(title_key, \(unescaped: String(SearchText.titleKeyLength))) WHERE length(title_key) > \(unescaped: String(SearchText.titleKeyLength))",
         ]),
+        Step(name: "server-v6-accounts", statements: [
+            "CREATE TABLE account (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)",
+            """
+            CREATE TABLE sign_in (
+                id TEXT PRIMARY KEY, account TEXT NOT NULL, client_id TEXT NOT NULL, device_name TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL, last_used_at TIMESTAMPTZ NOT NULL)
+            """,
+            "CREATE INDEX sign_in_account ON sign_in (account)",
+            "ALTER TABLE refresh_token ADD COLUMN sign_in_id TEXT, ADD COLUMN used BOOLEAN NOT NULL DEFAULT false",
+            "CREATE INDEX refresh_token_sign_in ON refresh_token (sign_in_id)",
+            """
+            CREATE TABLE device_authorization (
+                device_code_hash BYTEA PRIMARY KEY, user_code TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL,
+                device_name TEXT NOT NULL, state TEXT NOT NULL, account TEXT, created_at TIMESTAMPTZ NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL, interval INTEGER NOT NULL, last_polled_at TIMESTAMPTZ)
+            """,
+            "CREATE INDEX device_authorization_expiry ON device_authorization (expires_at)",
+            "CREATE TABLE web_session (key TEXT PRIMARY KEY, value BYTEA NOT NULL, expires_at TIMESTAMPTZ)",
+            "CREATE INDEX web_session_expiry ON web_session (expires_at)",
+        ]),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.

@@ -79,6 +79,25 @@ enum SQLiteSchema {
                 arguments: [SearchText.titleKeyLength, SearchText.titleKeyLength]
             )
         }
+        migrator.registerMigration("server-v6-accounts") { db in
+            try db.execute(sql: """
+                CREATE TABLE account (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL, created_at REAL NOT NULL) WITHOUT ROWID;
+                CREATE TABLE sign_in (
+                    id TEXT PRIMARY KEY, account TEXT NOT NULL, client_id TEXT NOT NULL, device_name TEXT NOT NULL,
+                    created_at REAL NOT NULL, last_used_at REAL NOT NULL) WITHOUT ROWID;
+                CREATE INDEX sign_in_account ON sign_in (account);
+                ALTER TABLE refresh_token ADD COLUMN sign_in_id TEXT;
+                ALTER TABLE refresh_token ADD COLUMN used INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX refresh_token_sign_in ON refresh_token (sign_in_id);
+                CREATE TABLE device_authorization (
+                    device_code_hash BLOB PRIMARY KEY, user_code TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL,
+                    device_name TEXT NOT NULL, state TEXT NOT NULL, account TEXT, created_at REAL NOT NULL,
+                    expires_at REAL NOT NULL, interval INTEGER NOT NULL, last_polled_at REAL) WITHOUT ROWID;
+                CREATE INDEX device_authorization_expiry ON device_authorization (expires_at);
+                CREATE TABLE web_session (key TEXT PRIMARY KEY, value BLOB NOT NULL, expires_at REAL) WITHOUT ROWID;
+                CREATE INDEX web_session_expiry ON web_session (expires_at);
+                """)
+        }
         return migrator
     }
 

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The accounts of a server: made, checked, changed and removed with their rules (``AccountName``,
+/// ``PasswordRule``) and bcrypt (``PasswordHasher``). The sign-in page and `marquee accounts` both
+/// go through it.
+public struct Accounts: Sendable {
+    let storage: any AccountStorage
+    public let hasher: PasswordHasher
+    let now: @Sendable () -> Date
+
+    public init(storage: any AccountStorage, hasher: PasswordHasher, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.storage = storage
+        self.hasher = hasher
+        self.now = now
+    }
+
+    /// Makes an account; throws ``AccountError/nameTaken(_:)`` when the name is in use.
+    @discardableResult
+    public func create(name typed: String, password: String) async throws(AccountError) -> AccountName {
+        let name = try AccountName(typed)
+        try PasswordRule.check(password)
+        let hash = try await hash(password)
+        let created = try await storing { () async throws(StorageError) in
+            try await storage.createAccount(StoredAccount(name: name.value, passwordHash: hash, createdAt: now()))
+        }
+        guard created else { throw .nameTaken(name.value) }
+        return name
+    }
+
+    /// Replaces the password; every device signed in to the account is signed out.
+    public func setPassword(name typed: String, password: String) async throws(AccountError) {
+        let name = try AccountName(typed)
+        try PasswordRule.check(password)
+        let hash = try await hash(password)
+        guard try await storing({ () async throws(StorageError) in try await storage.setPasswordHash(hash, ofAccount: name.value) }) else {
+            throw .unknownAccount(name.value)
+        }
+    }
+
+    /// Removes the account with its watchlist and sign-ins.
+    public func remove(name typed: String) async throws(AccountError) {
+        let name = try AccountName(typed)
+        guard try await storing({ () async throws(StorageError) in try await storage.removeAccount(named: name.value) }) else {
+            throw .unknownAccount(name.value)
+        }
+    }
+
+    public func list() async throws(AccountError) -> [StoredAccount] {
+        try await storing { () async throws(StorageError) in try await storage.accounts() }
+    }
+
+    /// Gives the watchlist kept under a client id before accounts to the account; how many entries moved.
+    public func moveWatchlist(fromClient clientID: String, to typed: String) async throws(AccountError) -> Int {
+        let name = try AccountName(typed)
+        guard try await storing({ () async throws(StorageError) in try await storage.account(named: name.value) }) != nil else {
+            throw .unknownAccount(name.value)
+        }
+        return try await storing { () async throws(StorageError) in try await storage.moveWatchlist(from: clientID, toAccount: name.value) }
+    }
+
+    /// The account whose name and password these are, or nil: an unknown name and a wrong
+    /// password take as long as each other and give the same nil.
+    public func authenticate(name typed: String, password: String) async throws(AccountError) -> StoredAccount? {
+        let name = try? AccountName(typed)
+        let account = try await name.asyncMap { name async throws(AccountError) in
+            try await storing { () async throws(StorageError) in try await storage.account(named: name.value) }
+        } ?? nil
+        let matches: Bool
+        do {
+            matches = try await hasher.verify(password, hash: account?.passwordHash)
+        } catch {
+            throw .busy
+        }
+        return matches ? account : nil
+    }
+
+    private func hash(_ password: String) async throws(AccountError) -> String {
+        do { return try await hasher.hash(password) } catch { throw .busy }
+    }
+
+    private func storing<T>(_ body: () async throws(StorageError) -> T) async throws(AccountError) -> T {
+        do { return try await body() } catch { throw .storage(error) }
+    }
+}
+
+private extension Optional {
+    func asyncMap<U>(_ transform: (Wrapped) async throws(AccountError) -> U) async throws(AccountError) -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

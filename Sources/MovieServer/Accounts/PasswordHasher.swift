@@ -1,0 +1,74 @@
+import Foundation
+import HummingbirdBcrypt
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// Hashes and checks passwords with bcrypt, on threads of its own, a bounded number at a time.
+///
+/// bcrypt is slow on purpose (cost 12: some 2¹² rounds of its key schedule, about a quarter of a
+/// second on one core here, the cost OWASP and most frameworks start from); run on the event loop
+/// or the cooperative pool it would stall every request. Here it runs on ``threadCount`` threads
+/// of the process's own (one fewer than its cores), leaving a core to the movie paths, and at
+/// most ``maximumWaiting`` checks wait for one: a flood of sign-ins beyond that is told to come back
+/// (``Busy``) instead of queueing without end.
+public final class PasswordHasher: Sendable {
+    /// The cost of new hashes unless configured otherwise.
+    public static let defaultCost: UInt8 = 12
+    /// How many checks may wait for a thread.
+    public static let maximumWaiting = 64
+    /// The threads every hasher of the process shares, started when first needed.
+    public static let threadCount = max(1, System.coreCount - 1)
+    private static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: threadCount)
+        pool.start()
+        return pool
+    }()
+
+    /// Thrown when ``maximumWaiting`` checks are already waiting.
+    public struct Busy: Error {}
+
+    public let cost: UInt8
+    private let waiting = NIOLockedValueBox(0)
+    /// A hash of no one's password, checked when the account does not exist, so that an unknown
+    /// name takes as long as a wrong password (no account enumeration by timing). Made at the
+    /// first check, on the hashing threads.
+    private let decoy = NIOLockedValueBox<String?>(nil)
+
+    public init(cost: UInt8 = PasswordHasher.defaultCost) {
+        self.cost = cost
+    }
+
+    /// The bcrypt hash of `password`, with a new salt.
+    public func hash(_ password: String) async throws -> String {
+        let cost = cost
+        return try await run { Bcrypt.hash(password, cost: cost) }
+    }
+
+    /// Whether `password` matches `hash`; with no hash (no such account), a check of the same
+    /// length that fails.
+    public func verify(_ password: String, hash: String?) async throws -> Bool {
+        let (cost, decoy) = (cost, decoy)
+        return try await run {
+            let checked = hash ?? decoy.withLockedValue { decoy in
+                if let decoy { return decoy }
+                let made = Bcrypt.hash(UUID().uuidString, cost: cost)
+                decoy = made
+                return made
+            }
+            let matches = Bcrypt.verify(password, hash: checked)
+            return hash != nil && matches
+        }
+    }
+
+    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
+        let admitted = waiting.withLockedValue { count in
+            guard count < Self.maximumWaiting + Self.threadCount else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { throw Busy() }
+        defer { waiting.withLockedValue { $0 -= 1 } }
+        return try await Self.threads.runIfActive(work)
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdAuth
+import Logging
+
+/// The device flow's verification page (RFC 8628 §3.3), at `/device`: a person signs in (or signs
+/// up), types the code their device shows (or follows the complete link), sees which device asks,
+/// and approves or denies it. Server-rendered HTML with no script; a cookie session
+/// (hummingbird-auth's, kept in the server's storage) with a CSRF token on every form; the code is
+/// kept in the session, not the address; passwords are checked by ``Accounts`` and guesses
+/// limited by ``SignInThrottle``.
+struct SignInPage: Sendable {
+    static let path = "/device"
+    static let maximumBodySize = 8 * 1024
+    /// How long a page session lasts without use.
+    static let sessionLifetime: Duration = .seconds(3600)
+
+    let accounts: Accounts
+    let storage: any AccountStorage & DeviceAuthorizationStorage
+    let configuration: AuthConfiguration
+    let templates: PageTemplates
+    let throttle = SignInThrottle()
+
+    func register(on router: Router<APIRequestContext>, sessionStorage: any WebSessionStorage) {
+        let secure = configuration.publicURL?.lowercased().hasPrefix("https://") ?? false
+        let sessions = SessionMiddleware<APIRequestContext>(
+            storage: StoragePersistDriver(storage: sessionStorage, now: configuration.now),
+            configuration: SessionMiddlewareConfiguration(
+                sessionCookieParameters: SessionCookieParameters(name: "marquee_session", path: Self.path, secure: secure, sameSite: .lax),
+                keyPrefix: "page.", defaultSessionExpiration: Self.sessionLifetime
+            )
+        )
+        let page = router.group(RouterPath(Self.path)).add(middleware: sessions)
+        page.get("") { request, context in
+            var session = context.sessions.session ?? .anonymous()
+            if let typed = request.uri.queryParameters["user_code"] {
+                session.userCode = UserCode(typed: String(typed))?.letters
+                Self.keep(session, in: context)
+                return Self.redirect()
+            }
+            if context.sessions.session == nil { Self.keep(session, in: context) }
+            return try await show(session, context: context)
+        }
+        page.post("sign-in") { request, context in
+            try await handle(request, context) { form, session in
+                let name = form.name ?? ""
+                let address = Self.address(context)
+                let now = configuration.now()
+                if let wait = throttle.wait(account: name.lowercased(), address: address, now: now) {
+                    return tooMany(session, wait: wait)
+                }
+                guard let account = try await accounts.authenticate(name: name, password: form.password ?? "") else {
+                    throttle.recordFailure(account: name.lowercased(), address: address, now: now)
+                    context.logger.notice("a sign-in on the page failed")
+                    return render("sign-in", status: .unauthorized, session, ["message": "The account name or password is not right.", "name": name])
+                }
+                signIn(account, session: session, context: context)
+                return Self.redirect()
+            }
+        }
+        page.post("sign-up") { request, context in
+            try await handle(request, context) { form, session in
+                guard configuration.allowsSignUp else {
+                    return render("sign-in", status: .forbidden, session, ["message": "This server does not take new accounts here; ask its operator."])
+                }
+                let address = Self.address(context)
+                let now = configuration.now()
+                if let wait = throttle.wait(account: "", address: address, now: now) { return tooMany(session, wait: wait) }
+                throttle.recordFailure(account: "", address: address, now: now)
+                do throws(AccountError) {
+                    let name = try await accounts.create(name: form.name ?? "", password: form.password ?? "")
+                    guard let account = try await accounts.authenticate(name: name.value, password: form.password ?? "") else {
+                        return render("sign-in", status: .internalServerError, session, ["message": "The account was made, but signing in failed; sign in below."])
+                    }
+                    context.logger.notice("an account was made on the page")
+                    signIn(account, session: session, context: context)
+                    return Self.redirect()
+                } catch {
+                    let status: HTTPResponse.Status = switch error {
+                    case .nameTaken: .conflict
+                    case .busy, .storage: .serviceUnavailable
+                    default: .badRequest
+                    }
+                    return render("sign-in", status: status, session, ["message": error.description])
+                }
+            }
+        }
+        page.post("code") { request, context in
+            try await handle(request, context, signedIn: true) { form, session in
+                var session = session
+                guard let code = UserCode(typed: form.user_code ?? ""), let pending = try await pendingAuthorization(code.letters) else {
+                    return render("code", status: .badRequest, session, ["message": "That code is not one a device is waiting with, or it expired. Check it, or start again on the device."])
+                }
+                session.userCode = pending.userCode
+                Self.keep(session, in: context)
+                return Self.redirect()
+            }
+        }
+        page.post("decide") { request, context in
+            try await handle(request, context, signedIn: true) { form, session in
+                var session = session
+                guard let code = session.userCode, let account = session.account, let decision = form.decision, ["approve", "deny"].contains(decision) else {
+                    return Self.redirect()
+                }
+                session.userCode = nil
+                Self.keep(session, in: context)
+                let pending = try await pendingAuthorization(code)
+                let decided: Bool
+                do throws(StorageError) {
+                    decided = try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? account : nil, now: configuration.now())
+                } catch { throw ErrorAnswer.storageUnavailable(error) }
+                guard decided, let pending else {
+                    return render("done", status: .conflict, session, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
+                }
+                context.logger.notice("a device authorization was \(decision == "approve" ? "approved" : "denied") on the page")
+                let outcome = decision == "approve"
+                    ? "\(pending.deviceName) is now signed in as \(account). You can close this page and go back to it."
+                    : "\(pending.deviceName) was not let in. If you did not start this, nothing was given away."
+                return render("done", status: .ok, session, ["title": decision == "approve" ? "Approved" : "Denied", "outcome": outcome])
+            }
+        }
+        page.post("sign-out") { request, context in
+            try await handle(request, context) { _, _ in
+                context.sessions.clearSession()
+                return Self.redirect()
+            }
+        }
+    }
+
+    /// Reads the form, checks its CSRF token (and that a person is signed in, when `signedIn`),
+    /// then runs `body` with the form and the session.
+    private func handle(
+        _ request: Request, _ context: APIRequestContext, signedIn: Bool = false,
+        _ body: (PageForm, WebSession) async throws -> Response
+    ) async throws -> Response {
+        let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
+        let form = (try? URLEncodedFormDecoder().decode(PageForm.self, from: String(buffer: buffer))) ?? PageForm()
+        guard let stored = context.sessions.session, stored.acceptsCSRF(form.csrf) else {
+            let session = WebSession.anonymous()
+            Self.keep(session, in: context)
+            return render("sign-in", status: .forbidden, session, ["message": "This form was too old or did not come from this page. Please try again."])
+        }
+        var session = stored
+        if session.account != nil, try await currentAccount(session) == nil {
+            session = WebSession(csrf: session.csrf, userCode: session.userCode)
+            Self.keep(session, in: context)
+        }
+        if signedIn, session.account == nil { return Self.redirect() }
+        return try await body(form, session)
+    }
+
+    /// The page for `session` as it stands: sign in, type the code, or approve the device.
+    private func show(_ session: WebSession, context: APIRequestContext) async throws -> Response {
+        guard let account = try await currentAccount(session) else {
+            if session.account != nil {
+                Self.keep(WebSession(csrf: session.csrf, userCode: session.userCode), in: context)
+            }
+            return render("sign-in", status: .ok, session, [:])
+        }
+        if let code = session.userCode, let pending = try await pendingAuthorization(code) {
+            return render("confirm", status: .ok, session, [
+                "title": "Approve a device", "account": account.name, "device": pending.deviceName,
+                "client": pending.clientID, "userCode": UserCode(typed: pending.userCode)?.description ?? pending.userCode,
+            ])
+        }
+        return render("code", status: .ok, session, ["account": account.name])
+    }
+
+    /// The account `session` is signed in to, unless it was removed or its password changed since.
+    private func currentAccount(_ session: WebSession) async throws -> StoredAccount? {
+        guard let name = session.account else { return nil }
+        let account: StoredAccount?
+        do throws(StorageError) { account = try await storage.account(named: name) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        guard let account, WebSession.stamp(ofPasswordHash: account.passwordHash) == session.passwordStamp else { return nil }
+        return account
+    }
+
+    private func pendingAuthorization(_ userCode: String) async throws -> StoredDeviceAuthorization? {
+        let found: StoredDeviceAuthorization?
+        do throws(StorageError) { found = try await storage.deviceAuthorization(userCode: userCode) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        guard let found, found.state == .pending, found.expiresAt > configuration.now() else { return nil }
+        return found
+    }
+
+    /// A new session (a new cookie, so a session id seen before signing in is worth nothing after)
+    /// for `account`, keeping the code being decided.
+    private func signIn(_ account: StoredAccount, session: WebSession, context: APIRequestContext) {
+        var signedIn = WebSession.anonymous()
+        signedIn.account = account.name
+        signedIn.passwordStamp = WebSession.stamp(ofPasswordHash: account.passwordHash)
+        signedIn.userCode = session.userCode
+        context.sessions.clearSession()
+        context.sessions.createSession(signedIn, expiresIn: Self.sessionLifetime)
+    }
+
+    private func tooMany(_ session: WebSession, wait: Int) -> Response {
+        var response = render("sign-in", status: .tooManyRequests, session, ["message": "Too many tries. Wait \(wait) seconds, then try again."])
+        response.headers[.retryAfter] = String(wait)
+        return response
+    }
+
+    private func render(_ template: String, status: HTTPResponse.Status, _ session: WebSession, _ values: [String: Any]) -> Response {
+        var all: [String: Any] = ["title": "Sign in", "csrf": session.csrf, "signUp": configuration.allowsSignUp]
+        all.merge(values) { _, new in new }
+        if template == "code", all["title"] as? String == "Sign in" { all["title"] = "Enter the code" }
+        return Response(
+            status: status,
+            headers: Self.pageHeaders,
+            body: .init(byteBuffer: ByteBuffer(string: templates.render(template, all)))
+        )
+    }
+
+    private static let pageHeaders: HTTPFields = [
+        .contentType: "text/html; charset=utf-8",
+        .cacheControl: "no-store",
+        .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
+
+    /// Saves `session` as the request's (a new cookie when it had none).
+    private static func keep(_ session: WebSession, in context: APIRequestContext) {
+        if !context.sessions.updateSession(session, expiresIn: sessionLifetime) {
+            context.sessions.createSession(session, expiresIn: sessionLifetime)
+        }
+    }
+
+    private static func redirect() -> Response {
+        Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
+    }
+
+    private static func address(_ context: APIRequestContext) -> String {
+        context.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// How many failed sign-ins an account, and an address, may have before they must wait: a
+/// window of ``window`` seconds holds at most ``accountLimit`` failures for one account and
+/// ``addressLimit`` from one address; past it, the answer is 429 with the seconds to wait.
+///
+/// Per instance and in memory (a restart forgets it), bounded to ``capacity`` keys. An account's
+/// own limit is the larger, so that an attacker from one address is stopped by the address
+/// limit first; one spread over many addresses can make the account's owner wait, never more
+/// than a window, and never learn the password faster than the limit allows.
+final class SignInThrottle: Sendable {
+    static let window: TimeInterval = 600
+    static let accountLimit = 20
+    static let addressLimit = 10
+    static let capacity = 100_000
+
+    private let failures = NIOLockedValueBox<[String: [Date]]>([:])
+
+    /// Seconds to wait before trying again, or nil when the attempt may go ahead.
+    func wait(account: String, address: String, now: Date) -> Int? {
+        failures.withLockedValue { failures in
+            let waits = [("account:" + account, Self.accountLimit), ("address:" + address, Self.addressLimit)].compactMap { key, limit -> TimeInterval? in
+                let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
+                guard recent.count >= limit, let oldest = recent.first else { return nil }
+                return Self.window - now.timeIntervalSince(oldest)
+            }
+            return waits.max().map { max(1, Int($0.rounded(.up))) }
+        }
+    }
+
+    func recordFailure(account: String, address: String, now: Date) {
+        failures.withLockedValue { failures in
+            if failures.count >= Self.capacity {
+                failures = failures.filter { $0.value.last.map { now.timeIntervalSince($0) < Self.window } ?? false }
+                if failures.count >= Self.capacity { failures.removeAll() }
+            }
+            for key in ["account:" + account, "address:" + address] {
+                var recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
+                recent.append(now)
+                failures[key] = recent
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// What a ``MemoryStorage`` knows of people and tokens, behind one lock so that each change
+/// (an account removed with its sign-ins and their tokens) is made whole.
+struct MemoryIdentity: Sendable {
+    var refreshTokens: [[UInt8]: (token: StoredRefreshToken, used: Bool)] = [:]
+    var accounts: [String: StoredAccount] = [:]
+    var signIns: [String: StoredSignIn] = [:]
+    var deviceAuthorizations: [[UInt8]: StoredDeviceAuthorization] = [:]
+    var webSessions: [String: (value: Data, expiresAt: Date?)] = [:]
+
+    mutating func endSignIns(ofAccount name: String, id: String?) -> Int {
+        let ending = signIns.values.filter { $0.account == name && (id == nil || $0.id == id) }.map(\.id)
+        for signIn in ending { signIns[signIn] = nil }
+        let ended = Set(ending)
+        refreshTokens = refreshTokens.filter { $0.value.token.signInID.map { !ended.contains($0) } ?? true }
+        return ending.count
+    }
+}

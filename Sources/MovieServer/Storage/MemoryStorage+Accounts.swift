@@ -1,0 +1,126 @@
+import Foundation
+
+extension MemoryStorage: AccountStorage {
+    public func createAccount(_ account: StoredAccount) -> Bool {
+        identity.withLockedValue { state in
+            guard state.accounts[account.name] == nil else { return false }
+            state.accounts[account.name] = account
+            return true
+        }
+    }
+
+    public func account(named name: String) -> StoredAccount? {
+        identity.withLockedValue { $0.accounts[name] }
+    }
+
+    public func accounts() -> [StoredAccount] {
+        identity.withLockedValue { $0.accounts.values.sorted { $0.name < $1.name } }
+    }
+
+    public func setPasswordHash(_ hash: String, ofAccount name: String) -> Bool {
+        identity.withLockedValue { state in
+            guard state.accounts[name] != nil else { return false }
+            state.accounts[name]?.passwordHash = hash
+            _ = state.endSignIns(ofAccount: name, id: nil)
+            return true
+        }
+    }
+
+    public func removeAccount(named name: String) -> Bool {
+        let removed = identity.withLockedValue { state in
+            guard state.accounts.removeValue(forKey: name) != nil else { return false }
+            _ = state.endSignIns(ofAccount: name, id: nil)
+            return true
+        }
+        if removed { watchlists.remove(owner: WatchlistOwner.account(name)) }
+        return removed
+    }
+
+    public func saveSignIn(_ signIn: StoredSignIn) {
+        identity.withLockedValue { $0.signIns[signIn.id] = signIn }
+    }
+
+    public func signIn(id: String) -> StoredSignIn? {
+        identity.withLockedValue { $0.signIns[id] }
+    }
+
+    public func signIns(ofAccount name: String) -> [StoredSignIn] {
+        identity.withLockedValue { state in
+            state.signIns.values.filter { $0.account == name }.sorted { ($0.lastUsedAt, $1.id) > ($1.lastUsedAt, $0.id) }
+        }
+    }
+
+    public func touchSignIn(id: String, at date: Date) {
+        identity.withLockedValue { state in
+            if let used = state.signIns[id]?.lastUsedAt, used < date { state.signIns[id]?.lastUsedAt = date }
+        }
+    }
+
+    public func endSignIns(ofAccount name: String, id: String?) -> Int {
+        identity.withLockedValue { $0.endSignIns(ofAccount: name, id: id) }
+    }
+
+    public func moveWatchlist(from owner: String, toAccount name: String) -> Int {
+        watchlists.move(from: owner, to: WatchlistOwner.account(name))
+    }
+}
+
+extension MemoryStorage: DeviceAuthorizationStorage {
+    public func saveDeviceAuthorization(_ authorization: StoredDeviceAuthorization) -> Bool {
+        identity.withLockedValue { state in
+            state.deviceAuthorizations = state.deviceAuthorizations.filter { $0.value.expiresAt >= authorization.createdAt }
+            guard !state.deviceAuthorizations.values.contains(where: { $0.userCode == authorization.userCode }),
+                  state.deviceAuthorizations[authorization.deviceCodeHash] == nil
+            else { return false }
+            state.deviceAuthorizations[authorization.deviceCodeHash] = authorization
+            return true
+        }
+    }
+
+    public func deviceAuthorization(userCode: String) -> StoredDeviceAuthorization? {
+        identity.withLockedValue { $0.deviceAuthorizations.values.first { $0.userCode == userCode } }
+    }
+
+    public func decideDeviceAuthorization(userCode: String, account: String?, now: Date) -> Bool {
+        identity.withLockedValue { state in
+            guard let (hash, authorization) = state.deviceAuthorizations.first(where: { $0.value.userCode == userCode }),
+                  authorization.state == .pending, authorization.expiresAt > now
+            else { return false }
+            state.deviceAuthorizations[hash]?.state = account == nil ? .denied : .approved
+            state.deviceAuthorizations[hash]?.account = account
+            return true
+        }
+    }
+
+    public func pollDeviceAuthorization(deviceCodeHash: [UInt8], now: Date, slowDownBy: Int) -> StoredDeviceAuthorization? {
+        identity.withLockedValue { state in
+            guard let before = state.deviceAuthorizations[deviceCodeHash] else { return nil }
+            state.deviceAuthorizations[deviceCodeHash] = before.polled(at: now, slowDownBy: slowDownBy)
+            return before
+        }
+    }
+
+    public func removeDeviceAuthorizations(expiredBefore date: Date) {
+        identity.withLockedValue { state in state.deviceAuthorizations = state.deviceAuthorizations.filter { $0.value.expiresAt >= date } }
+    }
+}
+
+extension MemoryStorage: WebSessionStorage {
+    public func setWebSession(key: String, value: Data, expiresAt: Date?) {
+        identity.withLockedValue { $0.webSessions[key] = (value, expiresAt) }
+    }
+
+    public func webSession(key: String, now: Date) -> (value: Data, expiresAt: Date?)? {
+        identity.withLockedValue { state in
+            state.webSessions[key].flatMap { session in session.expiresAt.map { $0 > now } ?? true ? session : nil }
+        }
+    }
+
+    public func removeWebSession(key: String) {
+        _ = identity.withLockedValue { $0.webSessions.removeValue(forKey: key) }
+    }
+
+    public func removeWebSessions(expiredBefore date: Date) {
+        identity.withLockedValue { state in state.webSessions = state.webSessions.filter { $0.value.expiresAt.map { $0 >= date } ?? true } }
+    }
+}

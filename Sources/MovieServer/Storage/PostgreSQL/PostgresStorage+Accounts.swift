@@ -1,0 +1,141 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStorage: AccountStorage {
+    public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
+        try await run { client in
+            let rows = try await client.query(
+                "INSERT INTO account (name, password_hash, created_at) VALUES (\(account.name), \(account.passwordHash), \(account.createdAt)) ON CONFLICT (name) DO NOTHING RETURNING name",
+                logger: self.logger
+            ).collect()
+            return !rows.isEmpty
+        }
+    }
+
+    public func account(named name: String) async throws(StorageError) -> StoredAccount? {
+        try await run { client in
+            try await client.query("SELECT name, password_hash, created_at FROM account WHERE name = \(name)", logger: self.logger)
+                .collect().first.map(Self.account)
+        }
+    }
+
+    public func accounts() async throws(StorageError) -> [StoredAccount] {
+        try await run { client in
+            try await client.query("SELECT name, password_hash, created_at FROM account ORDER BY name", logger: self.logger)
+                .collect().map(Self.account)
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, ofAccount name: String) async throws(StorageError) -> Bool {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                let rows = try await connection.query(
+                    "UPDATE account SET password_hash = \(hash) WHERE name = \(name) RETURNING name", logger: self.logger
+                ).collect()
+                guard !rows.isEmpty else { return false }
+                _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
+                return true
+            }
+        }
+    }
+
+    public func removeAccount(named name: String) async throws(StorageError) -> Bool {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                let rows = try await connection.query("DELETE FROM account WHERE name = \(name) RETURNING name", logger: self.logger).collect()
+                guard !rows.isEmpty else { return false }
+                _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
+                let owner = WatchlistOwner.account(name)
+                try await connection.query("DELETE FROM watchlist_entry WHERE owner = \(owner)", logger: self.logger)
+                try await connection.query("DELETE FROM watchlist_request WHERE owner = \(owner)", logger: self.logger)
+                try await connection.query("DELETE FROM watchlist_change WHERE owner = \(owner)", logger: self.logger)
+                return true
+            }
+        }
+    }
+
+    public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) {
+        try await run { client in
+            try await client.query(
+                """
+                INSERT INTO sign_in (id, account, client_id, device_name, created_at, last_used_at)
+                VALUES (\(signIn.id), \(signIn.account), \(signIn.clientID), \(signIn.deviceName), \(signIn.createdAt), \(signIn.lastUsedAt))
+                """,
+                logger: self.logger
+            )
+        }
+    }
+
+    public func signIn(id: String) async throws(StorageError) -> StoredSignIn? {
+        try await run { client in
+            try await client.query("SELECT \(unescaped: Self.signInColumns) FROM sign_in WHERE id = \(id)", logger: self.logger)
+                .collect().first.map(Self.signIn)
+        }
+    }
+
+    public func signIns(ofAccount name: String) async throws(StorageError) -> [StoredSignIn] {
+        try await run { client in
+            try await client.query(
+                "SELECT \(unescaped: Self.signInColumns) FROM sign_in WHERE account = \(name) ORDER BY last_used_at DESC, id", logger: self.logger
+            ).collect().map(Self.signIn)
+        }
+    }
+
+    public func touchSignIn(id: String, at date: Date) async throws(StorageError) {
+        try await run { client in
+            try await client.query("UPDATE sign_in SET last_used_at = greatest(last_used_at, \(date)) WHERE id = \(id)", logger: self.logger)
+        }
+    }
+
+    public func endSignIns(ofAccount name: String, id: String?) async throws(StorageError) -> Int {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                try await Self.endSignIns(connection, account: name, id: id, logger: self.logger)
+            }
+        }
+    }
+
+    public func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                let target = WatchlistOwner.account(name)
+                try await connection.query(
+                    """
+                    INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
+                    SELECT \(target), movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = \(owner)
+                    ON CONFLICT (owner, movie_id) DO UPDATE SET
+                        note = excluded.note, changed_at = excluded.changed_at, device = excluded.device, removed = excluded.removed
+                    WHERE excluded.changed_at > watchlist_entry.changed_at
+                    """,
+                    logger: self.logger
+                )
+                let moved = try await connection.query("DELETE FROM watchlist_entry WHERE owner = \(owner) RETURNING movie_id", logger: self.logger)
+                    .collect().count
+                try await connection.query("DELETE FROM watchlist_request WHERE owner = \(owner)", logger: self.logger)
+                return moved
+            }
+        }
+    }
+
+    private static let signInColumns = "id, account, client_id, device_name, created_at, last_used_at"
+
+    private static func endSignIns(_ connection: PostgresConnection, account: String, id: String?, logger: Logger) async throws -> Int {
+        let ended = try await connection.query(
+            "DELETE FROM sign_in WHERE account = \(account) AND (\(id)::text IS NULL OR id = \(id)) RETURNING id", logger: logger
+        ).collect().map { try $0.decode(String.self) }
+        if !ended.isEmpty {
+            try await connection.query("DELETE FROM refresh_token WHERE sign_in_id = ANY(\(ended))", logger: logger)
+        }
+        return ended.count
+    }
+
+    private static func account(_ row: PostgresRow) throws -> StoredAccount {
+        let (name, hash, createdAt) = try row.decode((String, String, Date).self)
+        return StoredAccount(name: name, passwordHash: hash, createdAt: createdAt)
+    }
+
+    private static func signIn(_ row: PostgresRow) throws -> StoredSignIn {
+        let (id, account, clientID, deviceName, createdAt, lastUsedAt) = try row.decode((String, String, String, String, Date, Date).self)
+        return StoredSignIn(id: id, account: account, clientID: clientID, deviceName: deviceName, createdAt: createdAt, lastUsedAt: lastUsedAt)
+    }
+}

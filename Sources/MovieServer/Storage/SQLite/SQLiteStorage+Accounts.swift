@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+extension SQLiteStorage: AccountStorage {
+    public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO account (name, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                arguments: [account.name, account.passwordHash, account.createdAt.timeIntervalSince1970]
+            )
+            return db.changesCount == 1
+        }
+    }
+
+    public func account(named name: String) async throws(StorageError) -> StoredAccount? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM account WHERE name = ?", arguments: [name]).map(Self.account)
+        }
+    }
+
+    public func accounts() async throws(StorageError) -> [StoredAccount] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY name").map(Self.account)
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, ofAccount name: String) async throws(StorageError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET password_hash = ? WHERE name = ?", arguments: [hash, name])
+            guard db.changesCount == 1 else { return false }
+            _ = try Self.endSignIns(db, account: name, id: nil)
+            return true
+        }
+    }
+
+    public func removeAccount(named name: String) async throws(StorageError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM account WHERE name = ?", arguments: [name])
+            guard db.changesCount == 1 else { return false }
+            _ = try Self.endSignIns(db, account: name, id: nil)
+            let owner = WatchlistOwner.account(name)
+            for table in ["watchlist_entry", "watchlist_request", "watchlist_change"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner])
+            }
+            return true
+        }
+    }
+
+    public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO sign_in (id, account, client_id, device_name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [signIn.id, signIn.account, signIn.clientID, signIn.deviceName, signIn.createdAt.timeIntervalSince1970, signIn.lastUsedAt.timeIntervalSince1970]
+            )
+        }
+    }
+
+    public func signIn(id: String) async throws(StorageError) -> StoredSignIn? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM sign_in WHERE id = ?", arguments: [id]).map(Self.signIn)
+        }
+    }
+
+    public func signIns(ofAccount name: String) async throws(StorageError) -> [StoredSignIn] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sign_in WHERE account = ? ORDER BY last_used_at DESC, id", arguments: [name]).map(Self.signIn)
+        }
+    }
+
+    public func touchSignIn(id: String, at date: Date) async throws(StorageError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE sign_in SET last_used_at = max(last_used_at, ?) WHERE id = ?", arguments: [date.timeIntervalSince1970, id])
+        }
+    }
+
+    public func endSignIns(ofAccount name: String, id: String?) async throws(StorageError) -> Int {
+        try await write { db in try Self.endSignIns(db, account: name, id: id) }
+    }
+
+    public func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int {
+        try await write { db in
+            let target = WatchlistOwner.account(name)
+            try db.execute(sql: """
+                INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
+                SELECT ?, movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = ? AND true
+                ON CONFLICT (owner, movie_id) DO UPDATE SET
+                    note = excluded.note, changed_at = excluded.changed_at, device = excluded.device, removed = excluded.removed
+                WHERE excluded.changed_at > watchlist_entry.changed_at
+                """, arguments: [target, owner])
+            try db.execute(sql: "DELETE FROM watchlist_entry WHERE owner = ?", arguments: [owner])
+            let moved = db.changesCount
+            try db.execute(sql: "DELETE FROM watchlist_request WHERE owner = ?", arguments: [owner])
+            return moved
+        }
+    }
+
+    private static func endSignIns(_ db: Database, account: String, id: String?) throws -> Int {
+        let ids = try String.fetchAll(
+            db, sql: "DELETE FROM sign_in WHERE account = ? AND (? IS NULL OR id = ?) RETURNING id", arguments: [account, id, id]
+        )
+        for signIn in ids {
+            try db.execute(sql: "DELETE FROM refresh_token WHERE sign_in_id = ?", arguments: [signIn])
+        }
+        return ids.count
+    }
+
+    private static func account(_ row: Row) -> StoredAccount {
+        StoredAccount(name: row["name"], passwordHash: row["password_hash"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
+    }
+
+    private static func signIn(_ row: Row) -> StoredSignIn {
+        StoredSignIn(
+            id: row["id"], account: row["account"], clientID: row["client_id"], deviceName: row["device_name"],
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"])
+        )
+    }
+}

@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A person at the sign-in page, as a browser without scripts behaves: it keeps the session
+/// cookie, sends forms with the CSRF token the last page gave, and follows a GET's redirect (a
+/// POST's 303 is the test's to check and ``follow(_:)``).
+final class PageClient: @unchecked Sendable {
+    let port: Int
+    private(set) var cookie: String?
+    private(set) var csrf: String?
+    private(set) var lastPage = ""
+    /// Every `Set-Cookie` header the server sent, as sent.
+    private(set) var setCookies: [String] = []
+    private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    struct Page {
+        let status: Int
+        let headers: HTTPHeaders
+        let html: String
+    }
+
+    init(port: Int) {
+        self.port = port
+    }
+
+    @discardableResult
+    func get(_ path: String) async throws -> Page {
+        try await follow(try await send(path, method: .GET, body: nil))
+    }
+
+    /// Posts `fields` (and the CSRF token, unless `csrf` is given) form-encoded to `path`.
+    @discardableResult
+    func post(_ path: String, _ fields: [String: String], csrf: String? = nil) async throws -> Page {
+        var all = fields
+        all["csrf"] = csrf ?? self.csrf ?? ""
+        let body = all.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.encode($0.value))" }.joined(separator: "&")
+        return try await send(path, method: .POST, body: body)
+    }
+
+    /// Goes where a 303 points, as a browser would.
+    @discardableResult
+    func follow(_ page: Page) async throws -> Page {
+        guard page.status == 303, let location = page.headers.first(name: "location") else { return page }
+        return try await send(location, method: .GET, body: nil)
+    }
+
+    private func send(_ path: String, method: HTTPMethod, body: String?) async throws -> Page {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await Self.client.execute(request, timeout: .seconds(30))
+        let html = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        for header in response.headers["set-cookie"] {
+            setCookies.append(header)
+            let pair = String(header.split(separator: ";")[0])
+            cookie = header.contains("Max-Age=0") || header.lowercased().contains("expires=thu, 01 jan 1970") ? nil : pair
+        }
+        if let match = html.firstMatch(of: /name="csrf" value="([^"]+)"/) { csrf = String(match.1) }
+        if !html.isEmpty { lastPage = html }
+        return Page(status: Int(response.status.code), headers: response.headers, html: html)
+    }
+
+    private static func encode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}
