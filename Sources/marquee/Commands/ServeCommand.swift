@@ -83,6 +83,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), parsing: .unconditional, help: "How many connections may be open at once.")
     var maximumConnections = ServerSetting.maximumConnections.defaultValue
 
+    @Flag(name: .customLong("no-sign-up"), help: "People cannot create accounts on the sign-in page; only 'marquee accounts add' can.")
+    var noSignUp = false
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("Where people reach this server (https://movies.example.com): the sign-in page's address given to devices; https also marks its cookie Secure. Default: the request's Host, over http.", valueName: "url"))
+    var publicURL: String?
+
+    @Option(name: .customLong("password-cost"), parsing: .unconditional, help: ArgumentHelp("The bcrypt cost of new password hashes (each step doubles the work).", valueName: "cost"))
+    var passwordCost = Int(PasswordHasher.defaultCost)
+
     @Option(help: ArgumentHelp("What to log: trace, debug, info (one line a request), notice (start and grants), warning, error.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
@@ -102,6 +111,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if databaseOption != nil, catalog != nil {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
+        }
+        try PasswordCost.check(passwordCost)
+        if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || URL(string: publicURL)?.host == nil {
+            throw ValidationError("--public-url must be an http:// or https:// address with a host, such as https://movies.example.com")
         }
     }
 
@@ -158,12 +171,16 @@ struct ServeCommand: AsyncParsableCommand {
                 clients += listed
             }
         }
-        return AuthConfiguration(
+        var auth = AuthConfiguration(
             requiresToken: !self.public,
             client: clients[0],
             otherClients: Array(clients.dropFirst()),
             accessTokenLifetime: .seconds(tokenLifetime),
             signingKeys: try SigningKeySource.ring(file: signingKeys, environment: variables)
         )
+        auth.allowsSignUp = !noSignUp
+        auth.publicURL = publicURL
+        auth.passwordHashCost = UInt8(passwordCost)
+        return auth
     }
 }
