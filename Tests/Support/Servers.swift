@@ -33,11 +33,12 @@ public func withMovieServer<Result>(
     answersOnEventLoop: Bool = true,
     readinessTimeout: Duration = .seconds(1),
     queryTimeout: Duration = generousQueryTimeout,
+    logger: Logger = quietLogger,
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
     var configuration = MovieServer.Configuration(
         host: "127.0.0.1", port: 0, storage: try storage ?? MemoryStorage(catalog: catalog ?? Catalog.reference()),
-        auth: auth, limits: limits, maxAge: maxAge, logger: quietLogger
+        auth: auth, limits: limits, maxAge: maxAge, logger: logger
     )
     configuration.answersOnEventLoop = answersOnEventLoop
     configuration.readinessTimeout = readinessTimeout
