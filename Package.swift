@@ -57,6 +57,7 @@ let package = Package(
             name: "MovieAPI",
             dependencies: [
                 "Movies", "Networking", "FileLocking",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -116,6 +117,8 @@ let package = Package(
             name: "MarqueeTestSupport",
             dependencies: [
                 "MovieServer", "Networking", "ReferenceAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

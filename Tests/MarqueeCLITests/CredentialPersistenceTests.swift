@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeTestSupport
+import MovieAPI
 import MovieServer
 import NIOConcurrencyHelpers
 import Testing
@@ -29,7 +30,7 @@ struct CredentialPersistenceTests {
             let token = try home.storedAccessToken(for: api)
 
             let status = try await marquee.run(["auth", "status", "--env", api])
-            #expect(status.standardOutput.hasPrefix("Signed in to \(api); the access token expires in"))
+            #expect(status.standardOutput.contains("Signed in to \(api) as the client marquee-dev; the access token expires in"), "\(status.standardOutput)")
 
             clock.advance(by: 3601 + 60)
             let third = try await marquee.run(["movie", "6", "--env", api])
@@ -39,7 +40,7 @@ struct CredentialPersistenceTests {
             let logout = try await marquee.run(["auth", "logout", "--env", api])
             #expect(logout.standardOutput == "Signed out of \(api).\n")
             let after = try await marquee.run(["auth", "status", "--env", api])
-            #expect(after.standardOutput == "Not signed in to \(api).\nThe API is chosen by --env.\n")
+            #expect(after.standardOutput == "Nobody is signed in to \(api); sign in with 'marquee login'.\nThe client marquee-dev holds no credential of its own for \(api).\nThe API is chosen by --env.\n")
 
             for outcome in [first, second, status, third, logout, after] {
                 #expect(!outcome.standardOutput.contains(token) && !outcome.standardError.contains(token))
@@ -67,7 +68,7 @@ struct CredentialPersistenceTests {
             #expect(second.status == 0, "\(second.standardError)")
             #expect(server.grants == GrantLedger.Counts(clientCredentials: 1), "the credential stored under the first spelling is used")
             let status = try await home.marquee.run(["auth", "status", "--env", shouted])
-            #expect(status.standardOutput.hasPrefix("Signed in to \(api);"), "\(status.standardOutput)")
+            #expect(status.standardOutput.contains("Signed in to \(api) as the client marquee-dev;"), "\(status.standardOutput)")
         }
     }
 
@@ -104,9 +105,14 @@ struct TemporaryConfigHome: Sendable {
 
     var credentialsFile: URL { root.appendingPathComponent("marquee/credentials.json") }
 
+    /// The key of the development client's own credential for `api` in the credentials file.
+    static func applicationKey(_ api: String, client: APIClientCredentials = APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")) -> String {
+        CredentialHolder.application(client).key(for: APIIdentity(baseURL: try! APIBaseURL(api)))
+    }
+
     func storedAccessToken(for api: String) throws -> String {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: credentialsFile)) as? [String: Any]
         let credentials = json?["credentials"] as? [String: [String: Any]]
-        return try #require(credentials?[api]?["accessToken"] as? String)
+        return try #require(credentials?[Self.applicationKey(api)]?["accessToken"] as? String)
     }
 }

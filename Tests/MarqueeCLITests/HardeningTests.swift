@@ -69,11 +69,11 @@ struct HardeningTests {
         let home = try TemporaryConfigHome()
         let api = "http://127.0.0.1:9/api/"
         try FileManager.default.createDirectory(at: home.credentialsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let contents = #"{"version":1,"credentials":{"\#(api)":{"accessToken":"a","issuedAt":0,"expiresAt":1e300}}}"#
+        let contents = #"{"version":1,"credentials":{"\#(TemporaryConfigHome.applicationKey(api))":{"accessToken":"a","issuedAt":0,"expiresAt":1e300}}}"#
         #expect(FileManager.default.createFile(atPath: home.credentialsFile.path, contents: Data(contents.utf8), attributes: [.posixPermissions: 0o600]))
         let status = try await home.marquee.run(["auth", "status", "--env", api])
         #expect(status.status == 0, "\(status.standardError)")
-        #expect(status.standardOutput == "Not signed in to \(api).\nThe API is chosen by --env.\n")
+        #expect(status.standardOutput == "Nobody is signed in to \(api); sign in with 'marquee login'.\nThe client marquee-dev holds no credential of its own for \(api).\nThe API is chosen by --env.\n")
         #expect(status.errorLines.count == 1)
         #expect(try Data(contentsOf: home.credentialsFile) == Data(contents.utf8), "left as it was")
     }
@@ -106,7 +106,7 @@ struct HardeningTests {
             #expect(logout.standardError.contains("cannot lock the credentials file"))
             #expect(!logout.standardOutput.contains("Signed out"))
             let status = try await home.marquee.run(["auth", "status", "--env", api])
-            #expect(status.standardOutput.hasPrefix("Signed in to \(api)"))
+            #expect(status.standardOutput.contains("Signed in to \(api) as the client marquee-dev"))
         }
     }
 

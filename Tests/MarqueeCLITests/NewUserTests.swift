@@ -147,7 +147,7 @@ struct EveryCLITests {
 
     @Test("a mistyped command gets a suggestion; an unknown one the list of commands", arguments: [
         ("top-grosing", "did you mean 'top-grossing'?"), ("brows", "did you mean 'browse'?"), ("top-rate", "did you mean 'top-rated'?"),
-        ("xyzzy", "the commands are top-grossing, browse, top-rated, movie, search, movies, watch, watchlist, sync, serve, catalog, auth, cache, generate-catalog"),
+        ("xyzzy", "the commands are top-grossing, login, logout, browse, top-rated, movie, search, movies, watch, watchlist, sync, serve, catalog, accounts, auth, cache, generate-catalog"),
     ])
     func suggestion(typed: String, advice: String) async throws {
         let outcome = try await marquee.run([typed, "--year", "2016"])
@@ -155,7 +155,7 @@ struct EveryCLITests {
         #expect(outcome.errorLines == ["marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')"])
     }
 
-    @Test("an unknown command with --help is the unknown-command error, not the root help", arguments: [["login", "--help"], ["login", "-h"], ["logn", "--version"]])
+    @Test("an unknown command with --help is the unknown-command error, not the root help", arguments: [["signin", "--help"], ["signin", "-h"], ["logn", "--version"]])
     func unknownCommandWithHelp(arguments: [String]) async throws {
         let outcome = try await marquee.run(arguments)
         #expect(outcome.status == 64)

@@ -190,8 +190,8 @@ extension TemporaryConfigHome {
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: credentialsFile)) as? [String: Any])
         var credentials = try #require(json["credentials"] as? [String: [String: Any]])
         let now = Date().timeIntervalSince1970
-        credentials[api]?["issuedAt"] = now - 3700
-        credentials[api]?["expiresAt"] = now - 100
+        credentials[Self.applicationKey(api)]?["issuedAt"] = now - 3700
+        credentials[Self.applicationKey(api)]?["expiresAt"] = now - 100
         json["credentials"] = credentials
         try JSONSerialization.data(withJSONObject: json).write(to: credentialsFile)
     }
@@ -202,7 +202,7 @@ extension TemporaryConfigHome {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: credentialsFile)) as? [String: Any])
         let credentials = try #require(json["credentials"] as? [String: [String: Any]])
-        #expect(Set(credentials.keys) == Set(apis))
+        #expect(Set(credentials.keys) == Set(apis.map { Self.applicationKey($0) }))
         for api in apis { _ = try storedAccessToken(for: api) }
     }
 }

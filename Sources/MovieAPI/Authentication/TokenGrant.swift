@@ -9,6 +9,8 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomRefle
     /// A refresh token, used up by the exchange, presented with the id and secret of the client it
     /// was issued to (RFC 6749 §6: the server redeems it for that client only).
     case refreshToken(String, clientID: String, secret: String)
+    /// A device's poll for the tokens a person approved (RFC 8628 §3.4).
+    case deviceCode(String, clientID: String, secret: String)
 
     /// The `application/x-www-form-urlencoded` parameters of the token request.
     var formBody: String {
@@ -18,6 +20,8 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomRefle
                 [("grant_type", "client_credentials"), ("client_id", id), ("client_secret", secret)]
             case let .refreshToken(token, id, secret):
                 [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", id), ("client_secret", secret)]
+            case let .deviceCode(code, id, secret):
+                [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", code), ("client_id", id), ("client_secret", secret)]
             }
         return parameters.map { "\(Self.formEncoded($0))=\(Self.formEncoded($1))" }.joined(separator: "&")
     }
@@ -26,6 +30,7 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomRefle
         switch self {
         case let .clientCredentials(id, _): "client_credentials(\(id))"
         case .refreshToken: "refresh_token"
+        case .deviceCode: "device_code"
         }
     }
 
@@ -33,7 +38,7 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomRefle
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private static func formEncoded(_ text: String) -> String {
+    static func formEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 }

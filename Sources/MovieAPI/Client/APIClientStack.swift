@@ -9,6 +9,10 @@ import Networking
 /// flight at once share one exchange (``SharedExchangeTransport``) unless `sharesExchanges` is
 /// `false`. `curlPlaceholders` names the shell variables of the debug `curl` commands. `logger` receives the request log and the authorization steps (nothing by default).
 ///
+/// `person` names the account whose credential `context` keeps: its requests carry the person's
+/// token from the first, and a refused refresh ends with ``SignedOut``, never a grant of the
+/// client's own.
+///
 /// The scheme follows the API: production uses the original site's plain-text token in an
 /// `AUTH_TOKEN` header, on every request; every other API gets OAuth bearer tokens, up front
 /// for the embedded server (which is known to require them) and otherwise only once the server
@@ -26,6 +30,7 @@ public struct APIClientStack: Sendable {
         context: any APIContext,
         transport: any Transport,
         clientCredentials: APIClientCredentials,
+        person: String? = nil,
         retryPolicy: RetryPolicy? = RetryPolicy(),
         requestTimeout: Duration = .seconds(30),
         callDeadline: Duration? = .seconds(60),
@@ -43,14 +48,11 @@ public struct APIClientStack: Sendable {
             authService = LegacyTokenAuthService(client: tokenClient, now: now)
             header = .custom(.init("AUTH_TOKEN")!)
             presentation = .upFront
-        case .embedded:
-            authService = APIAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
+        case .embedded, .custom, .stub:
+            let personOfAPI = person.map { (account: $0, api: environment.identity.description) }
+            authService = APIAuthService(client: tokenClient, clientCredentials: clientCredentials, person: personOfAPI, now: now)
             header = .bearer
-            presentation = .upFront
-        case .custom, .stub:
-            authService = APIAuthService(client: tokenClient, clientCredentials: clientCredentials, now: now)
-            header = .bearer
-            presentation = .whenChallenged
+            presentation = environment.identity == .embedded || person != nil ? .upFront : .whenChallenged
         }
         interceptor = AuthenticationInterceptor(
             authenticator: APIAuthenticator(authService: authService, header: header, now: now, logger: logger),

@@ -2,8 +2,8 @@ import FileLocking
 import Foundation
 import Movies
 
-/// The credentials file: one credential per API (by ``APIIdentity/key``), as JSON, readable by
-/// its owner only.
+/// The credentials file: one credential per API and holder (``CredentialHolder/key(for:)``), and
+/// each API's default account, as JSON, readable by its owner only.
 ///
 /// Every change holds a lock (`<file>.lock`), reads the file as it is now, changes one entry and
 /// replaces the file atomically (a temporary file renamed over it): processes that write at the
@@ -12,6 +12,8 @@ struct CredentialsFile: Sendable {
     struct Contents: Codable {
         var version = 1
         var credentials: [String: Credential] = [:]
+        /// Per API (by ``APIIdentity/key``), the account commands use when none is named.
+        var defaultAccounts: [String: String]?
     }
 
     let url: URL

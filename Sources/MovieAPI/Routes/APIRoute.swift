@@ -16,6 +16,14 @@ public enum APIRoute: Route, Hashable {
     case watchlist
     /// A batch of watchlist changes, sent under an idempotency key.
     case watchlistChanges([WatchlistChangeRecord], key: String)
+    /// The device authorization endpoint (RFC 8628 §3.1): a code for a person to approve.
+    case deviceAuthorization(clientID: String, secret: String, deviceName: String)
+    /// The revocation endpoint (RFC 7009): ends a person's sign-in by its refresh token.
+    case revoke(refreshToken: String, clientID: String, secret: String)
+    /// The devices signed in to the token's account.
+    case sessions
+    /// Signs every device of the token's account out.
+    case endAllSessions
 
     public var endpoint: Endpoint {
         switch self {
@@ -39,6 +47,14 @@ public enum APIRoute: Route, Hashable {
             Endpoint(path: ["movies"], queryItems: Self.queryItems(of: request))
         case .watchlist:
             Endpoint(path: ["watchlist"])
+        case let .deviceAuthorization(id, secret, deviceName):
+            Self.form(["auth", "device"], [("client_id", id), ("client_secret", secret), ("device_name", deviceName)])
+        case let .revoke(token, id, secret):
+            Self.form(["auth", "revoke"], [("token", token), ("token_type_hint", "refresh_token"), ("client_id", id), ("client_secret", secret)])
+        case .sessions:
+            Endpoint(path: ["account", "sessions"])
+        case .endAllSessions:
+            Endpoint(method: .delete, path: ["account", "sessions"], isRetrySafe: true, followsRedirects: false)
         case let .watchlistChanges(changes, key):
             Endpoint(
                 method: .post,
@@ -50,6 +66,19 @@ public enum APIRoute: Route, Hashable {
                 followsRedirects: false
             )
         }
+    }
+
+    /// A form POST to an OAuth endpoint, which authenticates the client in its body.
+    private static func form(_ path: [String], _ parameters: [(String, String)]) -> Endpoint {
+        Endpoint(
+            method: .post,
+            path: path,
+            headerFields: [.contentType: "application/x-www-form-urlencoded", .accept: "application/json"],
+            body: Data(parameters.map { "\(TokenGrant.formEncoded($0))=\(TokenGrant.formEncoded($1))" }.joined(separator: "&").utf8),
+            requiresAuthentication: false,
+            isRetrySafe: false,
+            followsRedirects: false
+        )
     }
 
     /// The query string of a search, parameters in the contract's order, only those given.
@@ -92,4 +121,12 @@ extension APIRoute {
 
     /// The token the client's credentials are exchanged for.
     static func tokenRequest(_ grant: TokenGrant) -> Request<APIToken> { Request(APIRoute.token(grant)) }
+
+    /// A device's poll of the token endpoint: a 400 is an answer too (keep waiting, slow down,
+    /// denied, expired), not a failure.
+    static func devicePollRequest(_ grant: TokenGrant) -> Request<DevicePoll> {
+        var endpoint = APIRoute.token(grant).endpoint
+        endpoint.acceptableStatusCodes = 200..<401
+        return Request(endpoint: endpoint) { body throws(NetworkError) in try DevicePoll(body: body) }
+    }
 }

@@ -15,6 +15,13 @@ public struct Request<Response: Sendable>: Route {
         decode = { body throws(NetworkError) in try ResponseDecoding.decode(Response.self, from: body) }
     }
 
+    /// A request read by `decode`, for an answer that is not one JSON type (an OAuth poll, whose
+    /// 400 carries an error to act on).
+    public init(endpoint: Endpoint, decode: @escaping @Sendable (Data) throws(NetworkError) -> Response) {
+        self.endpoint = endpoint
+        self.decode = decode
+    }
+
     public init(_ route: some Route) where Response: JSONReadable {
         endpoint = route.endpoint
         decode = { body throws(NetworkError) in try ResponseDecoding.decode(Response.self, from: body) }

@@ -1,11 +1,12 @@
 import ArgumentParser
 import MovieAPI
 
-/// `marquee auth logout`: forget the credential of an API.
+/// `marquee auth logout`: forget the client's own credential for an API (a person signs out with
+/// `marquee logout`).
 struct AuthLogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
-        abstract: "Remove the credential stored for an API; the next request signs in again."
+        abstract: "Remove the client's own credential stored for an API; the next request gets a new one. People sign out with 'marquee logout'."
     )
 
     @OptionGroup var options: EnvironmentOption

@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
+import Logging
+import MovieAPI
 import Movies
 import TextFormatting
 
-/// `marquee auth status`: whether the app holds a credential for an API, and until when. Never the token.
+/// `marquee auth status`: who is signed in to an API (each person, through which client, until
+/// when; the default marked), and whether the client holds a credential of its own. Never a token.
 struct AuthStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Say whether a credential is stored for an API, and when it expires."
+        abstract: "Say who is signed in to an API, through which client, and until when."
     )
 
     @OptionGroup var options: EnvironmentOption
@@ -16,15 +19,34 @@ struct AuthStatusCommand: AsyncParsableCommand {
         let source = try options.resolved().1
         defer { print("The API is chosen by \(source).") }
         guard let context = try AuthCommand.storedContext(options) else { return }
-        let api = context.environment.identity.description
-        guard let credential = await context.credential() else {
-            print("Not signed in to \(api).")
-            return
+        let identity = context.environment.identity
+        let api = identity.description
+        var stored: [(holder: CredentialHolder, credential: Credential)] = []
+        var defaultAccount: String?
+        do {
+            stored = try FileAPIContext.stored(in: context.fileURL, for: identity)
+            defaultAccount = try context.defaultAccount()
+        } catch {
+            Logger(label: "marquee.auth").warning("\(error); nothing stored in it is shown")
         }
-        print(Self.describe(credential, api: api, now: Date()))
+        let now = Date()
+        let people = stored.filter { if case .person = $0.holder { true } else { false } }
+        if people.isEmpty { print("Nobody is signed in to \(api); sign in with 'marquee login'.") }
+        for (holder, credential) in people {
+            guard case let .person(account) = holder else { continue }
+            let marker = account == defaultAccount ? " (the default account)" : ""
+            print(Self.describe(credential, api: api, now: now, who: "as \(account)\(marker)"))
+        }
+        let ownKey = context.holder
+        if let own = stored.first(where: { $0.holder == ownKey }) {
+            print(Self.describe(own.credential, api: api, now: now, who: "as \(own.holder)"))
+        } else {
+            print("The client \(ClientSecrets.fromEnvironment().id) holds no credential of its own for \(api).")
+        }
     }
 
-    static func describe(_ credential: Credential, api: String, now: Date) -> String {
+    static func describe(_ credential: Credential, api: String, now: Date, who: String = "") -> String {
+        let api = who.isEmpty ? api : "\(api) \(who)"
         let renewal = credential.refreshToken == nil ? "it cannot be refreshed" : "it can be refreshed"
         if credential.expiresAt == .distantFuture {
             return "Signed in to \(api); the token does not expire."

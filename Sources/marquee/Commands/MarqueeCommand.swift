@@ -10,6 +10,6 @@ struct MarqueeCommand: AsyncParsableCommand {
             running. Use --env to choose another server.
             """,
         version: MarqueeVersion.text,
-        subcommands: [TopGrossingCommand.self, BrowseCommand.self, TopRatedCommand.self, MovieCommand.self, SearchCommand.self, MoviesCommand.self, WatchCommand.self, WatchlistCommand.self, SyncCommand.self, ServeCommand.self, CatalogCommand.self, AccountsCommand.self, AuthCommand.self, CacheCommand.self, GenerateCatalogCommand.self]
+        subcommands: [TopGrossingCommand.self, LoginCommand.self, LogoutCommand.self, BrowseCommand.self, TopRatedCommand.self, MovieCommand.self, SearchCommand.self, MoviesCommand.self, WatchCommand.self, WatchlistCommand.self, SyncCommand.self, ServeCommand.self, CatalogCommand.self, AccountsCommand.self, AuthCommand.self, CacheCommand.self, GenerateCatalogCommand.self]
     )
 }

@@ -15,7 +15,7 @@ struct APIAssembly: Assembly {
         let settings = self.settings
         container.register((any APIContext).self) { _ -> any APIContext in
             settings.keepsCredential
-                ? FileAPIContext(environment: settings.environment, fileURL: settings.credentialsFile)
+                ? FileAPIContext(environment: settings.environment, fileURL: settings.credentialsFile, holder: .application(settings.clientCredentials))
                 : InMemoryAPIContext(environment: settings.environment)
         }.inObjectScope(.container)
 

@@ -110,7 +110,7 @@ enum CompositionRoot {
     /// server), for the auth commands; `nil` for one whose credential lasts a run.
     static func persistentContext(for identity: APIIdentity) -> FileAPIContext? {
         guard let environment = APIEnvironment(identity) else { return nil }
-        return FileAPIContext(environment: environment, fileURL: AppPaths.credentialsFile())
+        return FileAPIContext(environment: environment, fileURL: AppPaths.credentialsFile(), holder: .application(ClientSecrets.fromEnvironment()))
     }
 
     /// Where the selected API is reached this run, starting the embedded server when it is the one asked for.

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieServer
 
 /// A device in the device flow (RFC 8628), over raw HTTP: asks for a code, polls the token endpoint.

@@ -6,33 +6,33 @@ import NIOHTTP1
 /// A person at the sign-in page, as a browser without scripts behaves: it keeps the session
 /// cookie, sends forms with the CSRF token the last page gave, and follows a GET's redirect (a
 /// POST's 303 is the test's to check and ``follow(_:)``).
-final class PageClient: @unchecked Sendable {
-    let port: Int
-    private(set) var cookie: String?
-    private(set) var csrf: String?
-    private(set) var lastPage = ""
+public final class PageClient: @unchecked Sendable {
+    public let port: Int
+    public private(set) var cookie: String?
+    public private(set) var csrf: String?
+    public private(set) var lastPage = ""
     /// Every `Set-Cookie` header the server sent, as sent.
-    private(set) var setCookies: [String] = []
+    public private(set) var setCookies: [String] = []
     private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
-    struct Page {
-        let status: Int
-        let headers: HTTPHeaders
-        let html: String
+    public struct Page: Sendable {
+        public let status: Int
+        public let headers: HTTPHeaders
+        public let html: String
     }
 
-    init(port: Int) {
+    public init(port: Int) {
         self.port = port
     }
 
     @discardableResult
-    func get(_ path: String) async throws -> Page {
+    public func get(_ path: String) async throws -> Page {
         try await follow(try await send(path, method: .GET, body: nil))
     }
 
     /// Posts `fields` (and the CSRF token, unless `csrf` is given) form-encoded to `path`.
     @discardableResult
-    func post(_ path: String, _ fields: [String: String], csrf: String? = nil) async throws -> Page {
+    public func post(_ path: String, _ fields: [String: String], csrf: String? = nil) async throws -> Page {
         var all = fields
         all["csrf"] = csrf ?? self.csrf ?? ""
         let body = all.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.encode($0.value))" }.joined(separator: "&")
@@ -41,7 +41,7 @@ final class PageClient: @unchecked Sendable {
 
     /// Goes where a 303 points, as a browser would.
     @discardableResult
-    func follow(_ page: Page) async throws -> Page {
+    public func follow(_ page: Page) async throws -> Page {
         guard page.status == 303, let location = page.headers.first(name: "location") else { return page }
         return try await send(location, method: .GET, body: nil)
     }

@@ -1,0 +1,22 @@
+import Networking
+
+/// Why signing a person in with the device flow did not end with a credential, in words to act on.
+public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
+    /// The server has no device authorization endpoint (a server without accounts, the static site).
+    case notSupported(api: String)
+    case denied
+    case expired
+    /// The server refused the poll (`invalid_grant`, `invalid_client`…).
+    case refused(String)
+    case network(NetworkError)
+
+    public var description: String {
+        switch self {
+        case let .notSupported(api): "\(api) has no accounts to sign in to (it has no device sign-in endpoint)"
+        case .denied: "the sign-in was denied on the page; nothing was signed in"
+        case .expired: "the code expired before it was approved; run 'marquee login' again for a new one"
+        case let .refused(reason): "the server refused the sign-in: \(reason)"
+        case let .network(error): error.description
+        }
+    }
+}
