@@ -56,15 +56,15 @@ struct SignInCommandTests {
             #expect(stranger.status != 0)
             #expect(stranger.errorLines == ["marquee: carol is not signed in to \(api); run 'marquee login' first"])
 
-            #expect(try await storage.signIns(ofAccount: "alice").count == 1)
+            #expect(storage.signIns(ofAccount: "alice").count == 1)
             let logout = try await home.marquee.run(["logout", "--env", api, "--account", "alice"])
             #expect(logout.standardOutput == "Signed alice out of \(api); the session was ended at the server.\n")
-            #expect(try await storage.signIns(ofAccount: "alice").isEmpty)
-            #expect(try await storage.signIns(ofAccount: "bob").count == 1)
+            #expect(storage.signIns(ofAccount: "alice").isEmpty)
+            #expect(storage.signIns(ofAccount: "bob").count == 1)
 
             let everywhere = try await home.marquee.run(["logout", "--env", api, "--everywhere"])
             #expect(everywhere.standardOutput == "Signed bob out of \(api); every device of bob was signed out.\n", "\(everywhere.standardError)")
-            #expect(try await storage.signIns(ofAccount: "bob").isEmpty)
+            #expect(storage.signIns(ofAccount: "bob").isEmpty)
             let nobody = try await home.marquee.run(["auth", "status", "--env", api])
             #expect(nobody.standardOutput.hasPrefix("Nobody is signed in to \(api); sign in with 'marquee login'."))
         }

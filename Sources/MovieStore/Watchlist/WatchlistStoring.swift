@@ -102,7 +102,7 @@ enum WatchlistStoring {
             }
         }
         for id in Array(lines.keys) {
-            lines[id]?.movie = try MovieReading.movie(id: id, api: api, in: db)?.value
+            lines[id]?.movie = try MovieReading.movie(id: id, api: WatchlistScope.api(of: api), in: db)?.value
         }
         let state = try WatchlistPullState.fetchOne(db, key: apiID)
         return WatchlistView(

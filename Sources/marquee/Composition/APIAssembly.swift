@@ -9,6 +9,9 @@ import Swinject
 /// which decides how its authenticated client, token client, auth service and interceptor fit;
 /// the app resolves the authenticated client.
 struct APIAssembly: Assembly {
+    /// The name of the signed-in person's client stack.
+    static let person = "person"
+
     let settings: AppSettings
 
     func assemble(container: Container) {
@@ -38,5 +41,22 @@ struct APIAssembly: Assembly {
         }.inObjectScope(.container)
 
         container.register(APIClient.self) { resolver in resolver.resolved(APIClientStack.self).client }
+
+        // The signed-in person's own stack: their credential file entry, refreshed with the client
+        // that signed them in, never replaced by the client's own grant.
+        if let person = settings.person {
+            container.register(APIClientStack.self, name: Self.person) { resolver in
+                APIClientStack(
+                    context: FileAPIContext(environment: settings.environment, fileURL: settings.credentialsFile, holder: .person(account: person)),
+                    transport: resolver.resolved(),
+                    clientCredentials: settings.clientCredentials,
+                    person: person,
+                    requestTimeout: settings.requestTimeout,
+                    callDeadline: settings.callDeadline,
+                    curlPlaceholders: settings.curlPlaceholders,
+                    logger: Logger(label: "marquee.http")
+                )
+            }.inObjectScope(.container)
+        }
     }
 }

@@ -19,9 +19,16 @@ final class AppContainer {
     /// The service the commands use.
     var movieService: AppMovieService { container.resolved() }
 
-    /// The sync of the store's watchlist outbox with this API.
+    /// The sync of the store's watchlist outbox with this API: the signed-in person's (their
+    /// credential, their list, keyed by ``WatchlistScope``), or the client's own list when nobody is.
     func watchlistSync(store: MovieStore, api: String, batchSize: Int = WatchlistChangeRecord.batchLimit) -> AppWatchlistSync {
-        WatchlistSync(service: container.resolved(), store: store, api: api, batchSize: batchSize)
+        let service: APIWatchlistService =
+            if let stack = container.resolve(APIClientStack.self, name: APIAssembly.person) {
+                APIWatchlistService(client: stack.client)
+            } else {
+                container.resolved()
+            }
+        return WatchlistSync(service: service, store: store, api: api, batchSize: batchSize)
     }
 
     /// Closes the HTTP client's connections, if one was made.

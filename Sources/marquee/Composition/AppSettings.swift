@@ -18,6 +18,10 @@ struct AppSettings {
     /// Where the credential of an API that outlives this run is kept.
     var credentialsFile: URL = AppPaths.credentialsFile()
 
+    /// The signed-in account whose watchlist this run syncs, when there is one: its requests go
+    /// with the person's credential, the catalogue's with the client's own.
+    var person: String?
+
     /// `--timeout`, when given.
     var chosenTimeout: Duration?
 

@@ -30,11 +30,13 @@ enum CompositionRoot {
         let (store, throwaway) = try openStore(options)
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
-        return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer) { app in
-            let home = WatchlistHome(selection)
-            let sync = home == .server && options.cachePolicy != .cacheOnly ? app.watchlistSync(store: store, api: environment.identity.key) : nil
+        let home = WatchlistHome(selection)
+        let person = try signedInPerson(options, identity: selection.identity, home: home)
+        let key = WatchlistScope.key(api: environment.identity.key, account: person)
+        return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
+            let sync = home == .server && options.cachePolicy != .cacheOnly ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
-            let watchlist = AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync)
+            let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync)
             return try await body(app.movieService, watchlist)
         }
     }
@@ -52,23 +54,44 @@ enum CompositionRoot {
         let store: MovieStore
         do { store = try MovieStore(url: options.api.storeURL) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
         let home = WatchlistHome(selection)
+        let person = try signedInPerson(options, identity: selection.identity, home: home)
+        let key = WatchlistScope.key(api: selection.identity.key, account: person)
         guard home == .server, !options.offline, let environment = APIEnvironment(selection.identity) else {
-            return try await body(AppWatchlist(store: store, api: selection.identity.key, home: home, sync: nil))
+            return try await body(AppWatchlist(store: store, api: key, home: home, sync: nil))
         }
-        return try await withApp(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil) { app in
-            let sync = app.watchlistSync(store: store, api: environment.identity.key, batchSize: batchSize)
-            return try await body(AppWatchlist(store: store, api: environment.identity.key, home: home, sync: sync, movies: app.movieService))
+        return try await withApp(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil, person: person) { app in
+            let sync = app.watchlistSync(store: store, api: key, batchSize: batchSize)
+            return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService))
         }
+    }
+
+    /// The signed-in account whose watchlist a run on a server API uses (``AccountChoice``); nil
+    /// when nobody is signed in, or for an API whose list is kept on this machine. An account
+    /// named (by option, variable or config file) that is not signed in is an error: its changes
+    /// must never land in another list.
+    private static func signedInPerson(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> String? {
+        guard home == .server, let environment = APIEnvironment(identity) else { return nil }
+        let file = AppPaths.credentialsFile()
+        let anyone = FileAPIContext(environment: environment, fileURL: file, holder: .person(account: ""))
+        let defaultAccount = (try? anyone.defaultAccount()) ?? nil
+        guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: defaultAccount) else { return nil }
+        let signedIn = ((try? FileAPIContext.stored(in: file, for: identity)) ?? []).contains { $0.holder == .person(account: account) }
+        guard signedIn else {
+            throw CLIError.failed("\(account) is not signed in to \(identity); run 'marquee login --env \(identity.key)' (nothing was changed)")
+        }
+        return account
     }
 
     /// Runs `body` with the container for `environment` and `options`, then shuts the container
     /// (and the embedded server, when there is one) down, whether `body` succeeded or not.
     private static func withApp<Result>(
         _ options: ClientOptions, environment: APIEnvironment, stubScenario: StubScenario?, store: MovieStore, embeddedServer: RunningServer?,
+        person: String? = nil,
         _ body: (AppContainer) async throws -> Result
     ) async throws -> Result {
         if options.curl { CurlNotes.print(for: environment) }
         var settings = AppSettings(environment: environment, stubScenario: stubScenario, store: store, defaultPolicy: options.cachePolicy)
+        settings.person = person
         settings.chosenTimeout = options.timeout.map { .seconds($0) }
         let app = AppContainer(settings: settings)
         let outcome: Swift.Result<Result, any Error>

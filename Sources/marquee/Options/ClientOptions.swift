@@ -6,6 +6,7 @@ import MovieStore
 /// The options every client command accepts after its name (`browse` too).
 struct ClientOptions: ParsableArguments {
     @OptionGroup var api: APIOptions
+    @OptionGroup var accountOption: AccountOption
 
     @Option(help: ArgumentHelp(
         "Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")) (default: networkElseCache; cacheThenNetwork for browse).",

@@ -1,11 +1,12 @@
 import Foundation
 
 /// The user's settings file, `$XDG_CONFIG_HOME/marquee/config`: `key = value` lines, `#` comments.
-/// Today it holds one setting, `env`, with the values of `--env`.
+/// It holds `env`, with the values of `--env`, and `account`, with those of `--account`.
 struct ConfigFile: Equatable {
     var env: String?
+    var account: String?
 
-    static let keys = ["env"]
+    static let keys = ["env", "account"]
 
     /// The file's settings, or `nil` when there is no file.
     static func read(_ url: URL) throws(ConfigFileError) -> ConfigFile? {
@@ -30,6 +31,7 @@ struct ConfigFile: Equatable {
             }
             switch parts[0] {
             case "env": file.env = parts[1]
+            case "account": file.account = parts[1]
             default:
                 throw ConfigFileError(path: path, line: index + 1, reason: "unknown setting '\(parts[0])'; the settings are \(keys.joined(separator: ", "))")
             }

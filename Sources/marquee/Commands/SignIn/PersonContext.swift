@@ -52,11 +52,9 @@ struct PersonContext {
         }
     }
 
-    /// The account a command means: `named`, else `MARQUEE_ACCOUNT`, else the API's default.
-    func account(named: String?, environment variables: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
-        if let named { return named.lowercased() }
-        if let fromEnvironment = variables["MARQUEE_ACCOUNT"], !fromEnvironment.isEmpty { return fromEnvironment.lowercased() }
-        return try anyContext.defaultAccount()
+    /// The account a command means (``AccountChoice``).
+    func account(named: String?) throws -> String? {
+        try AccountChoice.account(named: named, defaultAccount: try anyContext.defaultAccount())
     }
 
     /// A client for the API's unauthenticated routes (the token, device and revocation endpoints).
@@ -72,6 +70,24 @@ struct PersonContext {
 
 /// `--account`: whose data and credential a command uses.
 struct AccountOption: ParsableArguments {
-    @Option(name: .customLong("account"), help: ArgumentHelp("Which signed-in account (default: $MARQUEE_ACCOUNT, else the API's default account).", valueName: "name"))
+    @Option(name: .customLong("account"), help: ArgumentHelp("Which signed-in account (default: $MARQUEE_ACCOUNT, else 'account' in the config file, else the API's default account).", valueName: "name"))
     var account: String?
+}
+
+/// Which account a command means: `--account`, else `MARQUEE_ACCOUNT`, else the config file's
+/// `account`, else the API's default (the first signed in, or the one `marquee auth use` chose).
+enum AccountChoice {
+    static func account(
+        named: String?, defaultAccount: @autoclosure () throws -> String?,
+        environment variables: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String? {
+        if let named, !named.isEmpty { return named.lowercased() }
+        if let fromEnvironment = variables["MARQUEE_ACCOUNT"], !fromEnvironment.isEmpty { return fromEnvironment.lowercased() }
+        do {
+            if let fromFile = try ConfigFile.read(AppPaths.configFile(environment: variables))?.account { return fromFile.lowercased() }
+        } catch {
+            throw CLIError.failed(error.description)
+        }
+        return try defaultAccount()
+    }
 }

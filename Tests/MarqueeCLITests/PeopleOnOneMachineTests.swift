@@ -1,0 +1,61 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import Testing
+
+/// Two people on one machine: their lists and outboxes never mix, in one store shared by two
+/// config folders, and in one config folder with two accounts.
+@Suite("People on one machine")
+struct PeopleOnOneMachineTests {
+    static let movie = 6
+
+    @Test("two config folders, one store: bob sees nothing of alice's list or her pending note, and bob's sync sends nothing of hers; hers goes with her token")
+    func twoConfigFoldersOneStore() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let store = TestFolders.temporary.appendingPathComponent("shared-\(UUID().uuidString).sqlite").path
+            let alice = try TemporaryConfigHome(), bob = try TemporaryConfigHome()
+            #expect(try await SignInCommandTests.login(alice.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(bob.marquee, api: api, port: server.port, as: "bob").status == 0)
+
+            let noted = try await alice.marquee.run(["watch", "add", String(Self.movie), "--note", "alice's private note", "--offline", "--env", api, "--store", store])
+            #expect(noted.status == 0, "\(noted.standardError)")
+            let bobsView = try await bob.marquee.run(["watchlist", "--env", api, "--store", store, "--offline"])
+            #expect(!bobsView.standardOutput.contains("alice's private note"), "\(bobsView.standardOutput)")
+            let bobsSync = try await bob.marquee.run(["sync", "--env", api, "--store", store])
+            #expect(bobsSync.status == 0, "\(bobsSync.standardError)")
+            #expect(storage.watchlist(owner: WatchlistOwner.account("bob")).isEmpty, "nothing of alice's went with bob's token")
+            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).isEmpty, "and nothing was sent for her")
+
+            let alicesSync = try await alice.marquee.run(["sync", "--env", api, "--store", store])
+            #expect(alicesSync.status == 0, "\(alicesSync.standardError)")
+            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.note) == ["alice's private note"])
+            #expect(storage.watchlist(owner: WatchlistOwner.account("bob")).isEmpty)
+        }
+    }
+
+    @Test("one config folder, two accounts: --account and MARQUEE_ACCOUNT pick the list; an account not signed in is refused, nothing recorded")
+    func twoAccountsOneConfig() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let home = try TemporaryConfigHome()
+            let store = home.root.appendingPathComponent("movies.sqlite").path
+            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "bob").status == 0)
+
+            #expect(try await home.marquee.run(["watch", "add", "6", "--note", "as alice", "--env", api, "--store", store]).status == 0)
+            #expect(try await home.marquee.run(["watch", "add", "7", "--note", "as bob", "--account", "bob", "--env", api, "--store", store]).status == 0)
+            #expect(try await home.marquee.run(["watch", "add", "8", "--note", "as bob too", "--env", api, "--store", store], environment: ["MARQUEE_ACCOUNT": "bob"]).status == 0)
+            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID) == [6])
+            #expect(Set(storage.watchlist(owner: WatchlistOwner.account("bob")).map(\.movieID)) == [7, 8])
+
+            let carol = try await home.marquee.run(["watch", "add", "9", "--account", "carol", "--env", api, "--store", store])
+            #expect(carol.status == 1)
+            #expect(carol.errorLines == ["marquee: carol is not signed in to \(api); run 'marquee login --env \(api)' (nothing was changed)"])
+            let alicesList = try await home.marquee.run(["watchlist", "--json", "--env", api, "--store", store, "--offline"])
+            #expect(!alicesList.standardOutput.contains("\"movieId\":9") && !alicesList.standardOutput.contains("as bob"), "\(alicesList.standardOutput)")
+        }
+    }
+}
