@@ -58,4 +58,33 @@ struct PeopleOnOneMachineTests {
             #expect(!alicesList.standardOutput.contains("\"movieId\":9") && !alicesList.standardOutput.contains("as bob"), "\(alicesList.standardOutput)")
         }
     }
+
+    @Test("signed out by another device: the change is kept and the command says so in one line, non-zero; the catalogue works; the change goes once alice signs in again; --discard-pending drops and counts")
+    func signedOut() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let home = try TemporaryConfigHome()
+            let store = home.root.appendingPathComponent("movies.sqlite").path
+            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await home.marquee.run(["watch", "add", "6", "--env", api, "--store", store]).status == 0)
+            #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 1)
+
+            let later = try await home.marquee.run(["watch", "add", "7", "--note", "later", "--env", api, "--store", store])
+            #expect(later.status == 1)
+            #expect(later.errorLines == ["marquee: signed out of \(api) as alice: the session has ended; run 'marquee login' to sign in again (the change is kept here and sent then)"])
+            #expect(try await home.marquee.run(["top-grossing", "--env", api, "--store", store]).status == 0, "the catalogue needs no person")
+            let logout = try await home.marquee.run(["logout", "--env", api, "--store", store])
+            #expect(logout.standardOutput == "alice is not signed in to \(api); 1 unsent watchlist change kept for the next sign-in.\n")
+
+            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await home.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
+            #expect(Set(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID)) == [6, 7])
+
+            #expect(try await home.marquee.run(["watch", "add", "8", "--offline", "--env", api, "--store", store]).status == 0)
+            let dropped = try await home.marquee.run(["logout", "--discard-pending", "--env", api, "--store", store])
+            #expect(dropped.standardOutput == "Signed alice out of \(api); the session was ended at the server; 1 unsent watchlist change dropped.\n")
+            #expect(!storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID).contains(8))
+        }
+    }
 }

@@ -4,4 +4,13 @@ public enum SignedOut {
     public static func message(account: String, api: String) -> String {
         "signed out of \(api) as \(account): the session has ended; run 'marquee login' to sign in again"
     }
+
+    /// The signed-out sentence inside an error's description (an interceptor wraps it in its
+    /// own words), or nil when the error is not a person signed out.
+    public static func sentence(in description: String) -> String? {
+        guard let start = description.range(of: "signed out of "),
+              let end = description.range(of: "to sign in again", range: start.upperBound..<description.endIndex)
+        else { return nil }
+        return String(description[start.lowerBound..<end.upperBound])
+    }
 }

@@ -12,6 +12,17 @@ extension MovieStore {
         }
     }
 
+    /// Drops the changes waiting to be sent to `api` (a person's explicit choice when signing
+    /// out); how many were dropped.
+    public func discardPendingWatchlistChanges(api: APIKey) async throws(StoreError) -> Int {
+        try await write { db in try WatchlistStoring.discardPending(api: api, in: db) }
+    }
+
+    /// How many changes wait to be sent to `api`.
+    public func pendingWatchlistChangeCount(api: APIKey) async throws(StoreError) -> Int {
+        try await read { db in try WatchlistStoring.pending(api: api, limit: .max, in: db).count }
+    }
+
     /// The oldest `limit` changes waiting to be sent to `api`, in the order they were made.
     public func pendingWatchlistChanges(api: APIKey, limit: Int = .max) async throws(StoreError) -> [WatchlistChangeRecord] {
         try await read { db in try WatchlistStoring.pending(api: api, limit: limit, in: db) }

@@ -26,6 +26,12 @@ enum WatchlistStoring {
         return record
     }
 
+    /// Drops every change waiting for `api`; how many there were.
+    static func discardPending(api: String, in db: Database) throws -> Int {
+        guard let apiID = try StoredAPI.id(of: api, in: db) else { return 0 }
+        return try OutboxChange.filter(OutboxChange.Columns.apiId == apiID).deleteAll(db)
+    }
+
     /// The first `limit` changes waiting for `api`, oldest first.
     static func pending(api: String, limit: Int, in db: Database) throws -> [WatchlistChangeRecord] {
         guard let apiID = try StoredAPI.id(of: api, in: db) else { return [] }

@@ -31,10 +31,14 @@ enum CompositionRoot {
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let (environment, embeddedServer) = try await reach(selection)
         let home = WatchlistHome(selection)
-        let person = try signedInPerson(options, identity: selection.identity, home: home)
-        let key = WatchlistScope.key(api: environment.identity.key, account: person)
+        // The catalogue needs no person: an account that is signed out keeps its list (shown,
+        // never sent with anyone else's token) and the command goes on.
+        let chosen = try? chosenAccount(options, identity: selection.identity, home: home)
+        let person = chosen?.signedIn == true ? chosen?.account : nil
+        let key = WatchlistScope.key(api: environment.identity.key, account: chosen?.account)
+        let sends = home == .server && options.cachePolicy != .cacheOnly && chosen?.signedIn != false
         return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
-            let sync = home == .server && options.cachePolicy != .cacheOnly ? app.watchlistSync(store: store, api: key) : nil
+            let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
             let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync)
             return try await body(app.movieService, watchlist)
@@ -70,16 +74,23 @@ enum CompositionRoot {
     /// named (by option, variable or config file) that is not signed in is an error: its changes
     /// must never land in another list.
     private static func signedInPerson(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> String? {
+        guard let chosen = try chosenAccount(options, identity: identity, home: home) else { return nil }
+        guard chosen.signedIn else {
+            throw CLIError.failed("\(chosen.account) is not signed in to \(identity); run 'marquee login --env \(identity.key)' (nothing was changed)")
+        }
+        return chosen.account
+    }
+
+    /// The account a run on a server API means (``AccountChoice``), and whether it holds a
+    /// credential here; nil when none is chosen, or for an API whose list is kept on this machine.
+    private static func chosenAccount(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> (account: String, signedIn: Bool)? {
         guard home == .server, let environment = APIEnvironment(identity) else { return nil }
         let file = AppPaths.credentialsFile()
         let anyone = FileAPIContext(environment: environment, fileURL: file, holder: .person(account: ""))
         let defaultAccount = (try? anyone.defaultAccount()) ?? nil
         guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: defaultAccount) else { return nil }
         let signedIn = ((try? FileAPIContext.stored(in: file, for: identity)) ?? []).contains { $0.holder == .person(account: account) }
-        guard signedIn else {
-            throw CLIError.failed("\(account) is not signed in to \(identity); run 'marquee login --env \(identity.key)' (nothing was changed)")
-        }
-        return account
+        return (account, signedIn)
     }
 
     /// Runs `body` with the container for `environment` and `options`, then shuts the container

@@ -72,6 +72,7 @@ enum ErrorReporter {
 
     /// A network failure, with what the user can change: the timeout, the client's credentials.
     static func describe(_ error: NetworkError) -> String {
+        if let signedOut = SignedOut.sentence(in: error.description) { return oneLine(signedOut) }
         let hint: String? =
             switch error {
             case .timedOut: "try again later, or allow longer with --timeout SECONDS"

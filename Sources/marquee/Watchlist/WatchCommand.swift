@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MovieAPI
 import MovieStore
 import Movies
 import TextFormatting
@@ -74,7 +75,11 @@ enum WatchChange {
             let title = (try? await store.movie(id: movieID, api: watchlist.api))
                 .flatMap { $0 }.map { "\(TerminalText.safe($0.value.name)) (\(movieID))" } ?? "movie \(movieID)"
             let done = action == .add ? (note.isEmpty ? "Added \(title) to the watchlist" : "Noted \(title) on the watchlist") : "Removed \(title) from the watchlist"
-            print("\(done); \(await delivery(watchlist, offline: options.offline))")
+            let delivered = await delivery(watchlist, offline: options.offline)
+            if let signedOut = SignedOut.sentence(in: delivered) {
+                throw CLIError.failed("\(signedOut) (the change is kept here and sent then)")
+            }
+            print("\(done); \(delivered)")
         }
     }
 
