@@ -10,9 +10,10 @@ import Testing
 /// In a sample, a line `$ marquee …` is a command, and the lines up to the next `$ ` are what it
 /// prints: standard output, then standard error. `$ marquee serve &` starts the movie API (with
 /// its defaults: tokens required) on a free port, which stands for `8080` in the commands and the
-/// output; `$ kill %1` stops it, and the port stays closed. An age ("fetched 6 seconds ago", on a
-/// loaded machine) reads "fetched just now", as it does when the sample runs at a person's pace;
-/// nothing else is normalised.
+/// output; `$ kill %1` stops it, and the port stays closed. `$ marquee login …` is approved on the
+/// sign-in page as the person `alice` would (signing up the first time), and its code reads
+/// `BCDF-GHJK`. An age ("fetched 6 seconds ago", on a loaded machine) reads "fetched just now", as
+/// it does when the sample runs at a person's pace; nothing else is normalised.
 @Suite("README samples", .serialized)
 struct ReadmeSampleTests {
     struct Sample: CustomTestStringConvertible, Sendable {
@@ -106,6 +107,7 @@ struct ReadmeSampleTests {
         var server: RunningServer?
         var address: AddressThatGoesAway?
         var port = 8080
+        var signedUp = false
         defer { if let server { Task { try? await server.stop() } } }
         var steps: [(command: String, expected: [String])] = []
         for line in sample.text {
@@ -119,8 +121,10 @@ struct ReadmeSampleTests {
         for (command, expected) in steps {
             switch command {
             case "marquee serve &":
+                var auth = AuthConfiguration()
+                auth.passwordHashCost = 4
                 let started = try await MovieServer(configuration: MovieServer.Configuration(
-                    host: "127.0.0.1", port: 0, storage: MemoryStorage(catalog: try Catalog.reference())
+                    host: "127.0.0.1", port: 0, storage: MemoryStorage(catalog: try Catalog.reference()), auth: auth
                 )).start()
                 server = started
                 address = try await AddressThatGoesAway.start(to: started.port)
@@ -129,6 +133,27 @@ struct ReadmeSampleTests {
                 try await server?.stop()
                 server = nil
                 try await address?.goAway()
+            case _ where command.hasPrefix("marquee login"):
+                let words = command.split(separator: " ").map { $0.replacingOccurrences(of: "8080", with: String(port)) }
+                let login = try marquee.launch(Array(words.dropFirst()))
+                var lines: [String] = []
+                while lines.count < 3, let line = await login.nextOutputLine() { lines.append(line) }
+                guard let code = lines.first?.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/)?.1 else {
+                    _ = await login.signal(SIGTERM)
+                    Issue.record("\(sample.location): marquee login printed no code: \(login.lastOutput)")
+                    return
+                }
+                let page = PageClient(port: port)
+                try await page.get("/device?user_code=\(code)")
+                try await page.follow(try await page.post(signedUp ? "/device/sign-in" : "/device/sign-up", ["name": "alice", "password": "correct horse"]))
+                signedUp = true
+                #expect(try await page.post("/device/decide", ["decision": "approve"]).status == 200)
+                while let line = await login.nextOutputLine() { lines.append(line) }
+                _ = await login.waitForExit()
+                let printed = lines.map {
+                    $0.replacingOccurrences(of: ":\(port)", with: ":8080").replacingOccurrences(of: String(code), with: "BCDF-GHJK")
+                }
+                #expect(printed == expected, "\(sample.location): $ \(command)\n\(printed.joined(separator: "\n"))")
             default:
                 let words = command.split(separator: " ").map { $0.replacingOccurrences(of: "8080", with: String(port)) }
                 try #require(words.first == "marquee", "\(sample.location): '\(command)' is not a marquee command")

@@ -10,15 +10,28 @@ import Testing
 @Suite("Watchlist through the app")
 struct WatchlistCommandTests {
     let marquee = MarqueeProcess()
+    /// The person every server test signs in as, and their list on the server.
+    static let person = "alice"
+    static let owner = WatchlistOwner.account(person)
+
+    /// The store's key of the person's watchlist of `api`.
+    static func scope(_ api: String) -> String { WatchlistScope.key(api: api, account: person) }
+
+    /// Signs `marquee` in to `api` as ``person`` (signing up on the first call of a server).
+    func signIn(_ api: String, port: Int, signUp: Bool = true) async throws {
+        let outcome = try await SignInCommandTests.login(marquee, api: api, port: port, as: Self.person, signUp: signUp)
+        try #require(outcome.status == 0, "signing in: \(outcome.outcome ?? "")")
+    }
 
     @Test("the server applies a batch and the answer is lost: the retry under the same key changes nothing more, in this run or the next")
     func answerLost() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
             let relay = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 1)
             let folder = try Self.folder()
             let api = "http://127.0.0.1:\(relay.port)/api/"
             let store = folder.appendingPathComponent("movies.sqlite").path
+            try await signIn(api, port: server.port)
             for change in [["add", "1"], ["add", "2", "--note", "soon"], ["remove", "1"]] {
                 let made = try await marquee.run(["watch"] + change + ["--offline", "--env", api, "--store", store])
                 #expect(made.status == 0, "\(made.standardError)")
@@ -29,27 +42,28 @@ struct WatchlistCommandTests {
             #expect(relay.answersCut == 1)
             #expect(relay.markedRequests == 2, "the client sent the batch again after the lost answer")
             #expect(synced.standardOutput.contains("Synced: sent 3 changes"), "\(synced.standardOutput)")
-            let journal = storage.watchlistJournal(owner: "marquee-dev")
+            let journal = storage.watchlistJournal(owner: Self.owner)
             #expect(journal.count == 3, "each change applied once: \(journal)")
             #expect(Set(journal.map(\.changeID)).count == 3)
-            #expect(storage.watchlist(owner: "marquee-dev").map(\.movieID) == [2])
+            #expect(storage.watchlist(owner: Self.owner).map(\.movieID) == [2])
             #expect(try await Self.view(marquee, api: api, store: store)["pendingChanges"] as? Int == 0)
             await relay.stop()
 
             let stubborn = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 100)
             let stubbornAPI = "http://127.0.0.1:\(stubborn.port)/api/"
             let stubbornStore = folder.appendingPathComponent("other.sqlite").path
+            try await signIn(stubbornAPI, port: server.port, signUp: false)
             #expect(try await marquee.run(["watch", "add", "3", "--offline", "--env", stubbornAPI, "--store", stubbornStore]).status == 0)
             let failed = try await marquee.run(["sync", "--env", stubbornAPI, "--store", stubbornStore, "--timeout", "5"])
             #expect(failed.status == 1)
             #expect(failed.errorLines.last?.hasSuffix("1 change still pending on this machine") == true, "\(failed.standardError)")
             #expect(stubborn.answersCut >= 1)
-            #expect(storage.watchlist(owner: "marquee-dev").map(\.movieID).sorted() == [2, 3], "the server applied it though no answer came back")
+            #expect(storage.watchlist(owner: Self.owner).map(\.movieID).sorted() == [2, 3], "the server applied it though no answer came back")
             stubborn.cut(next: 0)
             let later = try await marquee.run(["sync", "--env", stubbornAPI, "--store", stubbornStore])
             #expect(later.status == 0, "\(later.standardError)")
             #expect(later.standardOutput.hasPrefix("Synced: sent 1 change;"), "the server answers the repeat with its first answer: \(later.standardOutput)")
-            #expect(storage.watchlistJournal(owner: "marquee-dev").filter { $0.movieID == 3 }.count == 1)
+            #expect(storage.watchlistJournal(owner: Self.owner).filter { $0.movieID == 3 }.count == 1)
             await stubborn.stop()
         }
     }
@@ -57,10 +71,11 @@ struct WatchlistCommandTests {
     @Test("50 SIGKILLs at random moments of a 500-change sync, then one clean sync: the server's list is the intended one, each change applied once")
     func killedSyncs() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
             let folder = try Self.folder()
             let api = server.baseURL.absoluteString
             let storeURL = folder.appendingPathComponent("movies.sqlite")
+            try await signIn(api, port: server.port)
             var generator = SeededGenerator(seed: 27)
             var intended: [Int: String] = [:]
             do {
@@ -68,17 +83,17 @@ struct WatchlistCommandTests {
                 for index in 0..<500 {
                     let movie = Int.random(in: 1...10, using: &generator)
                     if Bool.random(using: &generator) {
-                        _ = try await store.recordWatchlistChange(movieID: movie, action: .add, note: "n\(index)", api: api)
+                        _ = try await store.recordWatchlistChange(movieID: movie, action: .add, note: "n\(index)", api: Self.scope(api))
                         intended[movie] = "n\(index)"
                     } else {
-                        _ = try await store.recordWatchlistChange(movieID: movie, action: .remove, api: api)
+                        _ = try await store.recordWatchlistChange(movieID: movie, action: .remove, api: Self.scope(api))
                         intended[movie] = nil
                     }
                 }
             }
             var killedAfterProgress = 0
             for iteration in 0..<50 {
-                let before = storage.watchlistJournal(owner: "marquee-dev").count
+                let before = storage.watchlistJournal(owner: Self.owner).count
                 let process = try marquee.launch(["sync", "--batch-size", "2", "--env", api, "--store", storeURL.path])
                 if iteration.isMultiple(of: 2) {
                     // At any moment from the start: before the first request, or in the middle.
@@ -86,22 +101,22 @@ struct WatchlistCommandTests {
                 } else {
                     // Once the server has applied something of this run, a little later: in the middle of the batches.
                     let deadline = ContinuousClock.now + .seconds(10)
-                    while storage.watchlistJournal(owner: "marquee-dev").count == before, process.isRunning, ContinuousClock.now < deadline {
+                    while storage.watchlistJournal(owner: Self.owner).count == before, process.isRunning, ContinuousClock.now < deadline {
                         try await Task.sleep(for: .milliseconds(1))
                     }
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...20, using: &generator)))
                 }
                 _ = await process.signal(SIGKILL)
-                let after = storage.watchlistJournal(owner: "marquee-dev").count
+                let after = storage.watchlistJournal(owner: Self.owner).count
                 if after > before && after < 500 { killedAfterProgress += 1 }
             }
             #expect(killedAfterProgress > 0, "some kills landed in the middle of a sync")
             let clean = try await marquee.run(["sync", "--env", api, "--store", storeURL.path])
             #expect(clean.status == 0, "\(clean.standardError)")
-            let journal = storage.watchlistJournal(owner: "marquee-dev")
+            let journal = storage.watchlistJournal(owner: Self.owner)
             #expect(journal.count == 500, "every change reached the server")
             #expect(Set(journal.map(\.changeID)).count == 500, "none twice")
-            let listed = storage.watchlist(owner: "marquee-dev")
+            let listed = storage.watchlist(owner: Self.owner)
             #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.movieID, $0.note) }) == intended)
             let view = try await Self.view(marquee, api: api, store: storeURL.path)
             #expect(view["pendingChanges"] as? Int == 0)
@@ -112,19 +127,20 @@ struct WatchlistCommandTests {
     @Test("two machines change the same movies offline; after both sync, in either order, both show the list the rule gives", arguments: [false, true])
     func twoMachines(reversed: Bool) async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
             let folder = try Self.folder()
             let api = server.baseURL.absoluteString
             let laptop = folder.appendingPathComponent("laptop.sqlite"), phone = folder.appendingPathComponent("phone.sqlite")
+            try await signIn(api, port: server.port)
             let start = Date(timeIntervalSince1970: 1_795_000_000)
             do {
                 let a = try MovieStore(url: laptop), b = try MovieStore(url: phone)
-                _ = try await a.recordWatchlistChange(movieID: 1, action: .add, note: "laptop", api: api, now: start)
-                _ = try await b.recordWatchlistChange(movieID: 2, action: .add, note: "phone", api: api, now: start + 60)
-                _ = try await a.recordWatchlistChange(movieID: 2, action: .remove, api: api, now: start + 120)
-                _ = try await b.recordWatchlistChange(movieID: 1, action: .add, note: "phone wins", api: api, now: start + 180)
-                _ = try await b.recordWatchlistChange(movieID: 3, action: .add, api: api, now: start + 240)
-                _ = try await a.recordWatchlistChange(movieID: 3, action: .remove, api: api, now: start + 30)
+                _ = try await a.recordWatchlistChange(movieID: 1, action: .add, note: "laptop", api: Self.scope(api), now: start)
+                _ = try await b.recordWatchlistChange(movieID: 2, action: .add, note: "phone", api: Self.scope(api), now: start + 60)
+                _ = try await a.recordWatchlistChange(movieID: 2, action: .remove, api: Self.scope(api), now: start + 120)
+                _ = try await b.recordWatchlistChange(movieID: 1, action: .add, note: "phone wins", api: Self.scope(api), now: start + 180)
+                _ = try await b.recordWatchlistChange(movieID: 3, action: .add, api: Self.scope(api), now: start + 240)
+                _ = try await a.recordWatchlistChange(movieID: 3, action: .remove, api: Self.scope(api), now: start + 30)
             }
             let order = reversed ? [phone, laptop, phone] : [laptop, phone, laptop]
             for store in order {
@@ -146,15 +162,16 @@ struct WatchlistCommandTests {
     @Test("8 processes sync one store at once: they take turns, so the server receives each batch once")
     func eightProcesses() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: AuthConfiguration(), storage: storage) { server in
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
             let counter = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 0)
             let folder = try Self.folder()
             let api = "http://127.0.0.1:\(counter.port)/api/"
             let storeURL = folder.appendingPathComponent("movies.sqlite")
+            try await signIn(api, port: server.port)
             do {
                 let store = try MovieStore(url: storeURL)
                 for index in 0..<200 {
-                    _ = try await store.recordWatchlistChange(movieID: index % 10 + 1, action: .add, note: "\(index)", api: api)
+                    _ = try await store.recordWatchlistChange(movieID: index % 10 + 1, action: .add, note: "\(index)", api: Self.scope(api))
                 }
             }
             let outcomes = try await withThrowingTaskGroup(of: MarqueeProcess.Outcome.self) { group in
@@ -165,10 +182,10 @@ struct WatchlistCommandTests {
             }
             for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.standardError)") }
             #expect(counter.markedRequests == 10, "200 changes in batches of 20, each sent once")
-            let journal = storage.watchlistJournal(owner: "marquee-dev")
+            let journal = storage.watchlistJournal(owner: Self.owner)
             #expect(journal.count == 200)
             #expect(Set(journal.map(\.changeID)).count == 200)
-            #expect(storage.watchlist(owner: "marquee-dev").count == 10)
+            #expect(storage.watchlist(owner: Self.owner).count == 10)
             await counter.stop()
         }
     }
@@ -179,6 +196,16 @@ struct WatchlistCommandTests {
         let port = try PostgresCluster.freeLoopbackPort()
         let api = "http://127.0.0.1:\(port)/api/"
         let store = folder.appendingPathComponent("movies.sqlite").path
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        let auth = SignInCommandTests.auth()
+        func serve() async throws -> RunningServer {
+            var configuration = MovieServer.Configuration(host: "127.0.0.1", port: port, storage: storage, auth: auth, logger: quietLogger)
+            configuration.answersOnEventLoop = true
+            return try await MovieServer(configuration: configuration).start()
+        }
+        let first = try await serve()
+        try await finally(try await signIn(api, port: port)) { try? await first.stop() }
+
         let added = try await marquee.run(["watch", "add", "6", "--note", "on the train", "--env", api, "--store", store, "--timeout", "2"])
         #expect(added.status == 0, "\(added.standardError)")
         #expect(added.standardOutput.hasPrefix("Noted movie 6 on the watchlist; not sent yet (cannot connect"), "\(added.standardOutput)")
@@ -187,17 +214,14 @@ struct WatchlistCommandTests {
         #expect(shown.standardOutput.contains("1 change pending"), "\(shown.standardOutput)")
         #expect(shown.standardOutput.contains("on the train  [pending]"), "\(shown.standardOutput)")
 
-        let storage = MemoryStorage(catalog: try Catalog.reference())
-        var configuration = MovieServer.Configuration(host: "127.0.0.1", port: port, storage: storage, auth: AuthConfiguration(), logger: quietLogger)
-        configuration.answersOnEventLoop = true
-        let running = try await MovieServer(configuration: configuration).start()
+        let running = try await serve()
         try await finally(try await {
             let listed = try await marquee.run(["top-rated", "--env", api, "--store", store, "--verbose"])
             #expect(listed.status == 0, "\(listed.standardError)")
             #expect(listed.standardError.contains("watchlist: sent 1 change first"), "said in --verbose only: \(listed.standardError)")
             let quiet = try await marquee.run(["top-rated", "--env", api, "--store", store])
             #expect(!quiet.standardError.contains("watchlist"))
-            #expect(storage.watchlist(owner: "marquee-dev").map(\.note) == ["on the train"])
+            #expect(storage.watchlist(owner: Self.owner).map(\.note) == ["on the train"])
             let view = try await Self.view(marquee, api: api, store: store)
             #expect(view["pendingChanges"] as? Int == 0)
             #expect((view["entries"] as? [[String: Any]])?.first?["title"] as? String == "Deadpool")
@@ -231,7 +255,7 @@ struct WatchlistCommandTests {
         #expect(bad.errorLines.count == 1, "\(bad.standardError)")
     }
 
-    @Test("serve --clients FILE admits its clients, each with a watchlist of its own, and no longer the development pair; a file others may read, or a bad line, is one line and no server")
+    @Test("serve --clients FILE admits its clients, and no longer the development pair; a client's own token has no watchlist (403); a file others may read, or a bad line, is one line and no server")
     func clientsFile() async throws {
         let folder = try Self.folder()
         let file = folder.appendingPathComponent("clients")
@@ -259,12 +283,10 @@ struct WatchlistCommandTests {
             let wrong = try await LoopbackHTTP.send(port: port, "/api/auth/token", method: "POST", headers: form, body: "grant_type=client_credentials&client_id=phone&client_secret=tablet-secret")
             #expect(wrong.status == 401)
             let put = try await LoopbackHTTP.send(port: port, "/api/watchlist/6", method: "PUT", headers: [("Authorization", "Bearer \(tokens["phone"]!)"), ("Idempotency-Key", "p1")])
-            #expect(put.status == 200)
-            for (id, count) in [("phone", 1), ("tablet", 0)] {
-                let listed = try await LoopbackHTTP.send(port: port, "/api/watchlist", headers: [("Authorization", "Bearer \(tokens[id]!)")])
-                let entries = (try JSONSerialization.jsonObject(with: listed.body) as? [String: Any])?["entries"] as? [Any]
-                #expect(entries?.count == count, "\(id)")
-            }
+            #expect(put.status == 403, "a watchlist belongs to a person")
+            #expect(put.string("error") == "insufficient_scope")
+            let movie = try await LoopbackHTTP.send(port: port, "/api/movies/6", headers: [("Authorization", "Bearer \(tokens["tablet"]!)")])
+            #expect(movie.status == 200, "the client's token reads the catalogue")
         }()) { _ = await server.signal(SIGTERM) }
 
         for (content, reason) in [

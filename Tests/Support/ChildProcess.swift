@@ -53,6 +53,11 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// The next line on standard output, or `nil` once the process has closed it.
+    public func nextOutputLine() async -> String? {
+        await outputLines.next()
+    }
+
     /// The next line on standard output that contains `text`, or `nil` once the process has closed it.
     public func nextOutputLine(containing text: String) async -> String? {
         while let line = await outputLines.next() {

@@ -18,8 +18,5 @@ public struct AccessTokenIdentity: Sendable, Hashable {
     /// The account a person's token names; nil for an application's.
     public var account: String? { signInID == nil ? nil : subject }
 
-    /// Whose watchlist the token reads and writes: the account's, or, for an application's token,
-    /// the list kept under its client id before accounts existed.
-    var watchlistOwner: String { account.map(WatchlistOwner.account) ?? subject }
 }
 

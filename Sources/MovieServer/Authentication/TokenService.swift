@@ -5,7 +5,7 @@ import Logging
 
 /// Issues and checks tokens: signed access tokens that need no server state, and single-use
 /// refresh tokens, kept in the server's storage, that are replaced on every use. A client gets
-/// its own tokens (client credentials); a person's come through the device flow (``DeviceFlow``)
+/// its own tokens (client credentials); a person's come through the device flow (RFC 8628)
 /// and name their account and sign-in.
 public final class TokenService: Sendable {
     public let configuration: AuthConfiguration

@@ -80,6 +80,12 @@ extension ErrorAnswer {
         headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
     )
 
+    static let applicationHasNoWatchlist = ErrorAnswer(
+        .forbidden, code: "insufficient_scope",
+        message: "A watchlist belongs to a person: this token is an application's (client credentials). Sign in with the device flow (marquee login).",
+        headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer + #", error="insufficient_scope""#]
+    )
+
     static let missingWatchlistToken = ErrorAnswer(
         .unauthorized, code: "invalid_token",
         message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The sign-in page's cookie sessions, as hummingbird-auth's session middleware keeps them
-/// (through ``StoragePersistDriver``): an opaque value under a key, until it expires.
+/// (through a persist driver of the server's): an opaque value under a key, until it expires.
 public protocol WebSessionStorage: Sendable {
     /// Stores `value` under `key` until `expiresAt` (for good when nil), replacing what was there.
     func setWebSession(key: String, value: Data, expiresAt: Date?) async throws(StorageError)

@@ -5,7 +5,8 @@ import Hummingbird
 import HummingbirdAuth
 
 /// `/api/watchlist`: each person's list of movies to watch, read and written with their access
-/// token, which names the account (an application's token names the list kept under its client id). A token is needed also on a `--public` server.
+/// token, which names the account. An application's token is refused (`403`): a list belongs to a
+/// person (lists kept under a client id before accounts are handed over by the operator). A token is needed also on a `--public` server.
 ///
 /// - `GET /api/watchlist`: `{"entries": [...]}` with an `ETag` (a `304` for a match), `private`.
 /// - `PUT /api/watchlist/{movieId}`, `DELETE /api/watchlist/{movieId}`: one change.
@@ -49,12 +50,13 @@ struct WatchlistRoutes: Sendable {
         }
     }
 
-    /// Whose list the request's token reads and writes (``AccessTokenIdentity/watchlistOwner``),
-    /// once a person's sign-in is found still on.
+    /// Whose list the request's token reads and writes: the account's, once its sign-in is found
+    /// still on. An application's token (client credentials) has no watchlist: `403`.
     private func owner(_ context: some AuthRequestContext<AccessTokenIdentity>) async throws -> String {
         let identity = try context.verifiedIdentity()
+        guard let account = identity.account else { throw ErrorAnswer.applicationHasNoWatchlist }
         try await check.tokens.confirmSignedIn(identity)
-        return identity.watchlistOwner
+        return WatchlistOwner.account(account)
     }
 
     private func apply(_ write: WatchlistWrite) async throws -> Response {

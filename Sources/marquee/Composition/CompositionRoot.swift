@@ -36,7 +36,7 @@ enum CompositionRoot {
         let chosen = try? chosenAccount(options, identity: selection.identity, home: home)
         let person = chosen?.signedIn == true ? chosen?.account : nil
         let key = WatchlistScope.key(api: environment.identity.key, account: chosen?.account)
-        let sends = home == .server && options.cachePolicy != .cacheOnly && chosen?.signedIn != false
+        let sends = home == .server && options.cachePolicy != .cacheOnly && chosen?.signedIn == true
         return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
             let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
@@ -58,27 +58,40 @@ enum CompositionRoot {
         let store: MovieStore
         do { store = try MovieStore(url: options.api.storeURL) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
         let home = WatchlistHome(selection)
-        let person = try signedInPerson(options, identity: selection.identity, home: home)
+        let chosen = try chosenAccount(options, identity: selection.identity, home: home)
+        if let chosen, !chosen.signedIn {
+            throw CLIError.failed("\(chosen.account) is not signed in to \(selection.identity); run 'marquee login --env \(selection.identity.key)' (nothing was changed)")
+        }
+        let person = chosen?.account
         let key = WatchlistScope.key(api: selection.identity.key, account: person)
         guard home == .server, !options.offline, let environment = APIEnvironment(selection.identity) else {
+            if home == .server, person == nil, try await !keepsNoWatchlist(store, api: key) { throw nobodySignedIn(selection.identity) }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: nil))
         }
         return try await withApp(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil, person: person) { app in
             let sync = app.watchlistSync(store: store, api: key, batchSize: batchSize)
+            if person == nil {
+                // Nobody is signed in: only a server that keeps no watchlist (the static site)
+                // has a list this machine may keep without a person. Asked before anything is
+                // recorded, so that nothing typed lands in a list no one owns.
+                do {
+                    try await sync.pull()
+                    throw nobodySignedIn(selection.identity)
+                } catch let failure as WatchlistSyncFailure<NetworkError> {
+                    guard case .noWatchlist = failure else { throw nobodySignedIn(selection.identity) }
+                }
+            }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService))
         }
     }
 
-    /// The signed-in account whose watchlist a run on a server API uses (``AccountChoice``); nil
-    /// when nobody is signed in, or for an API whose list is kept on this machine. An account
-    /// named (by option, variable or config file) that is not signed in is an error: its changes
-    /// must never land in another list.
-    private static func signedInPerson(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> String? {
-        guard let chosen = try chosenAccount(options, identity: identity, home: home) else { return nil }
-        guard chosen.signedIn else {
-            throw CLIError.failed("\(chosen.account) is not signed in to \(identity); run 'marquee login --env \(identity.key)' (nothing was changed)")
-        }
-        return chosen.account
+    /// Whether the store knows the API for one whose server keeps no watchlist.
+    private static func keepsNoWatchlist(_ store: MovieStore, api: String) async throws -> Bool {
+        do { return try await store.watchlist(api: api).serverHasNone } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+    }
+
+    private static func nobodySignedIn(_ identity: APIIdentity) -> CLIError {
+        .failed("nobody is signed in to \(identity), whose watchlist belongs to a person: run 'marquee login --env \(identity.key)' (nothing was changed)")
     }
 
     /// The account a run on a server API means (``AccountChoice``), and whether it holds a

@@ -13,7 +13,11 @@ extension ServerDatabaseTests {
     struct WatchlistContractTests {
         static let form = [("Content-Type", "application/x-www-form-urlencoded")]
         static let phone = ClientCredentials(id: "phone", secret: "phone-secret")
-        static let auth = AuthConfiguration(requiresToken: false, otherClients: [phone], signingKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+        static let auth: AuthConfiguration = {
+            var auth = AuthConfiguration(requiresToken: false, otherClients: [phone], signingKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+            auth.passwordHashCost = 4
+            return auth
+        }()
 
         @Test("writes, repeats and conflicts follow the rule; each owner sees only their list; a token is needed on a public server", arguments: Backend.allCases)
         func rule(backend: Backend) async throws {
@@ -64,7 +68,7 @@ extension ServerDatabaseTests {
                     #expect(Self.entries(try await other.list()).count == 1, "the same key is another owner's own")
                     #expect(Self.entries(try await owner.list()).count == 2)
 
-                    let journal = try await storage.watchlistJournal(owner: "marquee-dev")
+                    let journal = try await storage.watchlistJournal(owner: WatchlistOwner.account("marquee-dev"))
                     #expect(journal.map(\.changeID) == ["k1", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "k2"], "each change once, in order")
                 }
             }
@@ -91,7 +95,7 @@ extension ServerDatabaseTests {
                     #expect(answers.allSatisfy { $0.1.status == 200 })
                     let sameKey = Set(answers.filter { $0.0.isMultiple(of: 2) }.map(\.1.body))
                     #expect(sameKey.count == 1, "every send under one key gets one answer")
-                    let journal = try await storage.watchlistJournal(owner: "marquee-dev")
+                    let journal = try await storage.watchlistJournal(owner: WatchlistOwner.account("marquee-dev"))
                     #expect(journal.count == 30)
                     #expect(Set(journal.map(\.changeID)).count == 30)
                     #expect(Self.entries(try await owner.list()).map { $0.keys.first! }.sorted() == [2, 3, 5, 6], "the last change per movie stands")
@@ -122,7 +126,7 @@ extension ServerDatabaseTests {
                         for try await status in group { #expect(status == 200) }
                     }
                     _ = try await owners[0].batch(key: "all", changes)
-                    let journal = try await #require(firstStorage as? any WatchlistJournaling).watchlistJournal(owner: "marquee-dev")
+                    let journal = try await #require(firstStorage as? any WatchlistJournaling).watchlistJournal(owner: WatchlistOwner.account("marquee-dev"))
                     #expect(journal.count == 60)
                     #expect(Set(journal.map(\.changeID)).count == 60)
                     let lists = [Self.entries(try await owners[0].list()), Self.entries(try await owners[1].list())]
@@ -164,7 +168,7 @@ extension ServerDatabaseTests {
                 }
                 let huge = try await owner.send("/api/watchlist/changes", .POST, key: "j", String(repeating: " ", count: 3 * 1024 * 1024))
                 #expect(huge.status == 413)
-                #expect(try await storage.watchlistJournal(owner: "marquee-dev").isEmpty)
+                #expect(try await storage.watchlistJournal(owner: WatchlistOwner.account("marquee-dev")).isEmpty)
                 #expect(Self.entries(try await owner.list()) == [])
                 let accepted = try await owner.put(6, key: "k", #"{"note":"\#(String(repeating: "é", count: 1000))"}"#)
                 #expect(accepted.status == 200, "a note of 1,000 code points is kept")
@@ -234,9 +238,11 @@ extension ServerDatabaseTests {
             }
         }
 
+        /// A person's access token: the account named `id`, signed in (made on first use) through
+        /// the client `id` with `secret`, the device flow's whole way.
         static func token(_ client: ServerClient, _ id: String, _ secret: String) async throws -> String {
-            let answer = try await client.get("/api/auth/token", method: .POST, headers: form, body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)")
-            return try #require(answer.json?["access_token"] as? String)
+            let exists = try await client.server.server.accounts.list().contains { $0.name == id }
+            return try await PersonSignIn.tokens(id, signUp: !exists, client: ClientCredentials(id: id, secret: secret), on: client).access
         }
 
         static func change(_ id: String, _ movie: Int, _ action: String, note: String? = nil, at time: String, device: String) -> String {

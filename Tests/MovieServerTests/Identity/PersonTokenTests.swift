@@ -127,7 +127,7 @@ struct PersonTokenTests {
         }
     }
 
-    @Test("an application's token has no account: /api/account is a 403, and a person's token reads only their own list")
+    @Test("an application's token has no account and no watchlist (403), and a person's token reads only their own list")
     func applicationsAndPeople() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { server in
             let grant = try await server.get("/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant)
@@ -141,7 +141,8 @@ struct PersonTokenTests {
             let bobs = try await server.get("/api/watchlist", headers: [("Authorization", "Bearer \(bob)")])
             #expect((bobs.json?["entries"] as? [Any])?.isEmpty == true)
             let apps = try await server.get("/api/watchlist", headers: [("Authorization", "Bearer \(appToken)")])
-            #expect((apps.json?["entries"] as? [Any])?.isEmpty == true)
+            #expect(apps.status == 403)
+            #expect(apps.json?["error"] as? String == "insufficient_scope")
             let alices = try await server.get("/api/watchlist", headers: [("Authorization", "Bearer \(alice)")])
             #expect((alices.json?["entries"] as? [Any])?.count == 1)
         }
