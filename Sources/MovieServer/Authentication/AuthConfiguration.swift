@@ -31,6 +31,9 @@ public struct AuthConfiguration: Sendable {
     /// address in device authorizations and the metadata, and to mark its cookie `Secure` when it
     /// is https. Unset, the address is the request's `Host` over http.
     public var publicURL: String?
+    /// How many failed sign-ins one address may make on the page in ten minutes before it must
+    /// wait (`429`); an account may have twice as many, from any addresses.
+    public var signInLimit = 10
     /// The bcrypt cost of a new password hash (see ``PasswordHasher``).
     public var passwordHashCost: UInt8 = PasswordHasher.defaultCost
 

@@ -20,7 +20,15 @@ struct SignInPage: Sendable {
     let storage: any AccountStorage & DeviceAuthorizationStorage
     let configuration: AuthConfiguration
     let templates: PageTemplates
-    let throttle = SignInThrottle()
+    let throttle: SignInThrottle
+
+    init(accounts: Accounts, storage: any AccountStorage & DeviceAuthorizationStorage, configuration: AuthConfiguration, templates: PageTemplates) {
+        self.accounts = accounts
+        self.storage = storage
+        self.configuration = configuration
+        self.templates = templates
+        throttle = SignInThrottle(accountLimit: configuration.signInLimit * 2, addressLimit: configuration.signInLimit)
+    }
 
     func register(on router: Router<APIRequestContext>, sessionStorage: any WebSessionStorage) {
         let secure = configuration.publicURL?.lowercased().hasPrefix("https://") ?? false

@@ -2,8 +2,9 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// How many failed sign-ins an account, and an address, may have before they must wait: a
-/// window of ``window`` seconds holds at most ``accountLimit`` failures for one account and
-/// ``addressLimit`` from one address; past it, the answer is 429 with the seconds to wait.
+/// window of ``window`` seconds holds at most `accountLimit` failures for one account and
+/// `addressLimit` from one address (``AuthConfiguration/signInLimit``); past it, the answer is
+/// 429 with the seconds to wait.
 ///
 /// Per instance and in memory (a restart forgets it), bounded to ``capacity`` keys. An account's
 /// own limit is the larger, so that an attacker from one address is stopped by the address
@@ -11,16 +12,23 @@ import NIOConcurrencyHelpers
 /// than a window, and never learn the password faster than the limit allows.
 final class SignInThrottle: Sendable {
     static let window: TimeInterval = 600
-    static let accountLimit = 20
-    static let addressLimit = 10
     static let capacity = 100_000
+
+    let accountLimit: Int
+    let addressLimit: Int
+
+    /// The limits by default: 20 failures for an account, 10 from an address, in ``window``.
+    init(accountLimit: Int = 20, addressLimit: Int = 10) {
+        self.accountLimit = accountLimit
+        self.addressLimit = addressLimit
+    }
 
     private let failures = NIOLockedValueBox<[String: [Date]]>([:])
 
     /// Seconds to wait before trying again, or nil when the attempt may go ahead.
     func wait(account: String, address: String, now: Date) -> Int? {
         failures.withLockedValue { failures in
-            let waits = [("account:" + account, Self.accountLimit), ("address:" + address, Self.addressLimit)].compactMap { key, limit -> TimeInterval? in
+            let waits = [("account:" + account, accountLimit), ("address:" + address, addressLimit)].compactMap { key, limit -> TimeInterval? in
                 let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
                 guard recent.count >= limit, let oldest = recent.first else { return nil }
                 return Self.window - now.timeIntervalSince(oldest)

@@ -2,8 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Storage that lives and dies with the process: a ``Catalog`` loaded at start, with its orders
-/// and word indexes (`MemorySearchIndex`), and accounts, sign-ins and tokens in dictionaries (``MemoryIdentity``). The app's
-/// embedded server, `serve --catalog`, and the tests.
+/// and word indexes (`MemorySearchIndex`), and accounts, sign-ins and tokens in dictionaries.
+/// The app's embedded server, `serve --catalog`, and the tests.
 public final class MemoryStorage: ServerStorage, Sendable {
     public let catalog: Catalog
     /// Made at start, so that no request waits for it.

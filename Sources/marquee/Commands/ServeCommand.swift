@@ -89,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("Where people reach this server (https://movies.example.com): the sign-in page's address given to devices; https also marks its cookie Secure. Default: the request's Host, over http.", valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("sign-in-limit"), parsing: .unconditional, help: ArgumentHelp("How many failed sign-ins one address may make on the page in ten minutes before it waits (an account may have twice as many).", valueName: "count"))
+    var signInLimit = 10
+
     @Option(name: .customLong("password-cost"), parsing: .unconditional, help: ArgumentHelp("The bcrypt cost of new password hashes (each step doubles the work).", valueName: "cost"))
     var passwordCost = Int(PasswordHasher.defaultCost)
 
@@ -113,6 +116,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
         }
         try PasswordCost.check(passwordCost)
+        guard (1...1_000_000).contains(signInLimit) else {
+            throw ValidationError("the sign-in limit must be from 1 to 1000000, not \(signInLimit)")
+        }
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || URL(string: publicURL)?.host == nil {
             throw ValidationError("--public-url must be an http:// or https:// address with a host, such as https://movies.example.com")
         }
@@ -181,6 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
         auth.allowsSignUp = !noSignUp
         auth.publicURL = publicURL
         auth.passwordHashCost = UInt8(passwordCost)
+        auth.signInLimit = signInLimit
         return auth
     }
 }
