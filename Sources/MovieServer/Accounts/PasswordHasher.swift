@@ -15,7 +15,7 @@ import NIOPosix
 public final class PasswordHasher: Sendable {
     /// The cost of new hashes unless configured otherwise.
     public static let defaultCost: UInt8 = 12
-    /// How many checks may wait for a thread.
+    /// How many checks may wait for a thread, unless told otherwise.
     public static let maximumWaiting = 64
     /// The threads every hasher of the process shares, started when first needed.
     public static let threadCount = max(1, System.coreCount - 1)
@@ -29,14 +29,17 @@ public final class PasswordHasher: Sendable {
     public struct Busy: Error {}
 
     public let cost: UInt8
+    /// How many checks may wait for a thread; one more is ``Busy``.
+    public let maximumWaiting: Int
     private let waiting = NIOLockedValueBox(0)
     /// A hash of no one's password, checked when the account does not exist, so that an unknown
     /// name takes as long as a wrong password (no account enumeration by timing). Made at the
     /// first check, on the hashing threads.
     private let decoy = NIOLockedValueBox<String?>(nil)
 
-    public init(cost: UInt8 = PasswordHasher.defaultCost) {
+    public init(cost: UInt8 = PasswordHasher.defaultCost, maximumWaiting: Int = PasswordHasher.maximumWaiting) {
         self.cost = cost
+        self.maximumWaiting = maximumWaiting
     }
 
     /// The bcrypt hash of `password`, with a new salt.
@@ -63,7 +66,7 @@ public final class PasswordHasher: Sendable {
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
         let admitted = waiting.withLockedValue { count in
-            guard count < Self.maximumWaiting + Self.threadCount else { return false }
+            guard count < maximumWaiting + Self.threadCount else { return false }
             count += 1
             return true
         }

@@ -56,9 +56,15 @@ struct SignInPage: Sendable {
                 let address = Self.address(context)
                 let now = configuration.now()
                 if let wait = throttle.wait(account: name.lowercased(), address: address, now: now) {
-                    return tooMany(session, wait: wait)
+                    return await tooMany(session, wait: wait)
                 }
-                guard let account = try await accounts.authenticate(name: name, password: form.password ?? "") else {
+                let checked: StoredAccount?
+                do throws(AccountError) {
+                    checked = try await accounts.authenticate(name: name, password: form.password ?? "")
+                } catch {
+                    return await busy(session, error)
+                }
+                guard let account = checked else {
                     throttle.recordFailure(account: name.lowercased(), address: address, now: now)
                     context.logger.notice("a sign-in on the page failed")
                     return render("sign-in", status: .unauthorized, session, ["message": "The account name or password is not right.", "name": name])
@@ -74,7 +80,7 @@ struct SignInPage: Sendable {
                 }
                 let address = Self.address(context)
                 let now = configuration.now()
-                if let wait = throttle.wait(account: "", address: address, now: now) { return tooMany(session, wait: wait) }
+                if let wait = throttle.wait(account: "", address: address, now: now) { return await tooMany(session, wait: wait) }
                 throttle.recordFailure(account: "", address: address, now: now)
                 do throws(AccountError) {
                     let name = try await accounts.create(name: form.name ?? "", password: form.password ?? "")
@@ -202,9 +208,22 @@ struct SignInPage: Sendable {
         context.sessions.createSession(signedIn, expiresIn: Self.sessionLifetime)
     }
 
-    private func tooMany(_ session: WebSession, wait: Int) -> Response {
+    /// A 429, given after ``SignInThrottle/tarpit``: a client that ignores `Retry-After` and asks
+    /// again at once gets its answers no faster than one a second a connection, so a flood costs
+    /// the server sleeping tasks, not the CPU the movie paths need.
+    private func tooMany(_ session: WebSession, wait: Int) async -> Response {
+        try? await Task.sleep(for: SignInThrottle.tarpit)
         var response = render("sign-in", status: .tooManyRequests, session, ["message": "Too many tries. Wait \(wait) seconds, then try again."])
         response.headers[.retryAfter] = String(wait)
+        return response
+    }
+
+    /// A 503 when the password could not be checked now (too many checks waiting, or the
+    /// storage failed), after the same ``SignInThrottle/tarpit``.
+    private func busy(_ session: WebSession, _ error: AccountError) async -> Response {
+        try? await Task.sleep(for: SignInThrottle.tarpit)
+        var response = render("sign-in", status: .serviceUnavailable, session, ["message": error.description])
+        response.headers[.retryAfter] = "1"
         return response
     }
 

@@ -13,6 +13,8 @@ import NIOConcurrencyHelpers
 final class SignInThrottle: Sendable {
     static let window: TimeInterval = 600
     static let capacity = 100_000
+    /// How long a refused attempt (429, or 503 while the hasher is full) waits before its answer.
+    static let tarpit: Duration = .seconds(1)
 
     let accountLimit: Int
     let addressLimit: Int
