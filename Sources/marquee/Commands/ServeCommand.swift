@@ -89,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("Where people reach this server (https://movies.example.com): the sign-in page's address given to devices; https also marks its cookie Secure. Default: the request's Host, over http.", valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("device-code-lifetime"), parsing: .unconditional, help: ArgumentHelp("How long a device's sign-in code waits for a person's approval.", valueName: "seconds"))
+    var deviceCodeLifetime = 600
+
     @Option(name: .customLong("sign-in-limit"), parsing: .unconditional, help: ArgumentHelp("How many failed sign-ins one address may make on the page in ten minutes before it waits (an account may have twice as many).", valueName: "count"))
     var signInLimit = 10
 
@@ -116,6 +119,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--catalog and --database cannot be used together: load the file with 'marquee catalog import FILE --database URL'")
         }
         try PasswordCost.check(passwordCost)
+        guard (1...86_400).contains(deviceCodeLifetime) else {
+            throw ValidationError("the device code lifetime must be from 1 to 86400 seconds, not \(deviceCodeLifetime)")
+        }
         guard (1...1_000_000).contains(signInLimit) else {
             throw ValidationError("the sign-in limit must be from 1 to 1000000, not \(signInLimit)")
         }
@@ -188,6 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
         auth.publicURL = publicURL
         auth.passwordHashCost = UInt8(passwordCost)
         auth.signInLimit = signInLimit
+        auth.deviceCodeLifetime = .seconds(deviceCodeLifetime)
         return auth
     }
 }
