@@ -87,4 +87,35 @@ struct PeopleOnOneMachineTests {
             #expect(!storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID).contains(8))
         }
     }
+
+    @Test("alice's pending change, with bob's syncs on the same store killed at random moments: it reaches only alice's list, once")
+    func killedWhileSharing() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let store = TestFolders.temporary.appendingPathComponent("shared-\(UUID().uuidString).sqlite").path
+            let alice = try TemporaryConfigHome(), bob = try TemporaryConfigHome()
+            #expect(try await SignInCommandTests.login(alice.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(bob.marquee, api: api, port: server.port, as: "bob").status == 0)
+            #expect(try await alice.marquee.run(["watch", "add", "6", "--note", "alice's", "--offline", "--env", api, "--store", store]).status == 0)
+            for movie in 1...5 {
+                #expect(try await bob.marquee.run(["watch", "add", String(movie), "--note", "bob's", "--offline", "--env", api, "--store", store]).status == 0)
+            }
+            var generator = SeededGenerator(seed: 36)
+            for round in 0..<12 {
+                let who = round.isMultiple(of: 3) ? alice : bob
+                let process = try who.marquee.launch(["sync", "--env", api, "--store", store])
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...150, using: &generator)))
+                _ = await process.signal(SIGKILL)
+            }
+            #expect(try await bob.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
+            #expect(try await alice.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
+            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.note) == ["alice's"])
+            #expect(storage.watchlistJournal(owner: WatchlistOwner.account("alice")).count == 1, "applied once")
+            let bobs = storage.watchlist(owner: WatchlistOwner.account("bob"))
+            #expect(Set(bobs.map(\.movieID)) == [1, 2, 3, 4, 5])
+            #expect(bobs.allSatisfy { $0.note == "bob's" })
+            #expect(storage.watchlistJournal(owner: WatchlistOwner.account("bob")).count == 5)
+        }
+    }
 }

@@ -111,4 +111,18 @@ struct SignInCommandTests {
         let credentials = json?["credentials"] as? [String: [String: Any]] ?? [:]
         return credentials.values.compactMap { $0["accessToken"] as? String }
     }
+
+    @Test("Ctrl-C while login waits ends it by the signal, with no backtrace and nothing stored")
+    func interrupted() async throws {
+        try await withMovieServer(auth: Self.auth()) { server in
+            let home = try TemporaryConfigHome()
+            let process = try home.marquee.launch(["login", "--env", server.baseURL.absoluteString])
+            #expect(await process.nextOutputLine(containing: "Ctrl-C stops") != nil)
+            let status = await process.signal(SIGINT)
+            #expect(process.termination?.reason == .uncaughtSignal && status == SIGINT, "\(process.lastOutput)")
+            #expect(!process.lastOutput.contains("Backtrac") && !process.lastOutput.contains("Fatal"), "\(process.lastOutput)")
+            let stored = (try? String(contentsOf: home.credentialsFile, encoding: .utf8)) ?? ""
+            #expect(!stored.contains("account:"))
+        }
+    }
 }
