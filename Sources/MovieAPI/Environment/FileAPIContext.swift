@@ -127,6 +127,17 @@ public actor FileAPIContext: APIContext {
 
     private var key: String { holder.key(for: environment.identity) }
 
+    /// The accounts signed in to the API `identity` in the file at `fileURL`, and its default
+    /// account, in one read.
+    public static func people(in fileURL: URL, for identity: APIIdentity) throws(CredentialsFileError) -> (accounts: Set<String>, defaultAccount: String?) {
+        let contents = try CredentialsFile(url: fileURL).read()
+        let accounts = contents.credentials.keys.compactMap { key -> String? in
+            if case let .person(account) = CredentialHolder(key: key, for: identity) { return account }
+            return nil
+        }
+        return (Set(accounts), contents.defaultAccounts?[identity.key])
+    }
+
     /// Every credential the file at `fileURL` keeps for the API `identity`, by holder.
     public static func stored(in fileURL: URL, for identity: APIIdentity) throws(CredentialsFileError) -> [(holder: CredentialHolder, credential: Credential)] {
         try CredentialsFile(url: fileURL).read().credentials.compactMap { key, credential in

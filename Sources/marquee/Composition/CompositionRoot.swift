@@ -97,12 +97,10 @@ enum CompositionRoot {
     /// The account a run on a server API means (``AccountChoice``), and whether it holds a
     /// credential here; nil when none is chosen, or for an API whose list is kept on this machine.
     private static func chosenAccount(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> (account: String, signedIn: Bool)? {
-        guard home == .server, let environment = APIEnvironment(identity) else { return nil }
-        let file = AppPaths.credentialsFile()
-        let anyone = FileAPIContext(environment: environment, fileURL: file, holder: .person(account: ""))
-        let defaultAccount = (try? anyone.defaultAccount()) ?? nil
-        guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: defaultAccount) else { return nil }
-        let signedIn = ((try? FileAPIContext.stored(in: file, for: identity)) ?? []).contains { $0.holder == .person(account: account) }
+        guard home == .server, APIEnvironment(identity) != nil else { return nil }
+        let people = (try? FileAPIContext.people(in: AppPaths.credentialsFile(), for: identity)) ?? (accounts: [], defaultAccount: nil)
+        guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: people.defaultAccount) else { return nil }
+        let signedIn = people.accounts.contains(account)
         return (account, signedIn)
     }
 
