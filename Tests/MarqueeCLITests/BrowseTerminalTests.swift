@@ -1,6 +1,8 @@
 import Foundation
 import MarqueeTestSupport
 import MovieBrowser
+import MovieServer
+import Movies
 import ReferenceAPI
 import Testing
 import TextFormatting
@@ -89,6 +91,38 @@ struct BrowseTerminalTests {
 
             try await terminal.send("q")
             try await expectRestored(terminal, status: 0)
+        }
+    }
+
+    @Test("the login screen: with nobody signed in, the Watchlist segment shows the page and the code; approved on the page, it turns into the person's list")
+    func loginScreen() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+            _ = try await server.server.accounts.create(name: "alice", password: "correct horse")
+            let change = WatchlistChangeRecord(id: "a1", movieID: 6, action: .add, note: "alice's pick", changedAt: 1_700_000_000_000, device: "d")
+            _ = storage.applyWatchlist(WatchlistWrite(owner: WatchlistOwner.account("alice"), key: "a1", request: "PUT", body: Data(), changes: [change], shape: .single), now: Date())
+            var marquee = MarqueeProcess()
+            marquee.environment["NO_COLOR"] = "1"
+            let api = server.baseURL.absoluteString
+            let terminal = try await TmuxTerminal.start(command: try browseScript(["--env", api, "--store", store.path]), environment: marquee.environment, width: 120, height: 30)
+            defer { terminal.kill() }
+            _ = try await terminal.waitForText("from the network")
+            try await terminal.send("Left")
+            let prompt = try await terminal.waitForText("and enter the code")
+            #expect(prompt.contains { $0.contains("Sign in to see your watchlist") })
+            #expect(prompt.contains { $0.contains("Open http://127.0.0.1:\(server.port)/device") })
+            let codes = prompt.compactMap { line in line.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/).map { String($0.1) } }
+            let code = try #require(codes.first)
+            let page = PageClient(port: server.port)
+            try await page.get("/device?user_code=\(code)")
+            try await page.follow(try await page.post("/device/sign-in", ["name": "alice", "password": "correct horse"]))
+            #expect(try await page.post("/device/decide", ["decision": "approve"]).status == 200)
+            let list = try await terminal.waitForScreen("alice's list") { $0.contains { $0.contains("alice's pick") } }
+            #expect(!list.contains { $0.contains("and enter the code") })
+            try await terminal.send("q")
+            try await expectRestored(terminal, status: 0)
+            let status = try await marquee.run(["auth", "status", "--env", api])
+            #expect(status.standardOutput.contains("as alice (the default account)"), "browse stored the sign-in: \(status.standardOutput)")
         }
     }
 

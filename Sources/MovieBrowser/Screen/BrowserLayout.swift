@@ -130,6 +130,7 @@ public struct BrowserLayout: Sendable {
 
     /// The Watchlist segment: each movie with its note, pending changes marked.
     private func watchlistLines(_ pane: WatchlistPane) -> [String] {
+        if let signIn = pane.signIn { return signInLines(signIn) }
         let idWidth = max(2, pane.lines.map { String($0.movieID).count }.max() ?? 2)
         let markWidth = 18
         let titleWidth = max(10, (width - 3 - idWidth - 2 - markWidth) * 3 / 5)
@@ -155,7 +156,25 @@ public struct BrowserLayout: Sendable {
         return lines
     }
 
+    /// The sign-in screen: where to go, the code to enter, and that the browser waits.
+    private func signInLines(_ signIn: BrowserSignIn) -> [String] {
+        switch signIn {
+        case .starting:
+            return [styled("   Sign in to see your watchlist", .bold), plain(""), plain("   Asking the server for a code…")]
+        case let .code(page, userCode, complete):
+            var lines = [
+                styled("   Sign in to see your watchlist", .bold), plain(""),
+                plain("   Open " + TerminalText.safe(page)),
+                styled("   and enter the code " + TerminalText.safe(userCode), .bold),
+            ]
+            if let complete { lines.append(plain("   (or open " + TerminalText.safe(complete) + ")")) }
+            lines += [plain(""), plain("   Waiting for the approval… the list appears here once you approve.")]
+            return lines
+        }
+    }
+
     static func watchlistStatus(_ pane: WatchlistPane) -> String {
+        if pane.signIn != nil { return "signing in…" }
         if pane.isSyncing { return "syncing the watchlist…" }
         let count = pane.lines.filter { $0.pending != .removing }.count
         var text = NumberText.counted(count, "movie") + " on the watchlist"

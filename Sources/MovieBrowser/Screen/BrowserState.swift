@@ -318,6 +318,8 @@ public struct BrowserState: Sendable, Equatable {
         case let .watchlistSynced(status):
             watchlist.isSyncing = false
             watchlist.status = status
+        case let .watchlistSignIn(signIn):
+            watchlist.signIn = signIn
         case let .searchFailed(text, failure):
             guard var search, search.text == text else { return }
             search.results.answer.isRefreshing = false
@@ -368,4 +370,6 @@ public enum BrowserUpdate: Sendable, Equatable {
     case watchlistShown(WatchlistView)
     /// A sync ended: `status` says why it could not finish, or where the list is kept.
     case watchlistSynced(status: String?)
+    /// The sign-in screen to show in the Watchlist segment; nil once it is done with.
+    case watchlistSignIn(BrowserSignIn?)
 }

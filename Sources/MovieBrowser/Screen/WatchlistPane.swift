@@ -13,6 +13,8 @@ public struct WatchlistPane: Sendable, Equatable {
     public var isSyncing = false
     /// What the last sync said when it could not finish, or where the list is kept.
     public var status: String?
+    /// The sign-in screen, shown instead of the list while a person signs in.
+    public var signIn: BrowserSignIn?
 
     public init() {}
 

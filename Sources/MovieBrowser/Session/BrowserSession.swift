@@ -162,6 +162,17 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         let write = Task { [watchlist] in
             await previous?.value
             guard let watchlist else { return }
+            switch await watchlist.signInIfNeeded({ sink.yield(.update(.watchlistSignIn($0))) }) {
+            case .notNeeded:
+                break
+            case let .signedIn(account):
+                sink.yield(.update(.watchlistSignIn(nil)))
+                sink.yield(.update(.watchlistSynced(status: "signed in as \(TerminalText.safe(account))")))
+            case let .failed(reason):
+                sink.yield(.update(.watchlistSignIn(nil)))
+                sink.yield(.update(.watchlistSynced(status: TerminalText.safe(reason))))
+                return
+            }
             do {
                 if let change { try await watchlist.change(movieID: change.movieID, add: change.add) }
                 sink.yield(.update(.watchlistShown(try await watchlist.view())))

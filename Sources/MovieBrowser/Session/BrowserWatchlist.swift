@@ -11,4 +11,32 @@ public protocol BrowserWatchlist: Sendable {
     /// Sends the pending changes and fetches the server's list. `nil` when that was done; else
     /// what to tell the user (the network failed, the list is kept on this machine).
     func sync() async -> String?
+
+    /// Signs a person in first when the list is a person's and nobody is signed in (or their
+    /// session ended), showing what `show` is given (the page and the code) until they approve;
+    /// returns at once when nobody needs to sign in.
+    func signInIfNeeded(_ show: @escaping @Sendable (BrowserSignIn) -> Void) async -> BrowserSignInOutcome
+}
+
+extension BrowserWatchlist {
+    public func signInIfNeeded(_ show: @escaping @Sendable (BrowserSignIn) -> Void) async -> BrowserSignInOutcome { .notNeeded }
+}
+
+/// What the Watchlist segment shows while a person signs in from the browser: the original app's
+/// "show a login screen", on a terminal (the device flow, RFC 8628).
+public enum BrowserSignIn: Sendable, Equatable {
+    /// Open `page` and enter `userCode` (or open `complete`), then approve; the browser waits.
+    case code(page: String, userCode: String, complete: String?)
+    /// Asking the server for a code.
+    case starting
+}
+
+/// How a sign-in from the browser ended.
+public enum BrowserSignInOutcome: Sendable, Equatable {
+    /// Nobody needed to sign in.
+    case notNeeded
+    /// The person approved; `account` is signed in now.
+    case signedIn(account: String)
+    /// It did not happen, in words for the status line.
+    case failed(String)
 }

@@ -38,7 +38,7 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 
     /// Runs the screen over `service`, whatever implementation the composition root chose.
-    private func browse(_ service: some OfflineMovieService<NetworkError>, watchlist: AppWatchlist, policy: CachePolicy, apiName: String) async throws -> BrowserEnding {
+    private func browse(_ service: some OfflineMovieService<NetworkError>, watchlist: any BrowserWatchlist, policy: CachePolicy, apiName: String) async throws -> BrowserEnding {
         let terminal = try Terminal.open()
         defer { terminal.restore() }
         let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true

@@ -8,8 +8,10 @@ import Swinject
 /// shutdown of what it opened.
 final class AppContainer {
     let container: Container
+    let settings: AppSettings
 
     init(settings: AppSettings) {
+        self.settings = settings
         container = Container()
         _ = Assembler([APIAssembly(settings: settings), MoviesAssembly(settings: settings)], container: container)
     }
@@ -30,6 +32,10 @@ final class AppContainer {
             }
         return WatchlistSync(service: service, store: store, api: api, batchSize: batchSize)
     }
+
+    /// What signs a person in from `browse` and syncs their list afterwards, made of this run's
+    /// transport and settings.
+    var personSignIn: PersonSignIn { PersonSignIn(settings: settings, transport: container.resolved()) }
 
     /// Closes the HTTP client's connections, if one was made.
     func shutdown() async {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MovieAPI
+import MovieBrowser
 import Movies
 import MovieServer
 import MovieStore
@@ -24,7 +25,7 @@ enum CompositionRoot {
     /// releases everything afterwards.
     static func withMovieService<Result>(
         _ options: ClientOptions,
-        _ body: (AppMovieService, AppWatchlist) async throws -> Result
+        _ body: (AppMovieService, any BrowserWatchlist) async throws -> Result
     ) async throws -> Result {
         let selection = try options.api.selection
         let (store, throwaway) = try openStore(options)
@@ -40,8 +41,13 @@ enum CompositionRoot {
         return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
             let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
-            let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync)
-            return try await body(app.movieService, watchlist)
+            if home == .server, chosen?.signedIn != true, options.cachePolicy != .cacheOnly {
+                let person = app.personSignIn
+                return try await body(app.movieService, SigningInWatchlist { show in
+                    await signInFromBrowser(person, environment: environment, store: store, show: show)
+                })
+            }
+            return try await body(app.movieService, AppWatchlist(store: store, api: key, home: home, sync: sync))
         }
     }
 
@@ -82,6 +88,28 @@ enum CompositionRoot {
                 }
             }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService))
+        }
+    }
+
+    /// Signs a person in from `browse` with the device flow, showing the code on screen, and gives
+    /// their watchlist (their credential stored as `marquee login` stores it).
+    private static func signInFromBrowser(
+        _ person: PersonSignIn, environment: APIEnvironment, store: MovieStore, show: @escaping @Sendable (BrowserSignIn) -> Void
+    ) async -> Swift.Result<(AppWatchlist, account: String), SigningInWatchlist.SignInFailure> {
+        show(.starting)
+        let signIn = person.deviceSignIn
+        do {
+            let offer = try await signIn.start(deviceName: "marquee browse on \(ProcessInfo.processInfo.hostName)", api: environment.identity.description)
+            show(.code(page: offer.verificationURI, userCode: offer.userCode, complete: offer.verificationURIComplete))
+            let credential = try await signIn.waitForApproval(of: offer)
+            guard let account = TokenSubject.of(credential.accessToken) else { return .failure(.init(reason: "the server's token names no account")) }
+            let context = FileAPIContext(environment: environment, fileURL: AppPaths.credentialsFile(), holder: .person(account: account))
+            try await context.storeSignIn(credential, account: account)
+            let key = WatchlistScope.key(api: environment.identity.key, account: account)
+            let sync = person.watchlistSync(store: store, api: key, person: account)
+            return .success((AppWatchlist(store: store, api: key, home: .server, sync: sync), account))
+        } catch {
+            return .failure(.init(reason: "not signed in: \(ErrorReporter.describe(error))"))
         }
     }
 
