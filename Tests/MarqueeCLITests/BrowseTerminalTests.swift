@@ -113,10 +113,7 @@ struct BrowseTerminalTests {
             #expect(prompt.contains { $0.contains("Open http://127.0.0.1:\(server.port)/device") })
             let codes = prompt.compactMap { line in line.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/).map { String($0.1) } }
             let code = try #require(codes.first)
-            let page = PageClient(port: server.port)
-            try await page.get("/device?user_code=\(code)")
-            try await page.follow(try await page.post("/device/sign-in", ["name": "alice", "password": "correct horse"]))
-            #expect(try await page.post("/device/decide", ["decision": "approve"]).status == 200)
+            #expect(try await PageClient(port: server.port).decide(code, as: "alice", signUp: false).status == 200)
             let list = try await terminal.waitForScreen("alice's list") { $0.contains { $0.contains("alice's pick") } }
             #expect(!list.contains { $0.contains("and enter the code") })
             try await terminal.send("q")

@@ -143,11 +143,8 @@ struct ReadmeSampleTests {
                     Issue.record("\(sample.location): marquee login printed no code: \(login.lastOutput)")
                     return
                 }
-                let page = PageClient(port: port)
-                try await page.get("/device?user_code=\(code)")
-                try await page.follow(try await page.post(signedUp ? "/device/sign-in" : "/device/sign-up", ["name": "alice", "password": "correct horse"]))
+                #expect(try await PageClient(port: port).decide(String(code), as: "alice", signUp: !signedUp).status == 200)
                 signedUp = true
-                #expect(try await page.post("/device/decide", ["decision": "approve"]).status == 200)
                 while let line = await login.nextOutputLine() { lines.append(line) }
                 _ = await login.waitForExit()
                 let printed = lines.map {

@@ -42,10 +42,7 @@ struct DeviceSignInTests {
             #expect(offer.interval == 5)
             let approval = Task { try await signIn.waitForApproval(of: offer) }
             try await Self.waitUntil { waits.withLockedValue { $0.count } >= 4 }
-            let page = PageClient(port: server.port)
-            try await page.get("/device?user_code=\(offer.userCode)")
-            try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
-            #expect(try await page.post("/device/decide", ["decision": "approve"]).status == 200)
+            #expect(try await PageClient(port: server.port).decide(offer.userCode, as: "alice", signUp: true).status == 200)
             let credential = try await approval.value
             #expect(TokenSubject.of(credential.accessToken) == "alice")
             let taken = waits.withLockedValue { $0 }
@@ -58,10 +55,7 @@ struct DeviceSignInTests {
     func endings() async throws {
         try await Self.withSignIn { signIn, _, clock, server in
             let offer = try await signIn.start(deviceName: "test", api: "the test API")
-            let page = PageClient(port: server.port)
-            try await page.get("/device?user_code=\(offer.userCode)")
-            try await page.follow(try await page.post("/device/sign-up", ["name": "bob", "password": "correct horse"]))
-            _ = try await page.post("/device/decide", ["decision": "deny"])
+            _ = try await PageClient(port: server.port).decide(offer.userCode, as: "bob", signUp: true, approve: false)
             await #expect(throws: DeviceSignInError.self) { _ = try await signIn.waitForApproval(of: offer) }
             do { _ = try await signIn.waitForApproval(of: offer) } catch let error as DeviceSignInError {
                 #expect(error.description == "the sign-in was denied on the page; nothing was signed in")

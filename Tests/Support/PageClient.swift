@@ -10,6 +10,8 @@ public final class PageClient: @unchecked Sendable {
     public let port: Int
     public private(set) var cookie: String?
     public private(set) var csrf: String?
+    /// The code the last page's form holds (the code page's field, the approval's hidden one).
+    public private(set) var formCode: String?
     public private(set) var lastPage = ""
     /// Every `Set-Cookie` header the server sent, as sent.
     public private(set) var setCookies: [String] = []
@@ -30,11 +32,13 @@ public final class PageClient: @unchecked Sendable {
         try await follow(try await send(path, method: .GET, body: nil))
     }
 
-    /// Posts `fields` (and the CSRF token, unless `csrf` is given) form-encoded to `path`.
+    /// Posts `fields` (and the CSRF token, unless `csrf` is given, and the code the last page's
+    /// form held, unless `user_code` is given) form-encoded to `path`.
     @discardableResult
     public func post(_ path: String, _ fields: [String: String], csrf: String? = nil) async throws -> Page {
         var all = fields
         all["csrf"] = csrf ?? self.csrf ?? ""
+        if all["user_code"] == nil, let formCode { all["user_code"] = formCode }
         let body = all.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.encode($0.value))" }.joined(separator: "&")
         return try await send(path, method: .POST, body: body)
     }
@@ -44,6 +48,20 @@ public final class PageClient: @unchecked Sendable {
     public func follow(_ page: Page) async throws -> Page {
         guard page.status == 303, let location = page.headers.first(name: "location") else { return page }
         return try await send(location, method: .GET, body: nil)
+    }
+
+    /// A person at the page the whole way: opens the device's complete link (or the page, then
+    /// types `code`), signs up or in as `name`, confirms the code, and approves or denies.
+    @discardableResult
+    public func decide(_ code: String, as name: String, password: String = "correct horse", signUp: Bool, approve: Bool = true) async throws -> Page {
+        try await get("/device?user_code=\(code)")
+        if !lastPage.contains("Approve a device") {
+            if !lastPage.contains("id=\"user-code\"") {
+                try await follow(try await post(signUp ? "/device/sign-up" : "/device/sign-in", ["name": name, "password": password]))
+            }
+            try await follow(try await post("/device/code", ["user_code": code]))
+        }
+        return try await post("/device/decide", ["decision": approve ? "approve" : "deny"])
     }
 
     private func send(_ path: String, method: HTTPMethod, body: String?) async throws -> Page {
@@ -62,6 +80,7 @@ public final class PageClient: @unchecked Sendable {
             cookie = header.contains("Max-Age=0") || header.lowercased().contains("expires=thu, 01 jan 1970") ? nil : pair
         }
         if let match = html.firstMatch(of: /name="csrf" value="([^"]+)"/) { csrf = String(match.1) }
+        if !html.isEmpty { formCode = html.firstMatch(of: /name="user_code" value="([^"]*)"/).map { String($0.1) } }
         if !html.isEmpty { lastPage = html }
         return Page(status: Int(response.status.code), headers: response.headers, html: html)
     }

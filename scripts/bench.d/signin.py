@@ -29,7 +29,8 @@ def approve(port, user_code, name, password="bench password", sign_up=True):
     page = Page(port)
     page.request("GET", f"/device?user_code={user_code}")
     page.request("POST", "/device/sign-up" if sign_up else "/device/sign-in", {"name": name, "password": password})
-    status, html = page.request("POST", "/device/decide", {"decision": "approve"})
+    page.request("POST", "/device/code", {"user_code": user_code})
+    status, html = page.request("POST", "/device/decide", {"decision": "approve", "user_code": user_code})
     assert status == 200 and "signed in as" in html, (status, html[:300])
 
 

@@ -84,7 +84,10 @@ try:
     browser.find_element(By.ID, "sign-up-name").send_keys("alice")
     browser.find_element(By.ID, "sign-up-password").send_keys("correct horse")
     browser.find_element(By.ID, "sign-up-password").submit()
-    check(shows("Approve a device"), "no approval page after signing up: " + browser.page_source[:300])
+    check(shows("The code your device shows"), "no code page after signing up: " + browser.page_source[:300])
+    check(browser.find_element(By.ID, "user-code").get_attribute("value") == code, "the link's code is not offered")
+    browser.find_element(By.XPATH, "//button[text()='Continue']").click()
+    check(shows("Approve a device"), "no approval page after confirming the code: " + browser.page_source[:300])
     page = browser.find_element(By.TAG_NAME, "main").text
     check("browser test" in page and code in page and "alice" in page, "the approval page names the device, the code and the account: " + page)
     browser.save_screenshot(os.path.join(artefacts, "approve-320.png"))

@@ -31,9 +31,10 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
     static func register<Context: RequestContext>(on router: some RouterMethods<Context>, configuration: AuthConfiguration) {
         router.get(RouterPath(path)) { request, _ in
             let metadata = AuthorizationServerMetadata(base: configuration.baseURL(host: request.head.authority))
+            // Built from the request's Host unless a public URL is set: then no shared cache may keep it.
             return Response(
                 status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                headers: [.contentType: "application/json", .cacheControl: configuration.publicURL == nil ? "private, max-age=3600" : "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(metadata)))
             )
         }

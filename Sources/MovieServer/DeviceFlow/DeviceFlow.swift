@@ -64,6 +64,10 @@ struct DeviceFlow: Sendable {
             guard let account = before.account else {
                 throw .tokenRequest(.badRequest, "access_denied", "The approval names no account.")
             }
+            // An account removed since the approval (or renamed by removal and sign-up) gets nothing.
+            let exists: Bool
+            do { exists = try await storage.account(named: account) != nil } catch { throw .storageUnavailable(error) }
+            guard exists else { throw .tokenRequest(.badRequest, "access_denied", "The account that approved this device is gone.") }
             let signIn = StoredSignIn(
                 id: UUID().uuidString.lowercased(), account: account, clientID: client.id,
                 deviceName: before.deviceName, createdAt: now, lastUsedAt: now
@@ -77,10 +81,11 @@ struct DeviceFlow: Sendable {
         Array(SHA256.hash(data: Data(deviceCode.utf8)))
     }
 
-    /// The device's name as the page will show it: printable, at most 100 characters; the
-    /// client's id when it sent none.
+    /// The device's name as the page will show it: printable, without the characters HTML gives a
+    /// meaning (Mustache escapes them, but by grapheme cluster, and a prepended mark would hide
+    /// one), at most 100 characters; the client's id when it sent none.
     static func deviceName(_ name: String?, client: ClientCredentials) -> String {
-        let printable = (name ?? "").unicodeScalars.filter { !$0.properties.generalCategory.isControlOrFormat }
+        let printable = (name ?? "").unicodeScalars.filter { !$0.properties.generalCategory.isControlOrFormat && !"<>&\"'`".unicodeScalars.contains($0) }
         let trimmed = String(String.UnicodeScalarView(printable)).trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? client.id : String(trimmed.prefix(maximumDeviceNameLength))
     }

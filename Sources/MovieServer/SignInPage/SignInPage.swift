@@ -58,6 +58,9 @@ struct SignInPage: Sendable {
                 if let wait = throttle.wait(account: name.lowercased(), address: address, now: now) {
                     return await tooMany(session, wait: wait)
                 }
+                // Counted before the check, so that a burst of guesses sent at once is limited
+                // as strictly as guesses one after another; forgiven when the password is right.
+                throttle.recordFailure(account: name.lowercased(), address: address, now: now)
                 let checked: StoredAccount?
                 do throws(AccountError) {
                     checked = try await accounts.authenticate(name: name, password: form.password ?? "")
@@ -65,10 +68,10 @@ struct SignInPage: Sendable {
                     return await busy(session, error)
                 }
                 guard let account = checked else {
-                    throttle.recordFailure(account: name.lowercased(), address: address, now: now)
                     context.logger.notice("a sign-in on the page failed")
-                    return render("sign-in", status: .unauthorized, session, ["message": "The account name or password is not right.", "name": name])
+                    return render("sign-in", status: .unauthorized, session, ["message": "The account name or password is not right.", "name": Self.safeEcho(name)])
                 }
+                throttle.forgive(account: name.lowercased(), address: address)
                 signIn(account, session: session, context: context)
                 return Self.redirect()
             }
@@ -80,8 +83,8 @@ struct SignInPage: Sendable {
                 }
                 let address = Self.address(context)
                 let now = configuration.now()
-                if let wait = throttle.wait(account: "", address: address, now: now) { return await tooMany(session, wait: wait) }
-                throttle.recordFailure(account: "", address: address, now: now)
+                if let wait = throttle.wait(address: "sign-up:" + address, now: now) { return await tooMany(session, wait: wait) }
+                throttle.recordFailure(address: "sign-up:" + address, now: now)
                 do throws(AccountError) {
                     let name = try await accounts.create(name: form.name ?? "", password: form.password ?? "")
                     guard let account = try await accounts.authenticate(name: name.value, password: form.password ?? "") else {
@@ -103,7 +106,14 @@ struct SignInPage: Sendable {
         page.post("code") { request, context in
             try await handle(request, context, signedIn: true) { form, session in
                 var session = session
+                let guesser = "code:" + (session.account ?? "")
+                let address = Self.address(context)
+                let now = configuration.now()
+                if let wait = throttle.wait(account: guesser, address: "code:" + address, now: now) {
+                    return await tooMany(session, template: "code", wait: wait)
+                }
                 guard let code = UserCode(typed: form.user_code ?? ""), let pending = try await pendingAuthorization(code.letters) else {
+                    throttle.recordFailure(account: guesser, address: "code:" + address, now: now)
                     return render("code", status: .badRequest, session, ["message": "That code is not one a device is waiting with, or it expired. Check it, or start again on the device."])
                 }
                 session.userCode = pending.userCode
@@ -116,6 +126,16 @@ struct SignInPage: Sendable {
                 var session = session
                 guard let code = session.userCode, let account = session.account, let decision = form.decision, ["approve", "deny"].contains(decision) else {
                     return Self.redirect()
+                }
+                // The code the page showed, sent back with the decision: another tab (or a page
+                // elsewhere) that put another code in the session since cannot have it decided.
+                guard UserCode(typed: form.user_code ?? "")?.letters == code else {
+                    session.userCode = nil
+                    Self.keep(session, in: context)
+                    return render("code", status: .conflict, session, [
+                        "account": account,
+                        "message": "The code changed since this page was shown (another tab?). Enter the code your device shows again.",
+                    ])
                 }
                 session.userCode = nil
                 Self.keep(session, in: context)
@@ -178,7 +198,8 @@ struct SignInPage: Sendable {
                 "client": pending.clientID, "userCode": UserCode(typed: pending.userCode)?.description ?? pending.userCode,
             ])
         }
-        return render("code", status: .ok, session, ["account": account.name])
+        let prefill = session.prefillCode.flatMap { UserCode(typed: $0)?.description } ?? ""
+        return render("code", status: .ok, session, ["account": account.name, "userCode": prefill])
     }
 
     /// The account `session` is signed in to, unless it was removed or its password changed since.
@@ -198,12 +219,13 @@ struct SignInPage: Sendable {
     }
 
     /// A new session (a new cookie, so a session id seen before signing in is worth nothing after)
-    /// for `account`, keeping the code being decided.
+    /// for `account`. A code that came before is only offered: the person confirms it on the code
+    /// page, so that one planted before they signed in is never shown for approval unasked.
     private func signIn(_ account: StoredAccount, session: WebSession, context: APIRequestContext) {
         var signedIn = WebSession.anonymous()
         signedIn.account = account.name
         signedIn.passwordStamp = WebSession.stamp(ofPasswordHash: account.passwordHash)
-        signedIn.userCode = session.userCode
+        signedIn.prefillCode = session.userCode ?? session.prefillCode
         context.sessions.clearSession()
         context.sessions.createSession(signedIn, expiresIn: Self.sessionLifetime)
     }
@@ -211,9 +233,9 @@ struct SignInPage: Sendable {
     /// A 429, given after ``SignInThrottle/tarpit``: a client that ignores `Retry-After` and asks
     /// again at once gets its answers no faster than one a second a connection, so a flood costs
     /// the server sleeping tasks, not the CPU the movie paths need.
-    private func tooMany(_ session: WebSession, wait: Int) async -> Response {
+    private func tooMany(_ session: WebSession, template: String = "sign-in", wait: Int) async -> Response {
         try? await Task.sleep(for: SignInThrottle.tarpit)
-        var response = render("sign-in", status: .tooManyRequests, session, ["message": "Too many tries. Wait \(wait) seconds, then try again."])
+        var response = render(template, status: .tooManyRequests, session, ["account": session.account ?? "", "message": "Too many tries. Wait \(wait) seconds, then try again."])
         response.headers[.retryAfter] = String(wait)
         return response
     }
@@ -255,6 +277,12 @@ struct SignInPage: Sendable {
 
     private static func redirect() -> Response {
         Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
+    }
+
+    /// A typed name shown again in its field: without the characters HTML gives a meaning, which
+    /// no account name has (Mustache escapes them, but by grapheme cluster).
+    private static func safeEcho(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.filter { !"<>&\"'".unicodeScalars.contains($0) }).prefix(64))
     }
 
     private static func address(_ context: APIRequestContext) -> String {

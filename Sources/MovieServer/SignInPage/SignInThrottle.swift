@@ -39,6 +39,33 @@ final class SignInThrottle: Sendable {
         }
     }
 
+    /// Seconds to wait for a limit on `address` alone (sign-ups), or nil.
+    func wait(address: String, now: Date) -> Int? {
+        failures.withLockedValue { failures in
+            let recent = (failures[address] ?? []).filter { now.timeIntervalSince($0) < Self.window }
+            guard recent.count >= addressLimit, let oldest = recent.first else { return nil }
+            return max(1, Int((Self.window - now.timeIntervalSince(oldest)).rounded(.up)))
+        }
+    }
+
+    /// Counts an attempt limited by `address` alone.
+    func recordFailure(address: String, now: Date) {
+        failures.withLockedValue { failures in
+            var recent = (failures[address] ?? []).filter { now.timeIntervalSince($0) < Self.window }
+            recent.append(now)
+            failures[address] = recent
+        }
+    }
+
+    /// Takes back the last failure counted for `account` and `address` (the password was right).
+    func forgive(account: String, address: String) {
+        failures.withLockedValue { failures in
+            for key in ["account:" + account, "address:" + address] where failures[key]?.isEmpty == false {
+                failures[key]?.removeLast()
+            }
+        }
+    }
+
     func recordFailure(account: String, address: String, now: Date) {
         failures.withLockedValue { failures in
             if failures.count >= Self.capacity {

@@ -3,12 +3,15 @@ import Foundation
 
 /// What the sign-in page's cookie session holds: a CSRF token for its forms, and once a person
 /// has signed in, the account, a stamp of its password hash (a new password or a removed account
-/// ends the session), and the user code they are deciding on (kept here, not in a URL).
+/// ends the session), and the user code they are deciding on (kept here, not in a URL). A code
+/// that came before the person signed in is only offered (`prefillCode`): they confirm it with a
+/// form of the page before it is shown for approval.
 struct WebSession: Codable, Sendable {
     var csrf: String
     var account: String?
     var passwordStamp: String?
     var userCode: String?
+    var prefillCode: String?
 
     static func anonymous() -> WebSession {
         WebSession(csrf: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncoded)

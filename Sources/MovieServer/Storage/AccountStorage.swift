@@ -12,11 +12,13 @@ public protocol AccountStorage: Sendable {
     func accounts() async throws(StorageError) -> [StoredAccount]
 
     /// Replaces the account's password hash and ends every sign-in it had (their refresh tokens
-    /// go with them), in one step; `false` when there is no such account.
+    /// go with them) and every device approval not yet redeemed, in one step; `false` when there
+    /// is no such account.
     func setPasswordHash(_ hash: String, ofAccount name: String) async throws(StorageError) -> Bool
 
     /// Removes the account, its watchlist (entries, kept answers, log), its sign-ins and their
-    /// refresh tokens, in one step; `false` when there is no such account.
+    /// refresh tokens, and its device approvals not yet redeemed, in one step; `false` when there
+    /// is no such account.
     func removeAccount(named name: String) async throws(StorageError) -> Bool
 
     /// Records a device signed in to an account.

@@ -9,6 +9,13 @@ struct MemoryIdentity: Sendable {
     var deviceAuthorizations: [[UInt8]: StoredDeviceAuthorization] = [:]
     var webSessions: [String: (value: Data, expiresAt: Date?)] = [:]
 
+    /// Denies the device authorizations the account approved and no device has redeemed yet.
+    mutating func withdrawApprovals(of name: String) {
+        for (hash, authorization) in deviceAuthorizations where authorization.account == name && authorization.state == .approved {
+            deviceAuthorizations[hash]?.state = .denied
+        }
+    }
+
     mutating func endSignIns(ofAccount name: String, id: String?) -> Int {
         let ending = signIns.values.filter { $0.account == name && (id == nil || $0.id == id) }.map(\.id)
         for signIn in ending { signIns[signIn] = nil }

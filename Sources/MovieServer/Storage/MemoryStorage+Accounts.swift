@@ -22,6 +22,7 @@ extension MemoryStorage: AccountStorage {
             guard state.accounts[name] != nil else { return false }
             state.accounts[name]?.passwordHash = hash
             _ = state.endSignIns(ofAccount: name, id: nil)
+            state.withdrawApprovals(of: name)
             return true
         }
     }
@@ -30,6 +31,7 @@ extension MemoryStorage: AccountStorage {
         let removed = identity.withLockedValue { state in
             guard state.accounts.removeValue(forKey: name) != nil else { return false }
             _ = state.endSignIns(ofAccount: name, id: nil)
+            state.withdrawApprovals(of: name)
             return true
         }
         if removed { watchlists.remove(owner: WatchlistOwner.account(name)) }

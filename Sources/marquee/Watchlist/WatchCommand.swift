@@ -72,7 +72,7 @@ enum WatchChange {
             } catch {
                 throw CLIError.failed(ErrorReporter.describe(error))
             }
-            let title = (try? await store.movie(id: movieID, api: watchlist.api))
+            let title = (try? await store.movie(id: movieID, api: WatchlistScope.api(of: watchlist.api)))
                 .flatMap { $0 }.map { "\(TerminalText.safe($0.value.name)) (\(movieID))" } ?? "movie \(movieID)"
             let done = action == .add ? (note.isEmpty ? "Added \(title) to the watchlist" : "Noted \(title) on the watchlist") : "Removed \(title) from the watchlist"
             let delivered = await delivery(watchlist, offline: options.offline)

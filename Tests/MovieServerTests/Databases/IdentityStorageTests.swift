@@ -143,10 +143,7 @@ extension ServerDatabaseTests {
             try await backend.withTwoInstances(auth: { PersonSignIn.auth() }) { first, second in
                 let flowAtA = DeviceFlowClient(server: first)
                 let started = try await flowAtA.start()
-                let page = PageClient(port: second.server.port)
-                try await page.get("/device?user_code=\(started.userCode)")
-                try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
-                #expect(try await page.post("/device/decide", ["decision": "approve"]).status == 200)
+                #expect(try await PageClient(port: second.server.port).decide(started.userCode, as: "alice", signUp: true).status == 200)
                 let granted = try await flowAtA.poll(started.deviceCode)
                 let refresh = try #require(granted.refreshToken)
                 let atB = try await DeviceFlowClient(server: second).refresh(refresh)

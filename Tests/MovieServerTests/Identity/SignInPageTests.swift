@@ -67,9 +67,10 @@ struct SignInPageTests {
 
             let started = try await DeviceFlowClient(server: server).start(deviceName: "<script>alert(1)</script>")
             try await page.get("/device?user_code=\(started.userCode)")
-            let confirm = try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
+            try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
+            let confirm = try await page.follow(try await page.post("/device/code", [:]))
             #expect(!confirm.html.contains("<script>"))
-            #expect(confirm.html.contains("&lt;script&gt;"))
+            #expect(confirm.html.contains("scriptalert(1)/script"), "shown as text, its markup characters dropped")
         }
     }
 
@@ -126,6 +127,87 @@ struct SignInPageTests {
             let refused = try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"])
             #expect(refused.status == 403)
             #expect(try await server.server.server.accounts.list().isEmpty)
+        }
+    }
+
+    @Test("a code put in the session by another tab or page cannot be decided by a form that showed another: 409, neither approved")
+    func swappedCode() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let flow = DeviceFlowClient(server: server)
+            let mine = try await flow.start(deviceName: "my laptop"), theirs = try await flow.start(deviceName: "not mine")
+            let page = PageClient(port: server.server.port)
+            try await page.get("/device")
+            try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
+            let confirm = try await page.follow(try await page.post("/device/code", ["user_code": mine.userCode]))
+            #expect(confirm.html.contains("my laptop"))
+            let shownCode = try #require(page.formCode)
+            try await page.get("/device?user_code=\(theirs.userCode)")
+            let decided = try await page.post("/device/decide", ["decision": "approve", "user_code": shownCode])
+            #expect(decided.status == 409)
+            #expect(try await flow.poll(mine.deviceCode).error == "authorization_pending")
+            #expect(try await flow.poll(theirs.deviceCode).error == "authorization_pending")
+        }
+    }
+
+    @Test("a device name that hides markup behind a prepended mark shows as text: no markup of it reaches the page")
+    func prependedMarkup() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let name = "\u{0D4E}<meta http-equiv=refresh content=0;url=https://evil.example \u{0D4E}>"
+            let started = try await DeviceFlowClient(server: server).start(deviceName: name)
+            let page = PageClient(port: server.server.port)
+            try await page.get("/device")
+            try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
+            let confirm = try await page.follow(try await page.post("/device/code", ["user_code": started.userCode]))
+            #expect(confirm.html.contains("Approve a device"))
+            #expect(!confirm.html.contains("<meta http-equiv"), "\(confirm.html)")
+            #expect(confirm.html.contains("meta http-equiv=refresh content=0;url=https://evil.example"), "shown as text, its markup characters dropped")
+        }
+    }
+
+    @Test("a device approved but not yet redeemed gets nothing once the password changes, or the account is removed")
+    func approvalsWithdrawn() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let flow = DeviceFlowClient(server: server)
+            let accounts = server.server.server.accounts
+            let first = try await flow.start()
+            #expect(try await PageClient(port: server.server.port).decide(first.userCode, as: "alice", signUp: true).status == 200)
+            try await accounts.setPassword(name: "alice", password: "a new password")
+            #expect(try await flow.poll(first.deviceCode).error == "access_denied")
+
+            let second = try await flow.start()
+            #expect(try await PageClient(port: server.server.port).decide(second.userCode, as: "alice", password: "a new password", signUp: false).status == 200)
+            try await accounts.remove(name: "alice")
+            try await accounts.create(name: "alice", password: "someone else")
+            #expect(try await flow.poll(second.deviceCode).error == "access_denied", "the new alice is not the one who approved")
+        }
+    }
+
+    @Test("guessing codes is limited: past 10 unknown codes, a 429; 30 wrong passwords at once get at most 10 checks; failed sign-ins leave sign-up open")
+    func guessingLimits() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let page = PageClient(port: server.server.port)
+            try await page.get("/device")
+            try await page.follow(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
+            for _ in 0..<10 { #expect(try await page.post("/device/code", ["user_code": "BBBB-BBBB"]).status == 400) }
+            let limited = try await page.post("/device/code", ["user_code": "CCCC-CCCC"])
+            #expect(limited.status == 429)
+            #expect(limited.headers.first(name: "retry-after") != nil)
+
+            var browsers: [PageClient] = []
+            for _ in 0..<30 {
+                let browser = PageClient(port: server.server.port)
+                try await browser.get("/device")
+                browsers.append(browser)
+            }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for browser in browsers { group.addTask { try await browser.post("/device/sign-in", ["name": "bob", "password": "wrong guess"]).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let other = browsers[0]
+            #expect(statuses.filter { $0 == 401 }.count <= 10, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count >= 20)
+            let signUp = try await other.post("/device/sign-up", ["name": "carol", "password": "correct horse"])
+            #expect(signUp.status == 303, "sign-ups are counted apart from failed sign-ins")
         }
     }
 }

@@ -34,6 +34,7 @@ extension PostgresStorage: AccountStorage {
                 ).collect()
                 guard !rows.isEmpty else { return false }
                 _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
+                try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
                 return true
             }
         }
@@ -45,6 +46,7 @@ extension PostgresStorage: AccountStorage {
                 let rows = try await connection.query("DELETE FROM account WHERE name = \(name) RETURNING name", logger: self.logger).collect()
                 guard !rows.isEmpty else { return false }
                 _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
+                try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
                 let owner = WatchlistOwner.account(name)
                 try await connection.query("DELETE FROM watchlist_entry WHERE owner = \(owner)", logger: self.logger)
                 try await connection.query("DELETE FROM watchlist_request WHERE owner = \(owner)", logger: self.logger)
@@ -118,6 +120,11 @@ extension PostgresStorage: AccountStorage {
     }
 
     private static let signInColumns = "id, account, client_id, device_name, created_at, last_used_at"
+
+    /// Denies the device authorizations the account approved and no device has redeemed yet.
+    private static func withdrawApprovals(_ connection: PostgresConnection, account: String, logger: Logger) async throws {
+        try await connection.query("UPDATE device_authorization SET state = 'denied' WHERE account = \(account) AND state = 'approved'", logger: logger)
+    }
 
     private static func endSignIns(_ connection: PostgresConnection, account: String, id: String?, logger: Logger) async throws -> Int {
         let ended = try await connection.query(

@@ -29,6 +29,7 @@ extension SQLiteStorage: AccountStorage {
             try db.execute(sql: "UPDATE account SET password_hash = ? WHERE name = ?", arguments: [hash, name])
             guard db.changesCount == 1 else { return false }
             _ = try Self.endSignIns(db, account: name, id: nil)
+            try Self.withdrawApprovals(db, account: name)
             return true
         }
     }
@@ -38,6 +39,7 @@ extension SQLiteStorage: AccountStorage {
             try db.execute(sql: "DELETE FROM account WHERE name = ?", arguments: [name])
             guard db.changesCount == 1 else { return false }
             _ = try Self.endSignIns(db, account: name, id: nil)
+            try Self.withdrawApprovals(db, account: name)
             let owner = WatchlistOwner.account(name)
             for table in ["watchlist_entry", "watchlist_request", "watchlist_change"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner])
@@ -92,6 +94,11 @@ extension SQLiteStorage: AccountStorage {
             try db.execute(sql: "DELETE FROM watchlist_request WHERE owner = ?", arguments: [owner])
             return moved
         }
+    }
+
+    /// Denies the device authorizations the account approved and no device has redeemed yet.
+    private static func withdrawApprovals(_ db: Database, account: String) throws {
+        try db.execute(sql: "UPDATE device_authorization SET state = 'denied' WHERE account = ? AND state = 'approved'", arguments: [account])
     }
 
     private static func endSignIns(_ db: Database, account: String, id: String?) throws -> Int {
