@@ -16,7 +16,7 @@ public final class PasswordHasher: Sendable {
     /// The cost of new hashes unless configured otherwise.
     public static let defaultCost: UInt8 = 12
     /// How many checks may wait for a thread, unless told otherwise.
-    public static let maximumWaiting = 64
+    public static let defaultMaximumWaiting = 64
     /// The threads every hasher of the process shares, started when first needed.
     public static let threadCount = max(1, System.coreCount - 1)
     private static let threads: NIOThreadPool = {
@@ -37,7 +37,7 @@ public final class PasswordHasher: Sendable {
     /// first check, on the hashing threads.
     private let decoy = NIOLockedValueBox<String?>(nil)
 
-    public init(cost: UInt8 = PasswordHasher.defaultCost, maximumWaiting: Int = PasswordHasher.maximumWaiting) {
+    public init(cost: UInt8 = PasswordHasher.defaultCost, maximumWaiting: Int = PasswordHasher.defaultMaximumWaiting) {
         self.cost = cost
         self.maximumWaiting = maximumWaiting
     }
