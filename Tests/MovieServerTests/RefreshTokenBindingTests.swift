@@ -84,13 +84,6 @@ struct RefreshTokenBindingTests {
 /// Reads a JWT's `sub` without checking it: the tests only look at what the server put there.
 enum AccessTokenClaims {
     static func subject(of token: String) -> String? {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return object["sub"] as? String
+        TokenClaims.of(token)["sub"] as? String
     }
 }

@@ -43,7 +43,7 @@ struct AccountRoutes: Sendable {
     private func person(_ context: some AuthRequestContext<AccessTokenIdentity>) async throws -> (account: String, signIn: String) {
         let identity = try context.verifiedIdentity()
         guard let account = identity.account, let signIn = identity.signInID else {
-            throw ErrorAnswer(.forbidden, code: "insufficient_scope", message: "This token is an application's; sign in as a person (the device flow) to see an account.")
+            throw ErrorAnswer.applicationHasNoAccount
         }
         try await check.tokens.confirmSignedIn(identity)
         return (account, signIn)

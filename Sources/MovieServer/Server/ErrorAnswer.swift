@@ -86,6 +86,12 @@ extension ErrorAnswer {
         headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer + #", error="insufficient_scope""#]
     )
 
+    static let applicationHasNoAccount = ErrorAnswer(
+        .forbidden, code: "insufficient_scope",
+        message: "This token is an application's (client credentials): only a person has an account. Sign in with the device flow (marquee login).",
+        headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer + #", error="insufficient_scope""#]
+    )
+
     static let missingWatchlistToken = ErrorAnswer(
         .unauthorized, code: "invalid_token",
         message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",

@@ -27,7 +27,7 @@ struct SignInPage: Sendable {
         self.storage = storage
         self.configuration = configuration
         self.templates = templates
-        throttle = SignInThrottle(accountLimit: configuration.signInLimit * 2, addressLimit: configuration.signInLimit)
+        throttle = SignInThrottle(addressLimit: configuration.signInLimit)
     }
 
     func register(on router: Router<APIRequestContext>, sessionStorage: any WebSessionStorage) {

@@ -19,8 +19,13 @@ final class SignInThrottle: Sendable {
     let accountLimit: Int
     let addressLimit: Int
 
-    /// The limits by default: 20 failures for an account, 10 from an address, in ``window``.
-    init(accountLimit: Int = 20, addressLimit: Int = 10) {
+    /// `addressLimit` failures from an address in ``window`` (10 by default), and twice as many
+    /// for an account, from any addresses.
+    convenience init(addressLimit: Int = 10) {
+        self.init(accountLimit: addressLimit * 2, addressLimit: addressLimit)
+    }
+
+    init(accountLimit: Int, addressLimit: Int) {
         self.accountLimit = accountLimit
         self.addressLimit = addressLimit
     }
@@ -29,32 +34,21 @@ final class SignInThrottle: Sendable {
 
     /// Seconds to wait before trying again, or nil when the attempt may go ahead.
     func wait(account: String, address: String, now: Date) -> Int? {
-        failures.withLockedValue { failures in
-            let waits = [("account:" + account, accountLimit), ("address:" + address, addressLimit)].compactMap { key, limit -> TimeInterval? in
-                let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
-                guard recent.count >= limit, let oldest = recent.first else { return nil }
-                return Self.window - now.timeIntervalSince(oldest)
-            }
-            return waits.max().map { max(1, Int($0.rounded(.up))) }
-        }
+        wait([("account:" + account, accountLimit), ("address:" + address, addressLimit)], now: now)
     }
 
     /// Seconds to wait for a limit on `address` alone (sign-ups), or nil.
     func wait(address: String, now: Date) -> Int? {
-        failures.withLockedValue { failures in
-            let recent = (failures[address] ?? []).filter { now.timeIntervalSince($0) < Self.window }
-            guard recent.count >= addressLimit, let oldest = recent.first else { return nil }
-            return max(1, Int((Self.window - now.timeIntervalSince(oldest)).rounded(.up)))
-        }
+        wait([(address, addressLimit)], now: now)
+    }
+
+    func recordFailure(account: String, address: String, now: Date) {
+        record(["account:" + account, "address:" + address], now: now)
     }
 
     /// Counts an attempt limited by `address` alone.
     func recordFailure(address: String, now: Date) {
-        failures.withLockedValue { failures in
-            var recent = (failures[address] ?? []).filter { now.timeIntervalSince($0) < Self.window }
-            recent.append(now)
-            failures[address] = recent
-        }
+        record([address], now: now)
     }
 
     /// Takes back the last failure counted for `account` and `address` (the password was right).
@@ -66,13 +60,25 @@ final class SignInThrottle: Sendable {
         }
     }
 
-    func recordFailure(account: String, address: String, now: Date) {
+    /// The longest wait any of `limits` (a key and its most failures in a window) asks for.
+    private func wait(_ limits: [(key: String, limit: Int)], now: Date) -> Int? {
+        failures.withLockedValue { failures in
+            let waits = limits.compactMap { key, limit -> TimeInterval? in
+                let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
+                guard recent.count >= limit, let oldest = recent.first else { return nil }
+                return Self.window - now.timeIntervalSince(oldest)
+            }
+            return waits.max().map { max(1, Int($0.rounded(.up))) }
+        }
+    }
+
+    private func record(_ keys: [String], now: Date) {
         failures.withLockedValue { failures in
             if failures.count >= Self.capacity {
                 failures = failures.filter { $0.value.last.map { now.timeIntervalSince($0) < Self.window } ?? false }
                 if failures.count >= Self.capacity { failures.removeAll() }
             }
-            for key in ["account:" + account, "address:" + address] {
+            for key in keys {
                 var recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
                 recent.append(now)
                 failures[key] = recent

@@ -46,10 +46,7 @@ struct PersonContext {
 
     /// The accounts signed in to the API here, by name.
     func signedInAccounts() throws -> [String] {
-        try FileAPIContext.stored(in: fileURL, for: environment.identity).compactMap { holder, _ in
-            if case let .person(account) = holder { return account }
-            return nil
-        }
+        try FileAPIContext.people(in: fileURL, for: environment.identity).accounts.sorted()
     }
 
     /// The account a command means (``AccountChoice``).
