@@ -62,6 +62,19 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         visibleRows: @escaping () -> Int,
         draw: (BrowserState) -> Void
     ) async -> Ending {
+        var pins = ShownPins(service: service)
+        let ending = await run(initial, inputs: inputs, visibleRows: visibleRows, pins: &pins, draw: draw)
+        await pins.end()
+        return ending
+    }
+
+    private func run(
+        _ initial: BrowserState,
+        inputs: AsyncStream<TerminalInput>,
+        visibleRows: @escaping () -> Int,
+        pins: inout ShownPins<Service>,
+        draw: (BrowserState) -> Void
+    ) async -> Ending {
         let (events, sink) = AsyncStream<Event>.makeStream()
         var tasks = Tasks()
         tasks.background = [
@@ -78,6 +91,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
 
         var state = initial
         perform(state.start(), state: state, tasks: &tasks, sink: sink)
+        pins.keep(state.shown)
         draw(state)
         for await event in events {
             switch event {
@@ -96,6 +110,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             case let .update(update):
                 state.apply(update)
             }
+            pins.keep(state.shown)
             draw(state)
         }
         return .hangUp

@@ -23,8 +23,16 @@ public protocol OfflineMovieService<NetworkFailure>: MovieService where Failure 
 
     /// Makes the observations see what other processes store, until cancelled.
     func relayWritesOfOtherProcesses() async throws
+
+    /// Tells the store what a screen shows now, so that its budget never evicts it.
+    func show(_ shown: ShownOnScreen) async
 }
 
 extension CachedMovieService: OfflineMovieService {
     public typealias NetworkFailure = Base.Failure
+
+    public func show(_ shown: ShownOnScreen) async {
+        // A screen whose pins cannot be written still works; only its movies may be evicted.
+        try? await store.show(shown, api: api)
+    }
 }

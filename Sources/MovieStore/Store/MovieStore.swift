@@ -14,16 +14,21 @@ public final class MovieStore: Sendable {
     public typealias APIKey = String
 
     public let url: URL
+    /// The most the store may take on disk; past it, what was used least recently is evicted.
+    public let budget: StoreBudget
     let pool: DatabasePool
+    let uses = PendingUses()
 
     /// The version of the schema this build writes: the number of migration steps it knows.
     public static let schemaVersion = StoreMigrations.migrator.migrations.count
 
     /// Opens the store at `url`, creating it (and its folder) when missing and migrating it to
     /// the current schema. Processes that open the same new file at once wait for each other
-    /// (a lock on `<file>-lock`), so the schema is created exactly once.
-    public init(url: URL) throws(StoreError) {
+    /// (a lock on `<file>-lock`), so the schema is created exactly once. Past `budget`, the
+    /// movies and lists used least recently are evicted as the store grows.
+    public init(url: URL, budget: StoreBudget = .unlimited) throws(StoreError) {
         self.url = url
+        self.budget = budget
         // Refused before a lock file is made beside it, and checked again under the lock. A store
         // being created is never mistaken for something else: it is empty until its first
         // migration commits, and has taken the store's first step after.
@@ -45,6 +50,7 @@ public final class MovieStore: Sendable {
                 if let refusal = StoreFile.classify(url).refusal { throw StoreError.notAStore(path: url.path, reason: refusal) }
                 try StoreFile.makePrivate(url)
                 let pool = try DatabasePool(path: url.path, configuration: configuration)
+                try FileShrinking.enable(in: pool)
                 let migrator = StoreMigrations.migrator
                 if try pool.read(migrator.hasBeenSuperseded) { throw StoreError.newerVersion(path: url.path) }
                 try migrator.migrate(pool)
@@ -62,12 +68,14 @@ public final class MovieStore: Sendable {
         try await write { db in
             try MovieWriting.replaceList(query, with: movies, api: api, fetchedAt: fetchedAt, freshness: freshness, in: db)
         }
+        await keepWithinBudget()
     }
 
     /// Stores `movies` of `api` (and their casts), in one transaction, without touching any list.
     /// `freshness` is what the server said of a movie asked by id.
     public func saveMovies(_ movies: [Movie], api: APIKey, fetchedAt: Date, freshness: Freshness? = nil) async throws(StoreError) {
         try await write { db in try MovieWriting.upsert(movies, api: api, fetchedAt: fetchedAt, freshness: freshness, in: db) }
+        await keepWithinBudget()
     }
 
     /// Records that the server confirmed (`304`) the stored answer to `query` tagged `entityTag`:
@@ -88,17 +96,23 @@ public final class MovieStore: Sendable {
 
     /// The last stored answer of `api` to `query`, exactly as the server gave it.
     public func list(_ query: ListQuery, api: APIKey) async throws(StoreError) -> StoredValue<[Movie]>? {
-        try await read { db in try MovieReading.list(query, api: api, in: db) }
+        let list = try await read { db in try MovieReading.list(query, api: api, in: db) }
+        if list != nil { uses.noteList(query, api: api) }
+        return list
     }
 
     public func movie(id: Int, api: APIKey) async throws(StoreError) -> StoredValue<Movie>? {
-        try await read { db in try MovieReading.movie(id: id, api: api, in: db) }
+        let movie = try await read { db in try MovieReading.movie(id: id, api: api, in: db) }
+        if movie != nil { await noteUse(of: [id], api: api) }
+        return movie
     }
 
     /// `query`'s list made from `api`'s stored movies of its year, with how many there are;
     /// `nil` when none is stored. Not the server's answer: see ``CachedMovieService``.
     public func derivedList(_ query: ListQuery, api: APIKey) async throws(StoreError) -> (StoredValue<[Movie]>, records: Int)? {
-        try await read { db in try MovieReading.derivedList(query, api: api, in: db) }
+        let derived = try await read { db in try MovieReading.derivedList(query, api: api, in: db) }
+        if let derived { await noteUse(of: derived.0.value.map(\.id), api: api) }
+        return derived
     }
 
     /// `api`'s stored movies that `request` matches, in its order: the first `limit`, or all with
@@ -109,13 +123,16 @@ public final class MovieStore: Sendable {
 
     /// ``search(_:limit:api:)`` with each relevance read one way (``TierReading``), for the tests.
     func search(_ request: MovieSearchRequest, limit: Int?, api: APIKey, tierReading: TierReading) async throws(StoreError) -> (movies: [Movie], searched: Int) {
-        try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db, tierReading: tierReading) }
+        let found = try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db, tierReading: tierReading) }
+        await noteUse(of: found.movies.map(\.id), api: api)
+        return found
     }
 
     /// What the store holds, API by API.
     public func statistics() async throws(StoreError) -> StoreStatistics {
         let url = self.url
-        return try await read { db in try StoreStatistics.read(from: db, url: url) }
+        let budget = self.budget
+        return try await read { db in try StoreStatistics.read(from: db, url: url, budget: budget) }
     }
 
     /// Removes everything stored for `api`, in one transaction. Returns whether there was anything.
@@ -158,12 +175,20 @@ public final class MovieStore: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction and returns what it returned.
+    /// Runs `body` in one transaction and returns what it returned. The uses read since the
+    /// last write are stamped in the same transaction.
     @discardableResult
     func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
+        let taken = uses.take()
         do {
-            return try await pool.write(body)
+            return try await pool.write { db in
+                if !taken.movies.isEmpty || !taken.lists.isEmpty {
+                    try PendingUses.stamp(taken, tick: UseClock.next(in: db), in: db)
+                }
+                return try body(db)
+            }
         } catch {
+            uses.restore(taken)
             throw StoreError(error, path: url.path)
         }
     }

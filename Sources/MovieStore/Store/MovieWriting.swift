@@ -16,16 +16,18 @@ enum MovieWriting {
 
     private static func upsert(_ movies: [Movie], apiID: Int64, fetchedAt: Date, freshness: Freshness?, in db: Database) throws {
         let upsertMovie = try db.cachedStatement(sql: """
-            INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge, titleWords, titleKey)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge, titleWords, titleKey, lastUsed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(apiId, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
                 grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt,
-                entityTag = excluded.entityTag, maxAge = excluded.maxAge, titleWords = excluded.titleWords, titleKey = excluded.titleKey
+                entityTag = excluded.entityTag, maxAge = excluded.maxAge, titleWords = excluded.titleWords, titleKey = excluded.titleKey,
+                lastUsed = excluded.lastUsed
             RETURNING rowid
             """)
         let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE apiId = ? AND movieId = ?")
         let insertCast = try db.cachedStatement(sql: "INSERT INTO castMember (apiId, movieId, position, actorId) VALUES (?, ?, ?, ?)")
         var actors = ActorIDs()
+        let tick = try UseClock.next(in: db)
         let fetched = fetchedAt.timeIntervalSince1970
         let entityTag = freshness?.entityTag, maxAge = freshness?.maxAge.map { $0 / .seconds(1) }
         // The statements are ours and their arguments always match, so binding skips GRDB's checks.
@@ -33,7 +35,7 @@ enum MovieWriting {
             let indexed = SearchText.Indexed(title: movie.name, cast: movie.cast.map(\.name))
             upsertMovie.setUncheckedArguments([
                 apiID, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
-                entityTag, maxAge, indexed.titleWords, indexed.titleKey,
+                entityTag, maxAge, indexed.titleWords, indexed.titleKey, tick,
             ])
             guard let rowID = try Int64.fetchOne(upsertMovie) else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no row id returned for movie \(movie.id)")
@@ -61,10 +63,11 @@ enum MovieWriting {
         try upsert(movies, apiID: apiID, fetchedAt: fetchedAt, freshness: nil, in: db)
         try db.execute(
             sql: """
-                INSERT INTO listSnapshot (apiId, query, fetchedAt, entityTag, maxAge) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(apiId, query) DO UPDATE SET fetchedAt = excluded.fetchedAt, entityTag = excluded.entityTag, maxAge = excluded.maxAge
+                INSERT INTO listSnapshot (apiId, query, fetchedAt, entityTag, maxAge, lastUsed) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(apiId, query) DO UPDATE SET fetchedAt = excluded.fetchedAt, entityTag = excluded.entityTag, maxAge = excluded.maxAge,
+                    lastUsed = excluded.lastUsed
                 """,
-            arguments: [apiID, query.key, fetchedAt.timeIntervalSince1970, freshness.entityTag, freshness.maxAge.map { $0 / .seconds(1) }]
+            arguments: [apiID, query.key, fetchedAt.timeIntervalSince1970, freshness.entityTag, freshness.maxAge.map { $0 / .seconds(1) }, try UseClock.next(in: db)]
         )
         try db.execute(sql: "DELETE FROM listEntry WHERE apiId = ? AND query = ?", arguments: [apiID, query.key])
         let insertEntry = try db.cachedStatement(sql: "INSERT INTO listEntry (apiId, query, position, movieId) VALUES (?, ?, ?, ?)")
@@ -80,8 +83,8 @@ extension MovieWriting {
     /// or removed it since it was read).
     static func revalidateList(_ query: ListQuery, api: String, entityTag: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE listSnapshot SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE apiId = \(StoredAPI.idOfKey) AND query = ? AND entityTag = ?",
-            arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, api, query.key, entityTag]
+            sql: "UPDATE listSnapshot SET fetchedAt = ?, entityTag = ?, maxAge = ?, lastUsed = ? WHERE apiId = \(StoredAPI.idOfKey) AND query = ? AND entityTag = ?",
+            arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, try UseClock.next(in: db), api, query.key, entityTag]
         )
         return db.changesCount > 0
     }
@@ -89,8 +92,8 @@ extension MovieWriting {
     /// Marks the stored movie `id` whose tag is `entityTag` as current as of `fetchedAt`.
     static func revalidateMovie(id: Int, api: String, entityTag: String, fetchedAt: Date, freshness: Freshness, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE movie SET fetchedAt = ?, entityTag = ?, maxAge = ? WHERE apiId = \(StoredAPI.idOfKey) AND id = ? AND entityTag = ?",
-            arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, api, id, entityTag]
+            sql: "UPDATE movie SET fetchedAt = ?, entityTag = ?, maxAge = ?, lastUsed = ? WHERE apiId = \(StoredAPI.idOfKey) AND id = ? AND entityTag = ?",
+            arguments: [fetchedAt.timeIntervalSince1970, freshness.entityTag ?? entityTag, freshness.maxAge.map { $0 / .seconds(1) }, try UseClock.next(in: db), api, id, entityTag]
         )
         return db.changesCount > 0
     }

@@ -13,6 +13,7 @@ enum StoreMigrations {
         migrator.registerMigration("v6: a watchlist per API, changed offline through an outbox", migrate: addWatchlist)
         migrator.registerMigration("v7: search words in title and cast columns, movies by grossing", migrate: splitSearchColumns)
         migrator.registerMigration("v8: the title order compares a bounded key, as the server's", migrate: boundTitleKeys)
+        migrator.registerMigration("v9: when each movie and list was last used, and what screens show, for the budget", migrate: trackUse)
         return migrator
     }
 

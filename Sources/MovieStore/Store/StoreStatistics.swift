@@ -22,6 +22,13 @@ public struct StoreStatistics: Sendable, Hashable {
     public var path: String
     /// The database file and its write-ahead log, in bytes.
     public var sizeInBytes: Int64
+    /// The database's pages, in bytes: the file's size once its log is written back into it.
+    public var databaseBytes: Int64
+    /// The bytes of the database's pages that hold data (the rest are free for reuse): what the
+    /// budget bounds.
+    public var usedBytes: Int64
+    /// The most the store may hold.
+    public var budget: StoreBudget
     /// The actors stored, each once, whichever APIs' casts they are in.
     public var actors: Int
     /// The APIs with stored data, by key.
@@ -29,7 +36,7 @@ public struct StoreStatistics: Sendable, Hashable {
 
     public var movies: Int { apis.reduce(0) { $0 + $1.movies } }
 
-    static func read(from db: Database, url: URL) throws -> StoreStatistics {
+    static func read(from db: Database, url: URL, budget: StoreBudget) throws -> StoreStatistics {
         let lists = try Row.fetchAll(db, sql: """
             SELECT api.key AS api, listSnapshot.query, listSnapshot.fetchedAt, COUNT(listEntry.movieId) AS count
             FROM listSnapshot JOIN api ON api.id = listSnapshot.apiId
@@ -53,6 +60,9 @@ public struct StoreStatistics: Sendable, Hashable {
         return StoreStatistics(
             path: url.path,
             sizeInBytes: size,
+            databaseBytes: try StoreUsage.read(in: db).fileBytes,
+            usedBytes: try StoreUsage.read(in: db).usedBytes,
+            budget: budget,
             actors: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM actor") ?? 0,
             apis: keys.map { API(key: $0, movies: moviesByAPI[$0] ?? 0, actors: actorsByAPI[$0] ?? 0, lists: listsByAPI[$0] ?? []) }
         )

@@ -19,18 +19,20 @@ struct CacheStatsCommand: AsyncParsableCommand {
             print("No movie store at \(TerminalText.safe(url.path)) yet.")
             return
         }
+        let (budget, source) = try StoreBudgetChoice.current()
         do {
-            print(Self.render(try await MovieStore(url: url).statistics(), only: only, now: Date()))
+            print(Self.render(try await MovieStore(url: url, budget: budget).statistics(), only: only, now: Date(), budgetSource: source))
         } catch {
             throw CLIError.failed(ErrorReporter.describe(error))
         }
     }
 
-    static func render(_ statistics: StoreStatistics, only: String?, now: Date) -> String {
+    static func render(_ statistics: StoreStatistics, only: String?, now: Date, budgetSource: String = "the default") -> String {
         let apis = statistics.apis.filter { only == nil || $0.key == only }
         var lines = [
             "Store     \(TerminalText.safe(statistics.path))",
-            "Size      \(NumberText.grouped(Int(statistics.sizeInBytes))) bytes",
+            "Size      \(NumberText.grouped(Int(statistics.sizeInBytes))) bytes on disk, \(NumberText.grouped(Int(statistics.usedBytes))) in use",
+            "Budget    \(budgetLine(statistics, source: budgetSource))",
             "Movies    \(statistics.movies) in all APIs, with \(statistics.actors) actors (an actor is stored once, whichever APIs' casts name them)",
         ]
         if apis.isEmpty {
@@ -47,5 +49,13 @@ struct CacheStatsCommand: AsyncParsableCommand {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `500 MB (500,000,000 bytes), 3% used (the default)`: least recently used movies are evicted past it.
+    static func budgetLine(_ statistics: StoreStatistics, source: String) -> String {
+        guard let bytes = statistics.budget.bytes else { return "unlimited (\(TerminalText.safe(source))): nothing is evicted" }
+        let share = Double(statistics.usedBytes) / Double(bytes) * 100
+        let used = share < 1 && statistics.usedBytes > 0 ? "under 1%" : "\(Int(share.rounded()))%"
+        return "\(statistics.budget), \(used) used (\(TerminalText.safe(source))); past it the least recently used movies are evicted"
     }
 }

@@ -62,7 +62,8 @@ enum CompositionRoot {
     ) async throws -> Result {
         let selection = try options.api.selection
         let store: MovieStore
-        do { store = try MovieStore(url: options.api.storeURL) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+        let budget = try StoreBudgetChoice.budget()
+        do { store = try MovieStore(url: options.api.storeURL, budget: budget) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
         let home = WatchlistHome(selection)
         let chosen = try chosenAccount(options, identity: selection.identity, home: home)
         if let chosen, !chosen.signedIn {
@@ -151,6 +152,7 @@ enum CompositionRoot {
             outcome = .failure(error)
         }
         await app.shutdown()
+        try? await store.recordUses()
         try? await embeddedServer?.stop()
         return try outcome.get()
     }
@@ -162,8 +164,9 @@ enum CompositionRoot {
     /// itself is never changed. Under `--offline`, and for a file that is not a movie store at
     /// all (the option names the wrong file), it is an error.
     private static func openStore(_ options: ClientOptions) throws -> (MovieStore, URL?) {
+        let budget = try StoreBudgetChoice.budget()
         do {
-            return (try MovieStore(url: options.api.storeURL), nil)
+            return (try MovieStore(url: options.api.storeURL, budget: budget), nil)
         } catch {
             let unusable = CLIError.failed(ErrorReporter.describe(error))
             switch error {

@@ -1,12 +1,14 @@
 import Foundation
 
 /// The user's settings file, `$XDG_CONFIG_HOME/marquee/config`: `key = value` lines, `#` comments.
-/// It holds `env`, with the values of `--env`, and `account`, with those of `--account`.
+/// It holds `env`, with the values of `--env`, `account`, with those of `--account`, and
+/// `store-budget`, the most the movie store may take on disk (`500MB`, `1GiB`).
 struct ConfigFile: Equatable {
     var env: String?
     var account: String?
+    var storeBudget: String?
 
-    static let keys = ["env", "account"]
+    static let keys = ["env", "account", "store-budget"]
 
     /// The file's settings, or `nil` when there is no file.
     static func read(_ url: URL) throws(ConfigFileError) -> ConfigFile? {
@@ -32,6 +34,7 @@ struct ConfigFile: Equatable {
             switch parts[0] {
             case "env": file.env = parts[1]
             case "account": file.account = parts[1]
+            case "store-budget": file.storeBudget = parts[1]
             default:
                 throw ConfigFileError(path: path, line: index + 1, reason: "unknown setting '\(parts[0])'; the settings are \(keys.joined(separator: ", "))")
             }

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+extension MovieStore {
+    /// Eviction starts when the pages in use pass this share of the budget…
+    static let evictionStartShare = 0.95
+    /// …and stops when they are back under this one, so that it runs now and then, not on every write.
+    static let evictionStopShare = 0.90
+    /// The most movies one step removes, in one short transaction: other processes' writes wait
+    /// for no longer than that.
+    static let moviesPerEvictionStep = 500
+
+    /// Evicts, least recently used first, when the store holds more than its budget allows, in
+    /// steps of its own transactions; then gives the file's free pages beyond the budget back to
+    /// the disk. A step that fails leaves the store as it was, and the next write tries again.
+    func keepWithinBudget() async {
+        guard let budget = budget.bytes else { return }
+        let start = Int64(Double(budget) * Self.evictionStartShare), stop = Int64(Double(budget) * Self.evictionStopShare)
+        let perStep = Self.moviesPerEvictionStep
+        do {
+            // How many to remove is reckoned once, from the average movie's share of the pages in
+            // use: removing rows frees pages only as they empty, and a loop that waited for the
+            // count of pages to fall would remove far more than needed.
+            guard try await read({ db in try StoreUsage.read(in: db).usedBytes }) > start else { return }
+            var remaining = try await write { db -> Int in
+                let usage = try StoreUsage.read(in: db)
+                guard usage.usedBytes > start else { return 0 }
+                let movies = try Int64.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0
+                let perMovie = max(usage.usedBytes / max(movies, 1), 256)
+                return Int((usage.usedBytes - stop + perMovie - 1) / perMovie)
+            }
+            while remaining > 0 {
+                let step = EvictionStep(movies: min(remaining, perStep))
+                let removed = try await write { db in try step.run(in: db) }
+                guard removed.movies + removed.lists > 0 else { break }
+                remaining -= max(removed.movies, 1)
+            }
+            try await write { db in try FileShrinking.giveBackPages(beyond: start, in: db) }
+        } catch {
+            return
+        }
+    }
+
+    /// Writes down the uses read since the last write (a list or movie shown), so that eviction
+    /// sees them; the app calls it before it exits. Nothing is written when there are none.
+    public func recordUses() async throws(StoreError) {
+        guard !uses.isEmpty else { return }
+        try await write { _ in }
+    }
+
+    /// Makes `shown` what this process shows of `api`, until the next call or ``stopShowing()``;
+    /// eviction never removes it while this process runs.
+    public func show(_ shown: ShownOnScreen, api: APIKey) async throws(StoreError) {
+        try await show(shown, api: api, process: getpid())
+    }
+
+    /// ``show(_:api:)`` as the process `process`.
+    func show(_ shown: ShownOnScreen, api: APIKey, process: Int32) async throws(StoreError) {
+        try await write { db in try shown.record(api: api, process: process, in: db) }
+    }
+
+    /// Forgets what this process shows.
+    public func stopShowing() async throws(StoreError) {
+        let process = getpid()
+        try await write { db in try ShownOnScreen.nothing.record(api: "", process: process, in: db) }
+    }
+
+    /// Notes that `ids` of `api` were shown; many pending uses are written at once.
+    func noteUse(of ids: [Int], api: APIKey) async {
+        guard uses.noteMovies(ids, api: api) else { return }
+        try? await recordUses()
+    }
+}
