@@ -42,4 +42,44 @@ struct CrashSafetyTests {
             }
         }
     }
+
+    @Test("SIGKILL during eviction: every kept list is whole, the pending change survives, the file stays within the budget")
+    func survivesKillsDuringEviction() async throws {
+        let url = TestFolders.temporary.appendingPathComponent("crash-budget-\(UUID().uuidString)/movies.sqlite")
+        let writer = BuildProducts.executable(named: "marquee-store-crash-writer")
+        let budget: Int64 = 1_500_000, batch = 150
+        let seed = ProcessInfo.processInfo.environment["MARQUEE_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+        var generator = SeededGenerator(seed: seed)
+        print("crash safety during eviction: kill times drawn from seed \(seed) (set MARQUEE_CRASH_SEED to replay)")
+
+        var evictedLists = false
+        for round in 1...30 {
+            let child = try ChildProcess(executable: writer, arguments: [url.path, String(batch), String(budget)])
+            for _ in 0..<(round == 1 ? 12 : 1) {
+                #expect(await child.nextOutputLine(containing: "committed") != nil, "round \(round): the writer never committed")
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0..<40, using: &generator)))
+            _ = await child.signal(SIGKILL)
+            #expect(child.termination?.reason == .uncaughtSignal)
+
+            let store = try MovieStore(url: url)
+            #expect(try await store.checkIntegrity().isEmpty, "round \(round)")
+            let statistics = try await store.statistics()
+            #expect(statistics.databaseBytes <= budget + 512 * 1024, "round \(round): \(statistics.databaseBytes) bytes")
+            let lists = statistics.apis.flatMap(\.lists)
+            evictedLists = evictedLists || lists.count < round + 11
+            for list in lists {
+                #expect(list.count == batch, "round \(round): \(list.key) holds \(list.count) of \(batch) movies")
+            }
+            for key in lists.map(\.key) {
+                let year = try #require(Int(key.split(separator: "/").last ?? ""))
+                let movies = try #require(try await store.list(ListQuery(.topGrossing, year: year), api: "test")?.value)
+                let generations = Set(movies.map { $0.name.split(separator: " ").last.map(String.init) ?? "" })
+                #expect(movies.count == batch && generations.count == 1, "round \(round): \(key) is torn")
+            }
+            #expect(try await store.pendingWatchlistChangeCount(api: "test") == 1, "round \(round): the pending change was lost")
+            #expect(try await store.movie(id: 1, api: "test") != nil, "round \(round): the pending change's movie was evicted")
+        }
+        #expect(evictedLists, "the writer never went past the budget")
+    }
 }
