@@ -40,6 +40,8 @@ public struct MovieServer: Sendable {
         public var answersOnEventLoop = true
         /// The most bytes the response cache may keep (``ServerSetting/responseCacheMegabytes``).
         public var responseCacheBytes = ServerSetting.responseCacheMegabytes.defaultValue * 1_048_576
+        /// The event feed's limits and rhythms (`GET /api/events`).
+        public var feed = FeedSettings()
 
         /// Every default is the ``ServerSetting``'s; a catalog in memory is
         /// `storage: MemoryStorage(catalog: …)`.
@@ -82,6 +84,8 @@ public struct MovieServer: Sendable {
     private let storage: any ServerStorage
     /// Every cacheable catalogue answer given, until the catalogue changes.
     let responseCache: ResponseCache
+    /// Hands the log's events to the open event streams.
+    let feed: EventFeed
 
     public init(configuration: Configuration) async {
         self.configuration = configuration
@@ -90,6 +94,9 @@ public struct MovieServer: Sendable {
         storage = MeteredStorage(base: configuration.storage, metrics: metrics, logger: configuration.logger)
         tokens = await TokenService(configuration: configuration.auth, storage: storage, metrics: metrics)
         accounts = Accounts(storage: storage, hasher: PasswordHasher(cost: configuration.auth.passwordHashCost), now: configuration.auth.now)
+        var feedSettings = configuration.feed
+        feedSettings.maximumStreams = min(feedSettings.maximumStreams, configuration.limits.maximumConnections * 3 / 4)
+        feed = EventFeed(storage: storage, settings: feedSettings, notifications: configuration.storage as? any FeedNotifying, logger: configuration.logger)
         let fixedCatalog = configuration.storage.fixedCatalog
         responseCache = ResponseCache(
             storage: storage, capacity: configuration.responseCacheBytes,
@@ -185,7 +192,8 @@ public struct MovieServer: Sendable {
             .register(on: movies)
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
-        WatchlistRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
+        WatchlistRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() }).register(on: api)
+        EventRoutes(feed: feed, check: AccessTokenCheck(tokens: tokens)).register(on: api)
         AccountRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
         AuthorizationServerMetadata.register(on: router, configuration: configuration.auth)
         SignInPage(accounts: accounts, storage: storage, configuration: configuration.auth, templates: templates)

@@ -43,5 +43,10 @@ extension ServerSetting {
     public static let queryTimeout = ServerSetting("the query timeout", default: 5, range: 1...600)
     public static let shutdownTimeout = ServerSetting("the shutdown timeout", default: 10, range: 1...3600)
     public static let responseCacheMegabytes = ServerSetting("the response cache size", default: 64, range: 1...65_536, unit: "MiB")
+    /// Event streams (`GET /api/events`) one instance holds open; below the connection cap, which
+    /// they count against (see ``FeedSettings/maximumStreams``).
+    public static let maximumEventStreams = ServerSetting("the maximum number of event streams", default: 768, range: 0...100_000, unit: "")
+    /// A day: a laptop closed overnight resumes its stream without a `reset`.
+    public static let eventRetention = ServerSetting("the event retention", default: 86_400, range: 1...2_592_000)
     public static let accessTokenLifetime = ServerSetting("the token lifetime", default: 3600, range: 1...aYear)
 }

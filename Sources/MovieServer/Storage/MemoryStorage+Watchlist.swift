@@ -7,6 +7,6 @@ extension MemoryStorage: WatchlistStorage {
     }
 
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) -> WatchlistAnswer {
-        watchlists.apply(write, now: now) { ids in ids.filter { catalog.movie(id: $0) != nil } }
+        watchlists.apply(write, now: now, feed: feed) { ids in ids.filter { catalog.movie(id: $0) != nil } }
     }
 }

@@ -10,6 +10,7 @@ public final class MemoryStorage: ServerStorage, Sendable {
     private let searchIndex: MemorySearchIndex
     let identity = NIOLockedValueBox(MemoryIdentity())
     let watchlists = MemoryWatchlists()
+    let feed = MemoryFeedLog()
 
     public init(catalog: Catalog) {
         self.catalog = catalog

@@ -19,7 +19,7 @@ final class MemoryWatchlists: Sendable {
         return WatchlistEntry.newestFirst(entries)
     }
 
-    func apply(_ write: WatchlistWrite, now: Date, knownMovies: (Set<Int>) -> Set<Int>) -> WatchlistAnswer {
+    func apply(_ write: WatchlistWrite, now: Date, feed: MemoryFeedLog, knownMovies: (Set<Int>) -> Set<Int>) -> WatchlistAnswer {
         let movies = Set(write.changes.map(\.movieID))
         let known = knownMovies(movies)
         return owners.withLockedValue { owners in
@@ -36,6 +36,7 @@ final class MemoryWatchlists: Sendable {
             )
             let plan = WatchlistPlan(write, state: state)
             for entry in plan.entries { owner.entries[entry.movieID] = entry }
+            feed.append(plan.entries.map { NewFeedEvent.watchlist(owner: write.owner, entry: $0) }, now: now)
             for line in plan.journal {
                 owner.seenChanges[line.change.id] = line.change.fingerprint
                 owner.journal.append(WatchlistJournalEntry(changeID: line.change.id, movieID: line.change.movieID, outcome: line.outcome))

@@ -20,6 +20,8 @@ struct WatchlistRoutes: Sendable {
 
     let storage: any WatchlistStorage
     let check: AccessTokenCheck
+    /// Called after a write committed (the event feed reads its log then).
+    let written: @Sendable () -> Void
     private let caching = CachingDirectives(maxAge: 0, isPrivate: true)
 
     func register<Context: AuthRequestContext<AccessTokenIdentity>>(on api: some RouterMethods<Context>) {
@@ -62,6 +64,7 @@ struct WatchlistRoutes: Sendable {
     private func apply(_ write: WatchlistWrite) async throws -> Response {
         let answer: WatchlistAnswer
         do throws(StorageError) { answer = try await storage.applyWatchlist(write, now: Date()) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        written()
         return Response(
             status: HTTPResponse.Status(code: answer.status),
             headers: [.contentType: "application/json", .cacheControl: "no-store"],

@@ -83,6 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), parsing: .unconditional, help: "How many connections may be open at once.")
     var maximumConnections = ServerSetting.maximumConnections.defaultValue
 
+    @Option(name: .customLong("max-event-streams"), parsing: .unconditional, help: ArgumentHelp("How many event streams (GET /api/events) may be open at once; at most three quarters of --max-connections.", valueName: "count"))
+    var maximumEventStreams = ServerSetting.maximumEventStreams.defaultValue
+
+    @Option(name: .customLong("event-retention"), parsing: .unconditional, help: ArgumentHelp("How long the event feed keeps an event: a client that was away longer is told to fetch again (reset).", valueName: "seconds"))
+    var eventRetention = ServerSetting.eventRetention.defaultValue
+
     @Flag(name: .customLong("no-sign-up"), help: "People cannot create accounts on the sign-in page; only 'marquee accounts add' can.")
     var noSignUp = false
 
@@ -108,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.port, port), (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.maximumConnections, maximumConnections),
             (.maximumAge, maximumAge), (.drainDelay, drainDelay), (.readinessTimeout, readyTimeout), (.queryTimeout, queryTimeout),
             (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime), (.responseCacheMegabytes, cacheSize),
+            (.maximumEventStreams, maximumEventStreams), (.eventRetention, eventRetention),
         ]
         for case let (setting, value?) in settings {
             if let problem = setting.problem(with: value) { throw ValidationError(problem) }
@@ -143,6 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.responseCacheBytes = cacheSize * 1_048_576
         configuration.answersOnEventLoop = !routeEveryRequest
+        configuration.feed.maximumStreams = maximumEventStreams
+        configuration.feed.retention = .seconds(eventRetention)
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()

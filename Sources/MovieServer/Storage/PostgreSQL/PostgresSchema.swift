@@ -110,6 +110,16 @@ enum PostgresSchema {
             "CREATE TABLE web_session (key TEXT PRIMARY KEY, value BYTEA NOT NULL, expires_at TIMESTAMPTZ)",
             "CREATE INDEX web_session_expiry ON web_session (expires_at)",
         ]),
+        Step(name: "server-v7-feed", statements: [
+            """
+            CREATE TABLE feed_event (
+                sequence BIGSERIAL PRIMARY KEY, owner TEXT, kind TEXT NOT NULL, data TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)
+            """,
+            "CREATE INDEX feed_event_owner ON feed_event (owner, sequence)",
+            "CREATE INDEX feed_event_created ON feed_event (created_at)",
+            "CREATE TABLE feed_state (id INTEGER PRIMARY KEY CHECK (id = 1), pruned_through BIGINT NOT NULL)",
+            "INSERT INTO feed_state (id, pruned_through) VALUES (1, 0)",
+        ]),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.

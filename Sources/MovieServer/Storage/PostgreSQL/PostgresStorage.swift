@@ -16,7 +16,9 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// How long one request may wait for the database in all, and an import or migration between two answers.
     let queryTimeout: Duration
     /// How long getting a connection may take, before the first query of an import or migration.
-    private let connectTimeout: Duration
+    let connectTimeout: Duration
+    /// The feed's listener, when one was asked for (``onFeedNotification(_:)``).
+    let feedListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let tierReading: TierReading
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
@@ -96,6 +98,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     /// Stops the pool, waiting at most a few seconds for connections that no longer answer.
     public func close() async {
+        feedListener.withLockedValue { $0?.cancel() }
         runTask.cancel()
         let runTask = runTask
         _ = try? await Deadline.run(within: .seconds(3)) { await runTask.value }
@@ -131,7 +134,9 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                         progress(done)
                     }
                     if summary.added + summary.changed > 0 {
-                        try await connection.query("UPDATE catalog_state SET version = version + 1", logger: logger)
+                        let version = try await connection.query("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger)
+                            .collect().first?.decode(Int64.self) ?? 0
+                        try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)
                         // Fresh statistics for the new rows, and the GIN indexes' pending entries
                         // merged, which every search would otherwise read through.
                         try await connection.query("ANALYZE movie", logger: logger)
@@ -185,6 +190,19 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     private static func checkConnection(
         to location: DatabaseLocation.PostgresLocation, within timeout: Duration, description: String, logger: Logger
     ) async throws(StorageError) {
+        let configuration = try connectionConfiguration(for: location, within: timeout, description: description)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw .unreachable(description, reason: PostgresErrorText.describe(error))
+        }
+    }
+
+    /// How one connection of its own (not the pool's) reaches `location`.
+    static func connectionConfiguration(
+        for location: DatabaseLocation.PostgresLocation, within timeout: Duration, description: String
+    ) throws(StorageError) -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration =
             if let folder = location.socketFolder {
                 .init(unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username, password: location.password, database: location.database)
@@ -200,11 +218,6 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                 throw .unreachable(description, reason: "TLS cannot be set up: \(error)")
             }
         }
-        do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            try await connection.close()
-        } catch {
-            throw .unreachable(description, reason: PostgresErrorText.describe(error))
-        }
+        return configuration
     }
 }

@@ -61,6 +61,7 @@ enum PostgresWatchlist {
                     device = excluded.device, removed = excluded.removed
                 """, logger: logger)
         }
+        try await PostgresFeed.append(plan.entries.map { NewFeedEvent.watchlist(owner: write.owner, entry: $0) }, now: now, on: connection, logger: logger)
         if !plan.journal.isEmpty {
             let lines = plan.journal
             try await connection.query("""

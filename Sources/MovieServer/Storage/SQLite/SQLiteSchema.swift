@@ -98,6 +98,16 @@ enum SQLiteSchema {
                 CREATE INDEX web_session_expiry ON web_session (expires_at);
                 """)
         }
+        migrator.registerMigration("server-v7-feed") { db in
+            try db.execute(sql: """
+                CREATE TABLE feed_event (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT, kind TEXT NOT NULL, data TEXT NOT NULL, created_at REAL NOT NULL);
+                CREATE INDEX feed_event_owner ON feed_event (owner, sequence);
+                CREATE INDEX feed_event_created ON feed_event (created_at);
+                CREATE TABLE feed_state (id INTEGER PRIMARY KEY CHECK (id = 1), pruned_through INTEGER NOT NULL);
+                INSERT INTO feed_state (id, pruned_through) VALUES (1, 0);
+                """)
+        }
         return migrator
     }
 

@@ -86,6 +86,8 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                 try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
                 if summary.added + summary.changed > 0 {
                     try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
+                    let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0
+                    try SQLiteFeed.append([.catalog(version: version)], now: Date(), in: db)
                 }
                 return summary
             }

@@ -45,6 +45,7 @@ enum SQLiteWatchlist {
                 INSERT OR REPLACE INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [write.owner, entry.movieID, entry.note, entry.version.changedAt, entry.version.device, entry.removed])
         }
+        try SQLiteFeed.append(plan.entries.map { NewFeedEvent.watchlist(owner: write.owner, entry: $0) }, now: now, in: db)
         for line in plan.journal {
             try db.execute(
                 sql: "INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome) VALUES (?, ?, ?, ?, ?)",

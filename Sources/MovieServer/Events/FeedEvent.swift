@@ -1,0 +1,56 @@
+import Foundation
+import Movies
+
+/// One event of the server's feed (`GET /api/events`): a change to one person's watchlist, or a
+/// new version of the catalogue. Its sequence is the stream's `id:`, the cursor a client resumes
+/// from; sequences grow in the order the changes were committed, on every instance.
+public struct FeedEvent: Sendable, Hashable {
+    /// What changed.
+    public enum Kind: String, Sendable, Hashable {
+        /// One movie of one person's watchlist: `{"movieId", "note", "changedAt", "device", "removed"}`.
+        case watchlist
+        /// The catalogue: `{"version"}`.
+        case catalog
+    }
+
+    public var sequence: Int64
+    /// The watchlist owner whose change it is (``WatchlistOwner``); `nil` for the catalogue's.
+    public var owner: String?
+    public var kind: Kind
+    /// The event's `data:`, one line of JSON.
+    public var data: String
+
+    public init(sequence: Int64, owner: String?, kind: Kind, data: String) {
+        self.sequence = sequence
+        self.owner = owner
+        self.kind = kind
+        self.data = data
+    }
+
+    /// Whether a subscriber that reads as `owner` (nil: an application) receives it.
+    func isVisible(to owner: String?) -> Bool {
+        self.owner == nil || self.owner == owner
+    }
+}
+
+/// An event not yet written: its sequence comes from the log that keeps it.
+public struct NewFeedEvent: Sendable, Hashable {
+    public var owner: String?
+    public var kind: FeedEvent.Kind
+    public var data: String
+
+    /// The event for an entry a watchlist write changed.
+    static func watchlist(owner: String, entry: WatchlistEntry) -> NewFeedEvent {
+        var data = "{\"movieId\":\(entry.movieID),\"note\":"
+        ContractJSON.writeString(entry.note, to: &data)
+        data += ",\"changedAt\":\"\(WatchlistClock.string(entry.version.changedAt))\",\"device\":"
+        ContractJSON.writeString(entry.version.device, to: &data)
+        data += ",\"removed\":\(entry.removed)}"
+        return NewFeedEvent(owner: owner, kind: .watchlist, data: data)
+    }
+
+    /// The event for a catalogue now at `version`.
+    static func catalog(version: Int64) -> NewFeedEvent {
+        NewFeedEvent(owner: nil, kind: .catalog, data: "{\"version\":\(version)}")
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The limits and rhythms of the event feed (`GET /api/events`).
+public struct FeedSettings: Sendable, Hashable {
+    /// The most streams one instance holds open; past it a new one is answered `503`. Kept below
+    /// the connection cap, so that streams never shut out the requests of the rest of the API.
+    public var maximumStreams: Int
+    /// The most streams one person may hold open at once (on one instance); past it, `429`.
+    public var streamsPerPerson: Int
+    /// How often an idle stream gets a comment line, so that proxies and clients know it lives.
+    public var heartbeat: Duration
+    /// How long the log keeps an event; a cursor older than that is answered with `reset`.
+    public var retention: Duration
+    /// How many events may wait for one stream's reader; a reader that falls further behind is
+    /// disconnected and resumes from its cursor.
+    public var queueCapacity: Int
+    /// How often the log is read for events written elsewhere (another process on SQLite, or a
+    /// missed notification on PostgreSQL).
+    public var pollInterval: Duration
+    /// What `retry:` tells a client to wait before it reconnects, in milliseconds.
+    public var retryMilliseconds: Int
+
+    public init(
+        maximumStreams: Int = ServerSetting.maximumEventStreams.defaultValue,
+        streamsPerPerson: Int = 8,
+        heartbeat: Duration = .seconds(15),
+        retention: Duration = ServerSetting.eventRetention.defaultDuration,
+        queueCapacity: Int = 256,
+        pollInterval: Duration = .seconds(1),
+        retryMilliseconds: Int = 2_000
+    ) {
+        self.maximumStreams = maximumStreams
+        self.streamsPerPerson = streamsPerPerson
+        self.heartbeat = heartbeat
+        self.retention = retention
+        self.queueCapacity = queueCapacity
+        self.pollInterval = pollInterval
+        self.retryMilliseconds = retryMilliseconds
+    }
+}
