@@ -41,9 +41,10 @@ func withServerClient<Result>(
     storage: (any ServerStorage)? = nil,
     readinessTimeout: Duration = .seconds(1),
     queryTimeout: Duration = generousQueryTimeout,
+    feed: FeedSettings = FeedSettings(),
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
-    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout, queryTimeout: queryTimeout) {
+    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout, queryTimeout: queryTimeout, feed: feed) {
         try await body(ServerClient(server: $0))
     }
 }

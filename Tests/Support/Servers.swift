@@ -19,6 +19,11 @@ public struct TestMovieServer: Sendable {
     public var grants: GrantLedger.Counts { server.tokens.ledger.current }
     /// The movie requests answered 401 so far.
     public var challenges: Int { server.tokens.ledger.challenges }
+
+    public init(server: MovieServer, running: RunningServer) {
+        self.server = server
+        self.running = running
+    }
 }
 
 /// Runs `body` with a movie server on an ephemeral loopback port, and stops it afterwards.
@@ -33,6 +38,7 @@ public func withMovieServer<Result>(
     answersOnEventLoop: Bool = true,
     readinessTimeout: Duration = .seconds(1),
     queryTimeout: Duration = generousQueryTimeout,
+    feed: FeedSettings = FeedSettings(),
     logger: Logger = quietLogger,
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
@@ -40,6 +46,7 @@ public func withMovieServer<Result>(
         host: "127.0.0.1", port: 0, storage: try storage ?? MemoryStorage(catalog: catalog ?? Catalog.reference()),
         auth: auth, limits: limits, maxAge: maxAge, logger: logger
     )
+    configuration.feed = feed
     configuration.answersOnEventLoop = answersOnEventLoop
     configuration.readinessTimeout = readinessTimeout
     configuration.queryTimeout = queryTimeout

@@ -87,6 +87,9 @@ public struct MovieServer: Sendable {
     /// Hands the log's events to the open event streams.
     let feed: EventFeed
 
+    /// How many event streams (`GET /api/events`) are open on this instance.
+    public var openEventStreams: Int { feed.streamCount }
+
     public init(configuration: Configuration) async {
         self.configuration = configuration
         let metrics = ServerMetrics()

@@ -1,0 +1,94 @@
+/// Reads a `text/event-stream` as it arrives, in chunks cut anywhere, following the WHATWG
+/// HTML standard's rules for interpreting an event stream: lines end in CR, LF or CRLF; `:`
+/// starts a comment; `data`, `event`, `id` and `retry` are the fields; a blank line dispatches
+/// the event (none when it has no data). What is left when the stream ends is not an event.
+///
+/// mattt/EventSource has such a parser, but that package's one module needs `URLSession`'s
+/// byte streams, which Foundation on Linux lacks, so it does not build here.
+public struct ServerSentEventParser: Sendable {
+    /// The last `id:` seen; it stays across events until another one.
+    public private(set) var lastEventID = ""
+    /// The last `retry:` the server sent, in milliseconds: how long to wait before reconnecting.
+    public private(set) var retryMilliseconds: Int?
+
+    private var line: [UInt8] = []
+    private var data: [UInt8] = []
+    private var hasData = false
+    private var type = ""
+    private var pendingID: String?
+    private var afterCarriageReturn = false
+    private var atStart = true
+
+    public init(lastEventID: String = "") {
+        self.lastEventID = lastEventID
+    }
+
+    /// Reads `bytes`, and returns the events they complete.
+    public mutating func consume(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for byte in bytes {
+            if afterCarriageReturn {
+                afterCarriageReturn = false
+                if byte == 0x0A { continue }
+            }
+            switch byte {
+            case 0x0D:
+                afterCarriageReturn = true
+                if let event = endLine() { events.append(event) }
+            case 0x0A:
+                if let event = endLine() { events.append(event) }
+            default:
+                line.append(byte)
+            }
+        }
+        return events
+    }
+
+    private mutating func endLine() -> ServerSentEvent? {
+        defer { line.removeAll(keepingCapacity: true) }
+        if atStart {
+            atStart = false
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+        }
+        guard !line.isEmpty else { return dispatch() }
+        if line[0] == UInt8(ascii: ":") { return nil }
+        let name: ArraySlice<UInt8>, value: ArraySlice<UInt8>
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            name = line[..<colon]
+            let rest = line[(colon + 1)...]
+            value = rest.first == UInt8(ascii: " ") ? rest.dropFirst() : rest
+        } else {
+            name = line[...]
+            value = []
+        }
+        switch String(decoding: name, as: UTF8.self) {
+        case "data":
+            if hasData { data.append(0x0A) }
+            data.append(contentsOf: value)
+            hasData = true
+        case "event":
+            type = String(decoding: value, as: UTF8.self)
+        case "id":
+            if !value.contains(0) { pendingID = String(decoding: value, as: UTF8.self) }
+        case "retry":
+            if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), value.count < 10 {
+                retryMilliseconds = Int(String(decoding: value, as: UTF8.self))
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func dispatch() -> ServerSentEvent? {
+        if let pendingID { lastEventID = pendingID }
+        defer {
+            data.removeAll(keepingCapacity: true)
+            hasData = false
+            type = ""
+            pendingID = nil
+        }
+        guard hasData else { return nil }
+        return ServerSentEvent(lastEventID: lastEventID, type: type.isEmpty ? "message" : type, data: String(decoding: data, as: UTF8.self))
+    }
+}
