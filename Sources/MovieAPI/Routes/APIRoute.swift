@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Movies
 import Networking
 
@@ -14,6 +15,8 @@ public enum APIRoute: Route, Hashable {
     case search(MovieSearchRequest)
     /// The owner's watchlist.
     case watchlist
+    /// The token owner's event feed (Server-Sent Events), resumed after `lastEventID`.
+    case events(lastEventID: String?)
     /// A batch of watchlist changes, sent under an idempotency key.
     case watchlistChanges([WatchlistChangeRecord], key: String)
     /// The device authorization endpoint (RFC 8628 §3.1): a code for a person to approve.
@@ -47,6 +50,14 @@ public enum APIRoute: Route, Hashable {
             Endpoint(path: ["movies"], queryItems: Self.queryItems(of: request))
         case .watchlist:
             Endpoint(path: ["watchlist"])
+        case let .events(lastEventID):
+            Endpoint(
+                path: ["events"],
+                headerFields: Self.eventStreamFields(lastEventID: lastEventID),
+                timeout: .seconds(10),
+                isRetrySafe: true,
+                followsRedirects: false
+            )
         case let .deviceAuthorization(id, secret, deviceName):
             Self.form(["auth", "device"], [("client_id", id), ("client_secret", secret), ("device_name", deviceName)])
         case let .revoke(token, id, secret):
@@ -128,5 +139,11 @@ extension APIRoute {
         var endpoint = APIRoute.token(grant).endpoint
         endpoint.acceptableStatusCodes = 200..<401
         return Request(endpoint: endpoint) { body throws(NetworkError) in try DevicePoll(body: body) }
+    }
+
+    private static func eventStreamFields(lastEventID: String?) -> HTTPFields {
+        var fields: HTTPFields = [.accept: "text/event-stream", .cacheControl: "no-cache", .acceptEncoding: "identity"]
+        if let lastEventID { fields[HTTPField.Name("Last-Event-ID")!] = lastEventID }
+        return fields
     }
 }

@@ -14,6 +14,7 @@ enum StoreMigrations {
         migrator.registerMigration("v7: search words in title and cast columns, movies by grossing", migrate: splitSearchColumns)
         migrator.registerMigration("v8: the title order compares a bounded key, as the server's", migrate: boundTitleKeys)
         migrator.registerMigration("v9: when each movie and list was last used, and what screens show, for the budget", migrate: trackUse)
+        migrator.registerMigration("v10: where each watchlist's live feed stands", migrate: addLiveCursor)
         return migrator
     }
 

@@ -26,7 +26,7 @@ public struct APIClient: Sendable {
     public let curlPlaceholders: CurlCommand.Placeholders
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
-    private let base: URLBase
+    let base: URLBase
 
     public init(
         baseURL: URL,
@@ -145,7 +145,7 @@ public struct APIClient: Sendable {
         try await send(route).text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private func retryDecision(_ request: APIRequest, response: APIResponse?, error: NetworkError, attempt: Int) async -> RetryDecision {
+    func retryDecision(_ request: APIRequest, response: APIResponse?, error: NetworkError, attempt: Int) async -> RetryDecision {
         for interceptor in interceptors {
             let decision = await interceptor.retry(request, response: response, error: error, attempt: attempt)
             if decision != .doNotRetry { return decision }

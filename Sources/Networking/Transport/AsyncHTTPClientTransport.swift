@@ -27,7 +27,7 @@ public final class AsyncHTTPClientTransport: Transport {
         public init() {}
     }
 
-    private let client: HTTPClient
+    let client: HTTPClient
     private let configuration: Configuration
 
     public init(configuration: Configuration = Configuration()) {

@@ -33,6 +33,12 @@ final class AppContainer {
         return WatchlistSync(service: service, store: store, api: api, batchSize: batchSize)
     }
 
+    /// The signed-in person's live feed (`GET /api/events`) on their own credential; `nil` when
+    /// nobody is signed in.
+    func liveFeed() -> APILiveFeed? {
+        container.resolve(APIClientStack.self, name: APIAssembly.person).map { APILiveFeed(client: $0.client) }
+    }
+
     /// What signs a person in from `browse` and syncs their list afterwards, made of this run's
     /// transport and settings.
     var personSignIn: PersonSignIn { PersonSignIn(settings: settings, transport: container.resolved()) }

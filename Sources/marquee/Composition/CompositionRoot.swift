@@ -88,7 +88,7 @@ enum CompositionRoot {
                     guard case .noWatchlist = failure else { throw nobodySignedIn(selection.identity) }
                 }
             }
-            return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService))
+            return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService, feed: app.liveFeed()))
         }
     }
 

@@ -15,6 +15,8 @@ struct AppWatchlist: Sendable {
     /// The API's movies through the store, to fetch the titles the list lacks; `nil` when the
     /// network is not to be used.
     var movies: AppMovieService? = nil
+    /// The person's live feed; `nil` offline, or with nobody signed in.
+    var feed: APILiveFeed? = nil
 }
 
 /// Where an API's watchlist is kept.

@@ -9,15 +9,23 @@ struct WatchlistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watchlist",
         abstract: "Show the watchlist: the server's last known list with this machine's pending changes.",
-        discussion: "Reads the store only. 'marquee sync' sends pending changes and fetches the server's list."
+        discussion: "Reads the store only. 'marquee sync' sends pending changes and fetches the server's list. With --follow, syncs, then prints each change the server's live feed brings until interrupted (Ctrl-C)."
     )
 
-    @Flag(help: "Print JSON instead of a table.")
+    @Flag(help: "Print JSON instead of a table (with --follow, one object a line).")
     var json = false
+
+    @Flag(help: "Sync, show the list, then print each change as it arrives from the server, until Ctrl-C.")
+    var follow = false
 
     @OptionGroup var client: ClientOptions
 
+    func validate() throws {
+        if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
+    }
+
     func run() async throws {
+        if follow { return try await runFollowing() }
         try await CompositionRoot.withWatchlist(client.offlineOnly) { watchlist in
             let view: WatchlistView
             do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
@@ -26,6 +34,25 @@ struct WatchlistCommand: AsyncParsableCommand {
             } else {
                 WatchlistOutput.printTable(view, home: watchlist.home, now: Date())
             }
+        }
+    }
+}
+
+extension WatchlistCommand {
+    private func runFollowing() async throws {
+        try await CompositionRoot.withWatchlist(client) { watchlist in
+            if let sync = watchlist.sync {
+                do { _ = try await sync.sync() } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+            }
+            let view: WatchlistView
+            do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+            if json {
+                try WatchlistOutput.printJSON(view, home: watchlist.home, compact: true)
+            } else {
+                WatchlistOutput.printTable(view, home: watchlist.home, now: Date())
+            }
+            fflush(nil)
+            try await WatchlistFollow.run(watchlist, json: json)
         }
     }
 }

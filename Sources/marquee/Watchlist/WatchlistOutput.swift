@@ -36,7 +36,8 @@ enum WatchlistOutput {
         }
     }
 
-    static func printJSON(_ view: WatchlistView, home: WatchlistHome) throws {
+    /// The list as one JSON document: pretty, or on one line (`compact`, as `--follow` starts).
+    static func printJSON(_ view: WatchlistView, home: WatchlistHome, compact: Bool = false) throws {
         struct Entry: Encodable {
             let movieId: Int
             let title: String?
@@ -60,7 +61,7 @@ enum WatchlistOutput {
             }
         )
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(document), as: UTF8.self))
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import Movies
+import Networking
+
+/// The movie API's `GET /api/events`, read through an ``EventStreamClient`` on the client's
+/// stack (so the credential is put on each connection and renewed on a `401`), and decoded into
+/// ``LiveUpdate``s. An event that cannot be decoded is passed over.
+public struct APILiveFeed: LiveFeed {
+    let client: APIClient
+    var configure: @Sendable (inout EventStreamClient) -> Void = { _ in }
+
+    public init(client: APIClient) {
+        self.client = client
+    }
+
+    /// The same feed with its stream client's waits changed (the tests shorten them).
+    public func configured(_ change: @escaping @Sendable (inout EventStreamClient) -> Void) -> APILiveFeed {
+        var copy = self
+        copy.configure = change
+        return copy
+    }
+
+    public func updates(after cursor: String?) -> AsyncStream<LiveFeedItem> {
+        let client = client
+        var stream = EventStreamClient { lastEventID throws(NetworkError) in try await client.openStream(APIRoute.events(lastEventID: lastEventID)) }
+        configure(&stream)
+        let items = stream.items(from: cursor)
+        return AsyncStream { continuation in
+            let task = Task {
+                for await item in items {
+                    switch item {
+                    case .connected:
+                        continuation.yield(.status(.live))
+                    case let .event(event):
+                        if let update = Self.decode(event) { continuation.yield(.update(update)) }
+                    case let .reconnecting(delay, reason):
+                        continuation.yield(.status(.reconnecting(afterSeconds: Int(delay.components.seconds) + 1, reason: reason)))
+                    case let .stopped(error):
+                        continuation.yield(.status(.off(Self.explain(error))))
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func explain(_ error: NetworkError) -> String {
+        switch error {
+        case .status(code: 404, _), .status(code: 405, _), .status(code: 501, _): "this server has no live feed"
+        case .status(code: 401, _), .status(code: 403, _): "the server refused this sign-in's feed"
+        default: error.description
+        }
+    }
+
+    private struct WatchlistData: Decodable {
+        var movieId: Int
+        var note: String
+        var changedAt: String
+        var removed: Bool
+    }
+
+    private struct CatalogData: Decodable {
+        var version: Int64
+    }
+
+    static func decode(_ event: ServerSentEvent) -> LiveUpdate? {
+        let cursor = event.lastEventID
+        guard !cursor.isEmpty else { return nil }
+        let data = Data(event.data.utf8)
+        switch event.type {
+        case "ready":
+            return .ready(cursor: cursor)
+        case "reset":
+            return .reset(cursor: cursor)
+        case "catalog":
+            return (try? JSONDecoder().decode(CatalogData.self, from: data)).map { .catalog(version: $0.version, cursor: cursor) }
+        case "watchlist":
+            guard let change = try? JSONDecoder().decode(WatchlistData.self, from: data),
+                  let changedAt = WatchlistClock.milliseconds(change.changedAt) else { return nil }
+            return .watchlist(WatchlistItem(movieID: change.movieId, note: change.note, changedAt: changedAt), removed: change.removed, cursor: cursor)
+        default:
+            return nil
+        }
+    }
+}

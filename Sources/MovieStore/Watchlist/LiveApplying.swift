@@ -1,0 +1,46 @@
+import GRDB
+import Movies
+
+/// Applies the live feed's updates to a watchlist scope, in the caller's transaction, each at
+/// most once: an update whose sequence is not past the scope's cursor is a replay and changes
+/// nothing. A change older than what the store knows of its movie is passed over too.
+enum LiveApplying {
+    /// Whether `update` changed the known list.
+    static func apply(_ update: LiveUpdate, api: String, in db: Database) throws -> Bool {
+        guard let sequence = Int64(update.cursor) else { return false }
+        let apiID = try StoredAPI.id(making: api, in: db)
+        let stored = try Int64.fetchOne(db, sql: "SELECT sequence FROM liveCursor WHERE apiId = ?", arguments: [apiID])
+        if case .watchlist = update, let stored, sequence <= stored { return false }
+        try db.execute(sql: """
+            INSERT INTO liveCursor (apiId, sequence) VALUES (?, ?)
+            ON CONFLICT (apiId) DO UPDATE SET sequence = excluded.sequence
+            """, arguments: [apiID, sequence])
+        guard case let .watchlist(item, removed, _) = update else { return false }
+        let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": item.movieID])
+        if let known, known.changedAt > item.changedAt { return false }
+        if removed {
+            return try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": item.movieID])
+        }
+        try KnownWatchlistEntry(apiId: apiID, movieId: item.movieID, note: item.note, changedAt: item.changedAt).save(db)
+        return true
+    }
+
+    static func cursor(api: String, in db: Database) throws -> String? {
+        guard let apiID = try StoredAPI.id(of: api, in: db) else { return nil }
+        return try Int64.fetchOne(db, sql: "SELECT sequence FROM liveCursor WHERE apiId = ?", arguments: [apiID]).map(String.init)
+    }
+}
+
+extension MovieStore {
+    /// Applies one update of the live feed to `api`'s known watchlist (a scope key), at most
+    /// once; returns whether the list changed.
+    @discardableResult
+    public func applyLiveUpdate(_ update: LiveUpdate, api: APIKey) async throws(StoreError) -> Bool {
+        try await write { db in try LiveApplying.apply(update, api: api, in: db) }
+    }
+
+    /// The cursor of the last live update applied to `api`, to resume after.
+    public func liveCursor(api: APIKey) async throws(StoreError) -> String? {
+        try await read { db in try LiveApplying.cursor(api: api, in: db) }
+    }
+}

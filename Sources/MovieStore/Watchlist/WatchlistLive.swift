@@ -1,0 +1,68 @@
+import Movies
+
+/// Keeps one watchlist scope of the store in step with the server's live feed: resumes after the
+/// store's cursor, applies each watchlist event once, and pulls the whole list again when the
+/// stream starts with no cursor or says `reset`. What happened is told to `report`.
+public struct WatchlistLive<Service: WatchlistService>: Sendable {
+    /// What a running feed did.
+    public enum Report: Sendable, Hashable {
+        case status(LiveStatus)
+        /// A change from another device was applied.
+        case changed(WatchlistItem, removed: Bool)
+        /// The whole list was fetched again.
+        case refetched
+        /// The catalogue changed: what is shown of it may be stale.
+        case catalogChanged(version: Int64)
+    }
+
+    let store: MovieStore
+    let api: MovieStore.APIKey
+    let sync: WatchlistSync<Service>
+    let feed: any LiveFeed
+
+    public init(store: MovieStore, api: MovieStore.APIKey, sync: WatchlistSync<Service>, feed: any LiveFeed) {
+        self.store = store
+        self.api = api
+        self.sync = sync
+        self.feed = feed
+    }
+
+    /// Runs until the task is cancelled or the feed stops for good.
+    public func run(report: @Sendable (Report) async -> Void) async {
+        let start = try? await store.liveCursor(api: api)
+        var inStep = start != nil
+        for await item in feed.updates(after: start) {
+            switch item {
+            case let .status(status):
+                await report(.status(status))
+            case let .update(update):
+                if await apply(update, inStep: inStep, report: report) { inStep = true }
+            }
+        }
+    }
+
+    /// Applies `update`; true once the store is in step with the stream (after a pull when it was not).
+    private func apply(_ update: LiveUpdate, inStep: Bool, report: @Sendable (Report) async -> Void) async -> Bool {
+        switch update {
+        case .ready where !inStep, .reset:
+            // The stream starts after this cursor: the list as it stands now is fetched whole.
+            do {
+                try await sync.pull()
+                try await store.applyLiveUpdate(update, api: api)
+                await report(.refetched)
+                return true
+            } catch {
+                await report(.status(.off("the list could not be fetched: \(error)")))
+                return false
+            }
+        case let .watchlist(item, removed, _):
+            if (try? await store.applyLiveUpdate(update, api: api)) == true { await report(.changed(item, removed: removed)) }
+        case let .catalog(version, _):
+            _ = try? await store.applyLiveUpdate(update, api: api)
+            await report(.catalogChanged(version: version))
+        case .ready:
+            break
+        }
+        return inStep
+    }
+}

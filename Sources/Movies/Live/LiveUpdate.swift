@@ -1,0 +1,52 @@
+/// What the server's live feed says, decoded: each with the cursor it leaves, which a client
+/// keeps so that it resumes after it.
+public enum LiveUpdate: Sendable, Hashable {
+    /// The stream is open and starts after `cursor`.
+    case ready(cursor: String)
+    /// One movie of the signed-in person's watchlist changed: added (or its note changed), or
+    /// removed (`removed`, then `item.note` is empty).
+    case watchlist(WatchlistItem, removed: Bool, cursor: String)
+    /// The catalogue is at a new version: what is shown of it may have changed.
+    case catalog(version: Int64, cursor: String)
+    /// The events since the client's cursor are gone: what it shows must be fetched again.
+    case reset(cursor: String)
+
+    public var cursor: String {
+        switch self {
+        case let .ready(cursor), let .watchlist(_, _, cursor), let .catalog(_, cursor), let .reset(cursor): cursor
+        }
+    }
+}
+
+/// The state of the live feed, as a screen or a command shows it.
+public enum LiveStatus: Sendable, Hashable {
+    case connecting
+    case live
+    /// The stream broke; it is opened again after the wait.
+    case reconnecting(afterSeconds: Int, reason: String)
+    /// It will not be opened again (the server has no feed, or the sign-in ended).
+    case off(String)
+
+    /// `live`, `reconnecting in 4 s`, …: what a status line says.
+    public var description: String {
+        switch self {
+        case .connecting: "connecting"
+        case .live: "live"
+        case let .reconnecting(seconds, _): "reconnecting in \(max(seconds, 1)) s"
+        case let .off(reason): "not live: \(reason)"
+        }
+    }
+}
+
+/// The server's live feed for one reader, as the app depends on it.
+public protocol LiveFeed: Sendable {
+    /// The updates after `cursor` (`nil`: from now), and the feed's status as it changes; ends
+    /// when the task reading it is cancelled or the feed stops for good.
+    func updates(after cursor: String?) -> AsyncStream<LiveFeedItem>
+}
+
+/// One item of a ``LiveFeed``.
+public enum LiveFeedItem: Sendable, Hashable {
+    case update(LiveUpdate)
+    case status(LiveStatus)
+}

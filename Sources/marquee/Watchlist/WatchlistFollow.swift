@@ -1,0 +1,59 @@
+import Foundation
+import MovieAPI
+import MovieStore
+import Movies
+
+/// `marquee watchlist --follow`: after the list, one line per change the server's live feed
+/// brings (another device's, or this one's), until the process is interrupted. The feed's state
+/// goes to standard error; a feed that stops for good ends the command with its reason.
+enum WatchlistFollow {
+    static func run(_ watchlist: AppWatchlist, json: Bool) async throws {
+        guard watchlist.home == .server, let sync = watchlist.sync, let feed = watchlist.feed else {
+            throw CLIError.failed("--follow needs a server that keeps the watchlist, and a person signed in to it ('marquee login')")
+        }
+        let live = WatchlistLive(store: watchlist.store, api: watchlist.api, sync: sync, feed: feed)
+        let ending = StopReason()
+        await live.run { report in
+            switch report {
+            case let .status(status):
+                FileHandle.standardError.write(Data("marquee: \(status.description)\n".utf8))
+                if case let .off(reason) = status { ending.set(reason) }
+            case let .changed(item, removed):
+                line(json ? changeJSON(item, removed: removed) : changeText(item, removed: removed))
+            case .refetched:
+                let count = (try? await watchlist.store.watchlist(api: watchlist.api).lines.count) ?? 0
+                line(json ? #"{"event":"refetched","entries":\#(count)}"# : "the list was fetched again: \(count) movie\(count == 1 ? "" : "s")")
+            case let .catalogChanged(version):
+                line(json ? #"{"event":"catalog","version":\#(version)}"# : "the catalogue changed (version \(version))")
+            }
+        }
+        if let reason = ending.reason { throw CLIError.failed("the live feed stopped: \(reason)") }
+    }
+
+    static func changeText(_ item: WatchlistItem, removed: Bool) -> String {
+        let time = WatchlistClock.string(item.changedAt)
+        if removed { return "removed movie \(item.movieID) (\(time))" }
+        return "added movie \(item.movieID)" + (item.note.isEmpty ? "" : ", note: \(item.note)") + " (\(time))"
+    }
+
+    static func changeJSON(_ item: WatchlistItem, removed: Bool) -> String {
+        let object: [String: Any] = ["event": "changed", "movieId": item.movieID, "note": item.note, "changedAt": WatchlistClock.string(item.changedAt), "removed": removed]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Prints and flushes at once: a reader of a pipe sees each change as it comes.
+    private static func line(_ text: String) {
+        print(text)
+        fflush(nil)
+    }
+}
+
+/// Why the feed stopped, set once from its report.
+private final class StopReason: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String?
+
+    func set(_ reason: String) { lock.withLock { text = reason } }
+    var reason: String? { lock.withLock { text } }
+}
