@@ -50,7 +50,7 @@ struct NewUserTests {
         try writeConfig("env = stub:success\ncolour = blue\n")
         let file = try await marquee.run(["top-rated"])
         #expect(file.status == 1)
-        #expect(file.errorLines == ["marquee: the config file \(configFile.path) (line 2) cannot be used: unknown setting 'colour'; the settings are env, account"])
+        #expect(file.errorLines == ["marquee: the config file \(configFile.path) (line 2) cannot be used: unknown setting 'colour'; the settings are env, account, store-budget"])
     }
 
     @Test("a base URL without /api/ that answers 404 gets a hint")

@@ -24,8 +24,10 @@ final class WakeSignal: Sendable {
 
     /// Returns at the next signal, or after `limit`.
     func wait(atMost limit: Duration) async {
+        // A timer cancelled because a signal came first must not signal: its signal would be
+        // kept, and the next wait would return at once (and the one after it, for ever).
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: limit)
+            do { try await Task.sleep(for: limit) } catch { return }
             self?.signal()
         }
         defer { timer.cancel() }
