@@ -4,7 +4,7 @@ import HTTPTypes
 extension APIClient {
     /// Opens `route` as a stream on a ``StreamingTransport``: the request is adapted by the
     /// interceptors (the credential is put on it), and a `401` is handed to them once, as
-    /// ``send(_:)`` does, so that an expired credential is renewed before the stream is opened again.
+    /// `send(_:)` does, so that an expired credential is renewed before the stream is opened again.
     public func openStream(_ route: some Route) async throws(NetworkError) -> StreamedResponse {
         guard let streaming = transport as? any StreamingTransport else {
             throw .invalidRoute("this transport cannot hold a stream open")
