@@ -54,10 +54,10 @@ struct LiveFollowTests {
     func losslessResume() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
         let marquee = MarqueeProcess()
-        // The client waits 10 to 20 ms before each reconnection (half to all of the server's
+        // The client waits 25 to 50 ms before each reconnection (half to all of the server's
         // retry): a thousand reconnections at full speed starved the suites running beside it.
         var feed = FeedSettings()
-        feed.retryMilliseconds = 20
+        feed.retryMilliseconds = 50
         try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage, feed: feed) { server in
             let relay = try await ChoppingRelay.start(to: server.port, cuts: 1_000, longest: 400, seed: 1_000)
             defer { Task { await relay.stop() } }
