@@ -54,10 +54,10 @@ struct LiveFollowTests {
     func losslessResume() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
         let marquee = MarqueeProcess()
-        // The client waits 25 to 50 ms before each reconnection (half to all of the server's
-        // retry): a thousand reconnections at full speed starved the suites running beside it.
+        // The client waits a millisecond or two before each reconnection (the server's retry,
+        // doubled after each break that read nothing): a thousand cuts take some 15 s.
         var feed = FeedSettings()
-        feed.retryMilliseconds = 50
+        feed.retryMilliseconds = 2
         try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage, feed: feed) { server in
             let relay = try await ChoppingRelay.start(to: server.port, cuts: 1_000, longest: 400, seed: 1_000)
             defer { Task { await relay.stop() } }
