@@ -210,3 +210,26 @@ struct WakeSignalTests {
         #expect(ContinuousClock.now - second >= .milliseconds(290), "a spent signal woke the next wait")
     }
 }
+
+/// The instance's stream cap is kept below its connection cap, whatever the feed settings say.
+@Suite("The event streams' cap")
+struct EventStreamCapTests {
+    @Test("with --max-connections 4, at most 3 streams are held (three quarters); the fourth is a 503 with Retry-After")
+    func capBelowConnections() async throws {
+        try await withMovieServer(auth: PersonSignIn.auth(), limits: ConnectionLimits(maximumConnections: 4)) { server in
+            let client = ServerClient(server: server)
+            let token = try await EventFeedTests.appToken(client)
+            var open: [EventStreamTap] = []
+            defer { open.forEach { $0.close() } }
+            for _ in 0..<3 {
+                let tap = try await EventFeedTests.stream(client, token: token)
+                #expect(tap.status == 200)
+                open.append(tap)
+            }
+            let refused = try await EventFeedTests.stream(client, token: token)
+            defer { refused.close() }
+            #expect(refused.status == 503)
+            #expect(refused.headers.contains { $0.0.lowercased() == "retry-after" })
+        }
+    }
+}
