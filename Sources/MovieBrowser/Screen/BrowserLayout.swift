@@ -60,7 +60,16 @@ public struct BrowserLayout: Sendable {
             : answer.status(now: now, subject: subject)
         let status = state.notice.map { notice in state.watchlist.isSyncing ? notice + " · syncing…" : notice }
             ?? (searching ? "type words of a title or of a cast" : listStatus)
-        return [title(state)] + body + [styled(status, .bold), styled(keyLine(state), .dim)]
+        return [title(state)] + body + [statusLine(status, live: state.live), styled(keyLine(state), .dim)]
+    }
+
+    /// The status, with the live feed's state at its right end when there is room for both.
+    private func statusLine(_ status: String, live: String?) -> String {
+        guard let live else { return styled(status, .bold) }
+        let right = " " + DisplayWidth.truncate(live, to: width / 2) + " "
+        let rightWidth = DisplayWidth.of(right)
+        guard rightWidth + Self.minimumWidth / 2 <= width else { return styled(status, .bold) }
+        return styled(DisplayWidth.fit(status, to: width - rightWidth) + right, .bold, padded: false)
     }
 
     // MARK: Parts

@@ -24,7 +24,8 @@ public struct BrowserState: Sendable, Equatable {
     public var search: SearchPane?
     /// The Watchlist segment, loaded at start so that `w` knows what is on it.
     public var watchlist = WatchlistPane()
-
+    /// The live feed's state (`live`, `reconnecting in 4 s`); `nil` when nothing is followed.
+    public var live: String?
 
     /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
     /// since 1970 in a double, so the network's answer read back from it may differ from the one
@@ -257,6 +258,23 @@ public struct BrowserState: Sendable, Equatable {
         return [.loadList(tab, year: year)]
     }
 
+    /// The catalogue changed on the server: what is on screen of it is asked for again (the
+    /// list, the open movie, the search); the other segment's list is asked for when shown.
+    public mutating func catalogChanged() -> [BrowserEffect] {
+        var effects: [BrowserEffect] = []
+        if tab != .watchlist { effects += [.cancelList] + beginLoading(tab) }
+        if var detail {
+            detail.answer.isRefreshing = true
+            self.detail = detail
+            effects += [.cancelMovie, .loadMovie(id: detail.movie.id)]
+        }
+        if var search, !search.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            effects += textChanged(&search)
+            self.search = search
+        }
+        return effects
+    }
+
     // MARK: Answers
 
     /// Applies what a load or the store's observation delivered. Answers for another year, or
@@ -320,6 +338,8 @@ public struct BrowserState: Sendable, Equatable {
             watchlist.status = status
         case let .watchlistSignIn(signIn):
             watchlist.signIn = signIn
+        case let .liveStatus(status):
+            live = status
         case let .searchFailed(text, failure):
             guard var search, search.text == text else { return }
             search.results.answer.isRefreshing = false
@@ -372,4 +392,6 @@ public enum BrowserUpdate: Sendable, Equatable {
     case watchlistSynced(status: String?)
     /// The sign-in screen to show in the Watchlist segment; nil once it is done with.
     case watchlistSignIn(BrowserSignIn?)
+    /// The live feed's state for the status line; `nil` when it is no longer followed.
+    case liveStatus(String?)
 }

@@ -52,6 +52,9 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         case input(TerminalInput)
         case update(BrowserUpdate)
         case tick
+        case catalogChanged
+        /// A person signed in: the feed is followed again, as theirs.
+        case signedIn
     }
 
     /// Runs until `q`, Ctrl-C, a stop signal or the end of input. `visibleRows` is asked before
@@ -90,6 +93,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         defer { tasks.cancelAll() }
 
         var state = initial
+        tasks.follow = follow(sink: sink)
         perform(state.start(), state: state, tasks: &tasks, sink: sink)
         pins.keep(state.shown)
         draw(state)
@@ -109,6 +113,11 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 return .hangUp
             case let .update(update):
                 state.apply(update)
+            case .catalogChanged:
+                perform(state.catalogChanged(), state: state, tasks: &tasks, sink: sink)
+            case .signedIn:
+                tasks.follow?.cancel()
+                tasks.follow = follow(sink: sink)
             }
             pins.keep(state.shown)
             draw(state)
@@ -124,10 +133,12 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         var search: Task<Void, Never>?
         /// The last watchlist change asked for: the next one is written after it.
         var watchlist: Task<Void, Never>?
+        /// The live feed followed while the screen is open.
+        var follow: Task<Void, Never>?
         var background: [Task<Void, Never>] = []
 
         func cancelAll() {
-            ([list, observation, movie, search, watchlist].compactMap { $0 } + background).forEach { $0.cancel() }
+            ([list, observation, movie, search, watchlist, follow].compactMap { $0 } + background).forEach { $0.cancel() }
         }
     }
 
@@ -181,6 +192,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             case .notNeeded:
                 break
             case let .signedIn(account):
+                sink.yield(.signedIn)
                 sink.yield(.update(.watchlistSignIn(nil)))
                 sink.yield(.update(.watchlistSynced(status: "signed in as \(TerminalText.safe(account))")))
             case let .failed(reason):
@@ -206,6 +218,24 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             sink.yield(.update(.watchlistSynced(status: status.map(TerminalText.safe))))
         }
         return (write, sync)
+    }
+
+    /// Follows the watchlist's live feed: its state goes to the status line, a change elsewhere
+    /// shows the list again, and a new catalogue asks again for what is on screen.
+    private func follow(sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+        Task { [watchlist] in
+            guard let watchlist else { return }
+            await watchlist.follow { live in
+                switch live {
+                case let .status(status):
+                    sink.yield(.update(.liveStatus(TerminalText.safe(status))))
+                case .watchlistChanged:
+                    if let view = try? await watchlist.view() { sink.yield(.update(.watchlistShown(view))) }
+                case .catalogChanged:
+                    sink.yield(.catalogChanged)
+                }
+            }
+        }
     }
 
     private func loadList(_ tab: BrowserTab, year: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {

@@ -16,10 +16,17 @@ public protocol BrowserWatchlist: Sendable {
     /// session ended), showing what `show` is given (the page and the code) until they approve;
     /// returns at once when nobody needs to sign in.
     func signInIfNeeded(_ show: @escaping @Sendable (BrowserSignIn) -> Void) async -> BrowserSignInOutcome
+
+    /// Follows the server's live feed until the task is cancelled or the feed stops for good,
+    /// telling `report` its state and what changed. Returns at once when there is no feed to
+    /// follow (the list is kept on this machine, or the network is not to be used).
+    func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async
 }
 
 extension BrowserWatchlist {
     public func signInIfNeeded(_ show: @escaping @Sendable (BrowserSignIn) -> Void) async -> BrowserSignInOutcome { .notNeeded }
+
+    public func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {}
 }
 
 /// What the Watchlist segment shows while a person signs in from the browser: the original app's

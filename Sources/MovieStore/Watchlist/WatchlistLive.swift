@@ -9,8 +9,9 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
         case status(LiveStatus)
         /// A change from another device was applied.
         case changed(WatchlistItem, removed: Bool)
-        /// The whole list was fetched again.
-        case refetched
+        /// The whole list was fetched again: at the start of a stream with no cursor, or after the
+        /// server's `reset` (`afterReset`: events were lost, what else is shown is stale too).
+        case refetched(afterReset: Bool)
         /// The catalogue changed: what is shown of it may be stale.
         case catalogChanged(version: Int64)
     }
@@ -49,7 +50,8 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
             do {
                 try await sync.pull()
                 try await store.applyLiveUpdate(update, api: api)
-                await report(.refetched)
+                let afterReset = if case .reset = update { true } else { false }
+                await report(.refetched(afterReset: afterReset))
                 return true
             } catch {
                 await report(.status(.off("the list could not be fetched: \(error)")))

@@ -39,6 +39,11 @@ final class AppContainer {
         container.resolve(APIClientStack.self, name: APIAssembly.person).map { APILiveFeed(client: $0.client) }
     }
 
+    /// The catalogue's live feed on the application's own token (no person's events).
+    func catalogueFeed() -> APILiveFeed {
+        APILiveFeed(client: container.resolved(APIClientStack.self).client)
+    }
+
     /// What signs a person in from `browse` and syncs their list afterwards, made of this run's
     /// transport and settings.
     var personSignIn: PersonSignIn { PersonSignIn(settings: settings, transport: container.resolved()) }

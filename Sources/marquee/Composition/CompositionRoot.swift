@@ -43,11 +43,11 @@ enum CompositionRoot {
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
             if home == .server, chosen?.signedIn != true, options.cachePolicy != .cacheOnly {
                 let person = app.personSignIn
-                return try await body(app.movieService, SigningInWatchlist { show in
+                return try await body(app.movieService, SigningInWatchlist(catalogueFeed: app.catalogueFeed()) { show in
                     await signInFromBrowser(person, environment: environment, store: store, show: show)
                 })
             }
-            return try await body(app.movieService, AppWatchlist(store: store, api: key, home: home, sync: sync))
+            return try await body(app.movieService, AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed()))
         }
     }
 
@@ -107,8 +107,7 @@ enum CompositionRoot {
             let context = FileAPIContext(environment: environment, fileURL: AppPaths.credentialsFile(), holder: .person(account: account))
             try await context.storeSignIn(credential, account: account)
             let key = WatchlistScope.key(api: environment.identity.key, account: account)
-            let sync = person.watchlistSync(store: store, api: key, person: account)
-            return .success((AppWatchlist(store: store, api: key, home: .server, sync: sync), account))
+            return .success((person.watchlist(store: store, api: key, person: account), account))
         } catch {
             return .failure(.init(reason: "not signed in: \(ErrorReporter.describe(error))"))
         }

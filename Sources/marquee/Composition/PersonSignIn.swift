@@ -14,13 +14,14 @@ struct PersonSignIn: Sendable {
         DeviceSignIn(client: APIClient(baseURL: settings.environment.baseURL, transport: transport), clientCredentials: settings.clientCredentials)
     }
 
-    /// The sync of `person`'s watchlist, keyed `api` in the store.
-    func watchlistSync(store: MovieStore, api: String, person: String) -> AppWatchlistSync {
+    /// `person`'s watchlist, keyed `api` in the store: synced and followed live with their credential.
+    func watchlist(store: MovieStore, api: String, person: String) -> AppWatchlist {
         let stack = APIClientStack(
             context: FileAPIContext(environment: settings.environment, fileURL: settings.credentialsFile, holder: .person(account: person)),
             transport: transport, clientCredentials: settings.clientCredentials, person: person,
             requestTimeout: settings.requestTimeout, callDeadline: settings.callDeadline, curlPlaceholders: settings.curlPlaceholders
         )
-        return WatchlistSync(service: APIWatchlistService(client: stack.client), store: store, api: api)
+        let sync = WatchlistSync(service: APIWatchlistService(client: stack.client), store: store, api: api)
+        return AppWatchlist(store: store, api: api, home: .server, sync: sync, feed: APILiveFeed(client: stack.client))
     }
 }

@@ -56,4 +56,9 @@ extension AppWatchlist: BrowserWatchlist {
             return "not synced: \(WatchlistText.describe(error))"
         }
     }
+
+    func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
+        guard home == .server, let sync, let feed else { return }
+        await BrowserFollowing.watchlist(WatchlistLive(store: store, api: api, sync: sync, feed: feed), report: report)
+    }
 }

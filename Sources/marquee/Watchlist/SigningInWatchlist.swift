@@ -1,6 +1,7 @@
 import Foundation
 import MovieBrowser
 import MovieStore
+import Movies
 import NIOConcurrencyHelpers
 
 /// The browser's watchlist of a server API with nobody signed in (or whose person's session
@@ -17,10 +18,13 @@ final class SigningInWatchlist: BrowserWatchlist {
 
     private let current: NIOLockedValueBox<AppWatchlist?>
     private let signIn: SignIn
+    /// The catalogue's feed on the application's token, followed until someone signs in.
+    private let catalogueFeed: (any LiveFeed)?
 
-    init(signIn: @escaping SignIn) {
+    init(catalogueFeed: (any LiveFeed)?, signIn: @escaping SignIn) {
         current = NIOLockedValueBox(nil)
         self.signIn = signIn
+        self.catalogueFeed = catalogueFeed
     }
 
     func signInIfNeeded(_ show: @escaping @Sendable (BrowserSignIn) -> Void) async -> BrowserSignInOutcome {
@@ -47,6 +51,14 @@ final class SigningInWatchlist: BrowserWatchlist {
     func sync() async -> String? {
         guard let watchlist = current.withLockedValue({ $0 }) else { return "not signed in" }
         return await watchlist.sync()
+    }
+
+    func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
+        if let watchlist = current.withLockedValue({ $0 }) {
+            await watchlist.follow(report)
+        } else if let catalogueFeed {
+            await BrowserFollowing.catalogue(catalogueFeed, report: report)
+        }
     }
 }
 

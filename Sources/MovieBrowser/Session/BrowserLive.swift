@@ -1,0 +1,10 @@
+/// What the server's live feed tells an open browser: its state for the status line, and what
+/// changed elsewhere, so that the screen shows it without a key being pressed.
+public enum BrowserLive: Sendable, Equatable {
+    /// The feed's state in the status line's words: `live`, `reconnecting in 4 s`, or why not.
+    case status(String)
+    /// The watchlist in the store changed (another device's change, or the list fetched again).
+    case watchlistChanged
+    /// The catalogue is at a new version: the lists, the open movie and the search are asked again.
+    case catalogChanged
+}
