@@ -1,5 +1,6 @@
 import MarqueeTestSupport
 @testable import MovieServer
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -53,5 +54,71 @@ struct CatalogueVersionRecheckTests {
             #expect(asks >= 3, "\(asks) asks in \(elapsed) s for \(requests) requests")
             #expect(asks <= Int(elapsed) + 1, "\(asks) asks in \(elapsed) s for \(requests) requests")
         }
+    }
+}
+
+/// A catalogue whose version the test sets, and whose version reads can be held at a gate.
+final class SteppedCatalogue: CatalogueStorage {
+    let version = NIOLockedValueBox<Int64>(1)
+    let gate = NIOLockedValueBox<Gate?>(nil)
+
+    func movie(id: Int) async throws(StorageError) -> CatalogMovie? { nil }
+    func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] { [] }
+    func catalogVersion() async throws(StorageError) -> Int64 {
+        let read = version.withLockedValue { $0 }
+        if let gate = gate.withLockedValue({ $0 }) { try? await gate.pass() }
+        return read
+    }
+}
+
+/// TheLiveFeed (MovieServer.docc): a catalogue event empties the kept answers before any stream
+/// carries it, so a client it wakes is given the new catalogue, not one kept up to a second more.
+@Suite("Response cache expiry by the live feed")
+struct ResponseCacheExpiryTests {
+    static let key = CacheKey(route: .movie, parameter: "6")
+
+    static func answer(_ text: String) -> ResponseCache.Answer {
+        .notFound(message: text, body: ByteBuffer(string: text))
+    }
+
+    static func message(_ answer: ResponseCache.Answer?) -> String? {
+        guard case let .notFound(message, _)? = answer else { return nil }
+        return message
+    }
+
+    @Test("within the re-check interval the old answer is kept; after expire() the next request computes and keeps the new one")
+    func expireAsksAgain() async throws {
+        let storage = SteppedCatalogue()
+        let cache = ResponseCache(storage: storage, capacity: 1 << 20, recheckInterval: .seconds(3600), metrics: ServerMetrics())
+        _ = try await cache.answer(Self.key) { () async throws(StorageError) in Self.answer("old") }
+        storage.version.withLockedValue { $0 = 2 }
+        #expect(Self.message(cache.kept(Self.key, now: .now)) == "old", "nothing told the cache yet")
+
+        cache.expire()
+        #expect(cache.kept(Self.key, now: .now) == nil, "not answered from the event loop until the version is asked")
+        let fresh = try await cache.answer(Self.key) { () async throws(StorageError) in Self.answer("new") }
+        #expect(Self.message(fresh) == "new")
+        #expect(Self.message(cache.kept(Self.key, now: .now)) == "new")
+    }
+
+    @Test("a version read that began before expire() does not count as the check after it")
+    func checkInFlightDoesNotCount() async throws {
+        let storage = SteppedCatalogue()
+        let cache = ResponseCache(storage: storage, capacity: 1 << 20, recheckInterval: .seconds(3600), metrics: ServerMetrics())
+        cache.expire()
+        let gate = Gate()
+        storage.gate.withLockedValue { $0 = gate }
+        var arrivals = gate.arrivals.makeAsyncIterator()
+        let first = Task { try await cache.answer(Self.key) { () async throws(StorageError) in Self.answer("old") } }
+        await arrivals.next()
+        cache.expire()
+        storage.version.withLockedValue { $0 = 2 }
+        await gate.open()
+        _ = try await first.value
+        #expect(cache.kept(Self.key, now: .now) == nil, "the check that read version 1 is not the one after the expiry")
+        storage.gate.withLockedValue { $0 = nil }
+        let fresh = try await cache.answer(Self.key) { () async throws(StorageError) in Self.answer("new") }
+        #expect(Self.message(fresh) == "new")
+        #expect(Self.message(cache.kept(Self.key, now: .now)) == "new")
     }
 }

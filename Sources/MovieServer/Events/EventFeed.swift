@@ -37,13 +37,20 @@ public final class EventFeed: Sendable {
 
     let storage: any EventStorage
     let settings: FeedSettings
+    /// Called before a catalogue event is handed on: answers kept for the old catalogue go first,
+    /// so a client the event wakes is never given them.
+    private let catalogueChanged: @Sendable () -> Void
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
     private let wake = WakeSignal()
 
-    init(storage: any EventStorage, settings: FeedSettings, notifications: (any FeedNotifying)?, logger: Logger) {
+    init(
+        storage: any EventStorage, settings: FeedSettings, notifications: (any FeedNotifying)?,
+        catalogueChanged: @escaping @Sendable () -> Void = {}, logger: Logger
+    ) {
         self.storage = storage
         self.settings = settings
+        self.catalogueChanged = catalogueChanged
         self.logger = logger
         let wake = self.wake, heartbeat = settings.heartbeat, pause = min(settings.pollInterval, settings.heartbeat)
         Task { [weak self] in
@@ -119,6 +126,7 @@ public final class EventFeed: Sendable {
                 return
             }
             guard let last = events.last else { return }
+            noteCatalogueChanges(in: events)
             let overflowed = state.withLockedValue { state -> [UInt64] in
                 var overflowed: [UInt64] = []
                 for event in events {
@@ -133,6 +141,12 @@ public final class EventFeed: Sendable {
             cursor = last.sequence
             if events.count < page { return }
         }
+    }
+
+    /// Lets the catalogue's kept answers go when `events` hold a catalogue event: called before
+    /// they are written to any stream (by the feed, and by a stream catching up from the log).
+    func noteCatalogueChanges(in events: [FeedEvent]) {
+        if events.contains(where: { $0.kind == .catalog }) { catalogueChanged() }
     }
 
     /// Gives every stream `item`; a stream whose queue is full is ended.

@@ -42,6 +42,7 @@ struct EventStream: Sendable {
         while true {
             let page = try await feed.storage.events(after: cursor, for: .reader(owner: owner), limit: 500)
             guard let last = page.last else { break }
+            feed.noteCatalogueChanges(in: page)
             try await writer.write(ByteBuffer(string: page.map(Self.frame).joined()))
             cursor = last.sequence
             if page.count < 500 { break }

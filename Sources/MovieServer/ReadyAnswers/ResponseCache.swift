@@ -45,6 +45,8 @@ final class ResponseCache: Sendable {
         var version: Int64?
         var checkedAt: ContinuousClock.Instant?
         var isChecking = false
+        /// Counts ``ResponseCache/expire()``: a check that began before one does not count as done.
+        var expirations: UInt64 = 0
         var entries: [CacheKey: Entry] = [:]
         var bytes = 0
         var uses: UInt64 = 0
@@ -137,21 +139,31 @@ final class ResponseCache: Sendable {
         return evicted
     }
 
+    /// The catalogue changed (its live feed said so): the version is asked again by the next
+    /// request, and nothing kept is answered until it has been, rather than for up to a
+    /// `recheckInterval` more.
+    func expire() {
+        state.withLockedValue { state in
+            state.checkedAt = nil
+            state.expirations &+= 1
+        }
+    }
+
     private func recheckVersionIfDue() async {
         let now = ContinuousClock.now
-        let isDue = state.withLockedValue { state in
-            guard !state.isChecking else { return false }
+        let began: UInt64? = state.withLockedValue { state in
+            guard !state.isChecking else { return nil }
             if let checkedAt = state.checkedAt {
-                guard let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now else { return false }
+                guard let recheckInterval, checkedAt.advanced(by: recheckInterval) <= now else { return nil }
             }
             state.isChecking = true
-            return true
+            return state.expirations
         }
-        guard isDue else { return }
+        guard let began else { return }
         let version = try? await storage.catalogVersion()
         let emptied: Bool = state.withLockedValue { state in
             state.isChecking = false
-            state.checkedAt = now
+            state.checkedAt = state.expirations == began ? now : nil
             guard let version, version != state.version else { return false }
             state.version = version
             state.entries.removeAll()

@@ -99,11 +99,14 @@ public struct MovieServer: Sendable {
         accounts = Accounts(storage: storage, hasher: PasswordHasher(cost: configuration.auth.passwordHashCost), now: configuration.auth.now)
         var feedSettings = configuration.feed
         feedSettings.maximumStreams = min(feedSettings.maximumStreams, configuration.limits.maximumConnections * 3 / 4)
-        feed = EventFeed(storage: storage, settings: feedSettings, notifications: configuration.storage as? any FeedNotifying, logger: configuration.logger)
         let fixedCatalog = configuration.storage.fixedCatalog
         responseCache = ResponseCache(
             storage: storage, capacity: configuration.responseCacheBytes,
             recheckInterval: fixedCatalog == nil ? .seconds(1) : nil, metrics: metrics
+        )
+        feed = EventFeed(
+            storage: storage, settings: feedSettings, notifications: configuration.storage as? any FeedNotifying,
+            catalogueChanged: { [responseCache] in responseCache.expire() }, logger: configuration.logger
         )
         if let fixedCatalog {
             let years = Set(fixedCatalog.movies.map(\.year)).sorted()
