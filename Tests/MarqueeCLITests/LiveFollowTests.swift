@@ -92,7 +92,7 @@ struct LiveFollowTests {
             #expect(times.count == Set(times).count, "a change was applied twice: \(times.count) lines, \(Set(times).count) changes")
             #expect(times.last == lastTime, "the last change never arrived")
 
-            let stored = try await marquee.run(["watchlist", "--json", "--env", api])
+            let stored = try await marquee.run(["watchlist", "--json", "--offline", "--env", api])
             let entries = Self.object(stored.standardOutput)["entries"] as? [[String: Any]] ?? []
             #expect(Set(entries.compactMap { $0["movieId"] as? Int }) == expected, "\(stored.standardOutput)")
         }
