@@ -16,27 +16,30 @@ struct LiveRestartTests {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
     }
 
-    @Test("a restart mid-stream: the client reconnects, resumes after its cursor, and prints the change made while it was away and the one after, each once")
+    @Test("a restart mid-stream: the client reconnects, resumes after its cursor, and prints the change made while its server was down and the one after, each once")
     func restartMidStream() async throws {
         let database = try await Self.database()
-        var server = try await Self.serve(phone, database)
+        let port = try PostgresCluster.freeLoopbackPort()
+        var server = try await Self.serve(phone, database, port: port)
+        // The laptop's instance: its changes reach the phone's through the file they share.
+        let other = try await Self.serve(laptop, database)
         try await finally(try await {
-            let api = "http://127.0.0.1:\(server.port)/api/"
-            #expect(try await SignInCommandTests.login(laptop, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            let api = "http://127.0.0.1:\(port)/api/", otherAPI = "http://127.0.0.1:\(other.port)/api/"
+            #expect(try await SignInCommandTests.login(laptop, api: otherAPI, port: other.port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(phone, api: api, port: port, as: "alice", signUp: false).status == 0)
             let follow = try phone.launch(["watchlist", "--follow", "--json", "--env", api])
             defer { follow.send(SIGKILL) }
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
-            try await expectSuccess(laptop, ["watch", "add", "3", "--note", "before", "--env", api])
+            try await expectSuccess(laptop, ["watch", "add", "3", "--note", "before", "--env", otherAPI])
             #expect(await follow.nextOutputLine(containing: "\"note\":\"before\"") != nil)
 
             #expect(await server.process.signal(SIGTERM) == 0)
             #expect(await follow.nextErrorLine(containing: "marquee: reconnecting in") != nil)
-            server = try await Self.serve(phone, database, port: server.port)
-            // Made at once, while the client still waits to reconnect: it comes from the log.
-            try await expectSuccess(laptop, ["watch", "add", "6", "--note", "while away", "--env", api])
+            // Made while the phone's server is down: it can only reach the phone from the log.
+            try await expectSuccess(laptop, ["watch", "add", "6", "--note", "while away", "--env", otherAPI])
+            server = try await Self.serve(phone, database, port: port)
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
-            try await expectSuccess(laptop, ["watch", "remove", "3", "--env", api])
+            try await expectSuccess(laptop, ["watch", "remove", "3", "--env", otherAPI])
 
             var lines: [String] = []
             while let line = await follow.nextOutputLine() {
@@ -49,13 +52,16 @@ struct LiveRestartTests {
             #expect(!lines.contains { $0.contains("refetched") }, "resumed from its cursor, not fetched again: \(lines)")
             let stored = try await phone.run(["watchlist", "--json", "--offline", "--env", api])
             #expect((Self.object(stored.standardOutput)["entries"] as? [[String: Any]])?.compactMap { $0["movieId"] as? Int } == [6], "\(stored.standardOutput)")
-        }()) { _ = await server.process.signal(SIGKILL) }
+        }()) {
+            _ = await server.process.signal(SIGKILL)
+            _ = await other.process.signal(SIGKILL)
+        }
     }
 
     @Test("back after the kept events are gone: one reset, the list fetched again whole, and it holds what changed meanwhile")
     func resetAfterPruning() async throws {
         let database = try await Self.database()
-        var server = try await Self.serve(phone, database, extra: ["--event-retention", "1"])
+        var server = try await Self.serve(phone, database, port: try PostgresCluster.freeLoopbackPort(), extra: ["--event-retention", "1"])
         try await finally(try await {
             let api = "http://127.0.0.1:\(server.port)/api/"
             #expect(try await SignInCommandTests.login(laptop, api: api, port: server.port, as: "alice").status == 0)

@@ -3,6 +3,7 @@ import MarqueeTestSupport
 import MovieBrowser
 import Movies
 import MovieStore
+import Synchronization
 import TextFormatting
 import Testing
 
@@ -16,7 +17,8 @@ struct ScriptedLiveWatchlist: BrowserWatchlist {
     func change(movieID: Int, add: Bool) async throws {
         _ = try await store.recordWatchlistChange(movieID: movieID, action: add ? .add : .remove, api: RunningSession.api)
     }
-    func sync() async -> String? { nil }
+    /// Says so on the status line, so that a test can wait until the first sync has shown the list.
+    func sync() async -> String? { "synced here" }
 
     func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
         for await live in feed { await report(live) }
@@ -48,8 +50,8 @@ struct BrowserLiveTests {
         let (feed, send) = AsyncStream<BrowserLive>.makeStream()
         let session = try await RunningSession(policy: .cacheOnly) { store in ScriptedLiveWatchlist(store: store, feed: feed) }
         session.press(.left)
-        let empty = await session.frame { $0.tab == .watchlist }
-        #expect(empty?.watchlist.lines.isEmpty == true)
+        let empty = await session.frame { $0.tab == .watchlist && $0.watchlist.status == "synced here" }
+        #expect(empty?.watchlist.lines.isEmpty == true, "the start's sync has shown the list: only the feed shows it again")
 
         let movie = RunningSession.stored[3]
         let item = WatchlistItem(movieID: movie.id, note: "from the laptop", changedAt: Int64(Date().timeIntervalSince1970 * 1000))
@@ -87,5 +89,59 @@ struct BrowserLiveTests {
         #expect(session.service.callCount == 5, "the list behind the movie and the movie, once each")
         session.press(.character("q"))
         #expect(await session.ending.value == .quit)
+    }
+
+    @Test("five catalogue events at once are one request (each reload cancels the one before); under cacheElseNetwork, whose stored list is fresh, the reload asks the network")
+    func burstIsOneReload() async throws {
+        let (feed, send) = AsyncStream<BrowserLive>.makeStream()
+        let session = try await RunningSession(policy: .cacheElseNetwork(maxAge: nil), storedAt: Date()) { store in ScriptedLiveWatchlist(store: store, feed: feed) }
+        await session.service.gate.open()
+        let stored = await session.frame { $0.pane.answer.source == .store && !$0.pane.movies.isEmpty }
+        #expect(stored?.pane.movies == RunningSession.stored)
+        #expect(session.service.callCount == 0, "a fresh stored list is the answer")
+
+        for _ in 0..<5 { send.yield(.catalogChanged) }
+        let fresh = await session.frame { $0.pane.answer.source == .network && !$0.pane.answer.isRefreshing }
+        #expect(fresh?.pane.movies == RunningSession.grossing)
+        #expect(session.service.callCount == 1, "five events, one request")
+        send.yield(.catalogChanged)
+        _ = await session.frame { $0.pane.answer.isRefreshing }
+        _ = await session.frame { $0.pane.answer.source == .network && !$0.pane.answer.isRefreshing }
+        #expect(session.service.callCount == 2, "the burst's reload, then one for the event after it")
+        session.press(.character("q"))
+        #expect(await session.ending.value == .quit)
+    }
+
+    @Test("q while the feed is still applying: the session returns only once the feed has ended")
+    func quitWaitsForTheFeed() async throws {
+        let feedEnded = EndingWatchlist.Flag()
+        let session = try await RunningSession(policy: .cacheOnly) { store in EndingWatchlist(store: store, ended: feedEnded) }
+        _ = await session.frame { !$0.pane.movies.isEmpty }
+        session.press(.character("q"))
+        #expect(await session.ending.value == .quit)
+        #expect(feedEnded.isSet, "the feed's task had ended when the session returned")
+    }
+}
+
+/// A watchlist whose feed runs until cancelled, then takes 50 ms to wind down (as a write in
+/// flight would), and says when it has ended.
+struct EndingWatchlist: BrowserWatchlist {
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
+    let store: MovieStore
+    let ended: Flag
+
+    func view() async throws -> WatchlistView { try await store.watchlist(api: RunningSession.api) }
+    func change(movieID: Int, add: Bool) async throws {}
+    func sync() async -> String? { nil }
+
+    func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
+        while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+        usleep(50_000)
+        ended.set()
     }
 }

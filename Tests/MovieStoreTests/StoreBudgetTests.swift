@@ -31,6 +31,32 @@ struct StoreBudgetTests {
         try MovieStore(url: url ?? TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite"), budget: budget)
     }
 
+    @Test("free pages past the budget are given back at the next write even when nothing needs evicting (the search index frees pages as it merges)")
+    func freePagesGivenBack() async throws {
+        let url = TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite")
+        do {
+            let store = try Self.makeStore(url: url)
+            try await Self.walk(store, 1...100)
+        }
+        let queue = try DatabaseQueue(path: url.path)
+        try await queue.write { db in
+            try db.execute(sql: "CREATE TABLE filler (bytes BLOB)")
+            for _ in 0..<40 { try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(100000))") }
+            try db.execute(sql: "DROP TABLE filler")
+        }
+        let (pages, free) = try await queue.read { db in
+            (try Int64.fetchOne(db, sql: "PRAGMA page_count")!, try Int64.fetchOne(db, sql: "PRAGMA freelist_count")!)
+        }
+        try queue.close()
+        #expect(pages * 4096 > Self.budget.bytes! * 2 && free * 4096 > Self.budget.bytes!, "the file holds \(pages) pages, \(free) free")
+
+        let store = try Self.makeStore(url: url)
+        try await store.saveMovies([Self.movie(5_000)], api: Self.api, fetchedAt: Date())
+        let statistics = try await store.statistics()
+        #expect(statistics.databaseBytes <= Self.budget.bytes! + Self.margin, "the file: \(statistics.databaseBytes) bytes")
+        #expect(statistics.movies == 101, "nothing was evicted")
+    }
+
     @Test("a walk of more than the budget holds stays within it; watchlist, pending and lists are kept whole")
     func walkPastTheBudget() async throws {
         let store = try Self.makeStore()

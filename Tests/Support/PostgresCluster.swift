@@ -121,21 +121,42 @@ public final class PostgresCluster: Sendable {
         return "\(root)/\(newest)/bin"
     }
 
-    /// A loopback port that was free a moment ago, for a server this test starts to bind.
+    /// A loopback port that was free a moment ago, for a server this test starts to bind (and
+    /// may stop and start again on it). Drawn below the kernel's ephemeral range: a port the
+    /// kernel gives out (to a client's connection, or to a server bound to port 0) would be taken
+    /// by the many connections of tests running beside it, and a restart on it would fail.
     public static func freeLoopbackPort() throws -> Int {
+        let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32_768
+        if ephemeralStart > 11_000 {
+            for _ in 0..<500 {
+                let port = Int.random(in: 10_000..<ephemeralStart)
+                if let bound = bindLoopback(port: port) { return bound }
+            }
+        }
+        guard let port = bindLoopback(port: 0) else { throw Unavailable(description: "no free loopback port: errno \(errno)") }
+        return port
+    }
+
+    /// The port bound on 127.0.0.1 (as a server binds it, reusing an address in TIME_WAIT), then
+    /// let go; `nil` when it is taken.
+    private static func bindLoopback(port: Int) -> Int? {
         let descriptor = socket(AF_INET, PortableSockets.stream, 0)
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var reuse: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                 PortableSockets.bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard bound else { throw Unavailable(description: "no free loopback port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }
 

@@ -26,6 +26,7 @@ public struct APILiveFeed: LiveFeed {
         configure(&stream)
         let items = stream.items(from: cursor)
         return AsyncStream { continuation in
+            continuation.yield(.status(.connecting))
             let task = Task {
                 for await item in items {
                     switch item {
@@ -48,7 +49,7 @@ public struct APILiveFeed: LiveFeed {
     static func explain(_ error: NetworkError) -> String {
         switch error {
         case .status(code: 404, _), .status(code: 405, _), .status(code: 501, _): "this server has no live feed"
-        case .status(code: 401, _), .status(code: 403, _): "the server refused this sign-in's feed"
+        case .status(code: 401, _), .status(code: 403, _): "the server refused the feed to this credential"
         default: error.description
         }
     }

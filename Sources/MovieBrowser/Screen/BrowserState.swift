@@ -24,7 +24,8 @@ public struct BrowserState: Sendable, Equatable {
     public var search: SearchPane?
     /// The Watchlist segment, loaded at start so that `w` knows what is on it.
     public var watchlist = WatchlistPane()
-    /// The live feed's state (`live`, `reconnecting in 4 s`); `nil` when nothing is followed.
+    /// The live feed's state (`live`, `reconnecting in 4 s`, or why not); `nil` before the feed
+    /// has said anything (and when nothing is followed).
     public var live: String?
 
     /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
@@ -265,6 +266,7 @@ public struct BrowserState: Sendable, Equatable {
         if tab != .watchlist { effects += [.cancelList] + beginLoading(tab) }
         if var detail {
             detail.answer.isRefreshing = true
+            detail.answer.failure = nil
             self.detail = detail
             effects += [.cancelMovie, .loadMovie(id: detail.movie.id)]
         }
@@ -392,6 +394,6 @@ public enum BrowserUpdate: Sendable, Equatable {
     case watchlistSynced(status: String?)
     /// The sign-in screen to show in the Watchlist segment; nil once it is done with.
     case watchlistSignIn(BrowserSignIn?)
-    /// The live feed's state for the status line; `nil` when it is no longer followed.
+    /// The live feed's state for the status line; `nil` while a new feed has said nothing yet.
     case liveStatus(String?)
 }

@@ -90,10 +90,24 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             },
             Task { [service] in try? await service.relayWritesOfOtherProcesses() },
         ]
-        defer { tasks.cancelAll() }
-
-        var state = initial
         tasks.follow = follow(sink: sink)
+        let ending = await loop(initial, events: events, sink: sink, visibleRows: visibleRows, tasks: &tasks, pins: &pins, draw: draw)
+        tasks.cancelAll()
+        // What the feed was applying ends before the store and the transport are let go.
+        await tasks.follow?.value
+        return ending
+    }
+
+    private func loop(
+        _ initial: BrowserState,
+        events: AsyncStream<Event>,
+        sink: AsyncStream<Event>.Continuation,
+        visibleRows: @escaping () -> Int,
+        tasks: inout Tasks,
+        pins: inout ShownPins<Service>,
+        draw: (BrowserState) -> Void
+    ) async -> Ending {
+        var state = initial
         perform(state.start(), state: state, tasks: &tasks, sink: sink)
         pins.keep(state.shown)
         draw(state)
@@ -114,15 +128,25 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             case let .update(update):
                 state.apply(update)
             case .catalogChanged:
-                perform(state.catalogChanged(), state: state, tasks: &tasks, sink: sink)
+                // Each reload cancels the one before it: a burst of events (an import's, or old
+                // ones replayed after a resume) costs one request.
+                perform(state.catalogChanged(), state: state, tasks: &tasks, sink: sink, policy: refreshPolicy)
             case .signedIn:
                 tasks.follow?.cancel()
+                state.apply(.liveStatus(nil))
                 tasks.follow = follow(sink: sink)
             }
             pins.keep(state.shown)
             draw(state)
         }
         return .hangUp
+    }
+
+    /// The policy of a reload the catalogue's feed asked for: a stored answer young enough for
+    /// `cacheElseNetwork` is what changed, so the network is asked.
+    private var refreshPolicy: CachePolicy {
+        if case .cacheElseNetwork = policy { return .cacheThenNetwork }
+        return policy
     }
 
     /// The tasks the effects started, so that the next effect can cancel them.
@@ -142,28 +166,31 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         }
     }
 
-    private func perform(_ effects: [BrowserEffect], state: BrowserState, tasks: inout Tasks, sink: AsyncStream<Event>.Continuation) {
+    private func perform(
+        _ effects: [BrowserEffect], state: BrowserState, tasks: inout Tasks, sink: AsyncStream<Event>.Continuation, policy: CachePolicy? = nil
+    ) {
+        let policy = policy ?? self.policy
         for effect in effects {
             switch effect {
             case let .loadList(tab, year):
                 tasks.list?.cancel()
                 tasks.observation?.cancel()
-                tasks.list = loadList(tab, year: year, sink: sink)
+                tasks.list = loadList(tab, year: year, policy: policy, sink: sink)
                 tasks.observation = observeList(tab, year: year, sink: sink)
             case .cancelList:
                 tasks.list?.cancel()
                 tasks.observation?.cancel()
             case let .loadMovie(id):
                 tasks.movie?.cancel()
-                tasks.movie = loadMovie(id: id, sink: sink)
+                tasks.movie = loadMovie(id: id, policy: policy, sink: sink)
             case .cancelMovie:
                 tasks.movie?.cancel()
             case let .search(text):
                 tasks.search?.cancel()
-                tasks.search = search(text, cursor: nil, sink: sink)
+                tasks.search = search(text, cursor: nil, policy: policy, sink: sink)
             case let .searchMore(text, cursor):
                 tasks.search?.cancel()
-                tasks.search = search(text, cursor: cursor, sink: sink)
+                tasks.search = search(text, cursor: cursor, policy: policy, sink: sink)
             case .cancelSearch:
                 tasks.search?.cancel()
             case .loadWatchlist, .syncWatchlist:
@@ -226,6 +253,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         Task { [watchlist] in
             guard let watchlist else { return }
             await watchlist.follow { live in
+                // A feed replaced after a sign-in says nothing more, even what it had in hand.
+                guard !Task.isCancelled else { return }
                 switch live {
                 case let .status(status):
                     sink.yield(.update(.liveStatus(TerminalText.safe(status))))
@@ -238,9 +267,9 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         }
     }
 
-    private func loadList(_ tab: BrowserTab, year: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+    private func loadList(_ tab: BrowserTab, year: Int, policy: CachePolicy, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
         guard let list = tab.list else { return Task {} }
-        return Task { [service, policy, describe] in
+        return Task { [service, describe] in
             do throws(Failure) {
                 let answer = try await service.movies(list, year: year, policy: policy) { snapshot in
                     sink.yield(.update(.listAnswer(tab, year: year, movies: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
@@ -268,8 +297,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         }
     }
 
-    private func loadMovie(id: Int, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        Task { [service, policy, describe] in
+    private func loadMovie(id: Int, policy: CachePolicy, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+        Task { [service, describe] in
             do throws(Failure) {
                 let answer = try await service.movie(id: id, policy: policy) { snapshot in
                     sink.yield(.update(.movieAnswer(id: id, movie: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
@@ -288,8 +317,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
 
     /// Searches for `text` once typing has paused (a later key cancels this task first), or asks
     /// for the page after `cursor` at once; offline, at once.
-    private func search(_ text: String, cursor: String?, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
-        Task { [service, policy, describe] in
+    private func search(_ text: String, cursor: String?, policy: CachePolicy, sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+        Task { [service, describe] in
             if cursor == nil, policy != .cacheOnly {
                 do { try await Task.sleep(for: Self.searchPause) } catch { return }
             }

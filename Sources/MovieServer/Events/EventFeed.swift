@@ -143,10 +143,12 @@ public final class EventFeed: Sendable {
         }
     }
 
-    /// Lets the catalogue's kept answers go when `events` hold a catalogue event: called before
-    /// they are written to any stream (by the feed, and by a stream catching up from the log).
+    /// Lets the catalogue's kept answers go when `events` hold a catalogue event this feed has
+    /// not handed on yet: called before they are written to any stream (by the feed, and by a
+    /// stream catching up from the log, which may read an event before the feed does).
     func noteCatalogueChanges(in events: [FeedEvent]) {
-        if events.contains(where: { $0.kind == .catalog }) { catalogueChanged() }
+        let handedOn = state.withLockedValue { $0.lastSeen } ?? .min
+        if events.contains(where: { $0.kind == .catalog && $0.sequence > handedOn }) { catalogueChanged() }
     }
 
     /// Gives every stream `item`; a stream whose queue is full is ended.

@@ -11,7 +11,8 @@ import NIOCore
 /// The catalogue's version is asked of storage at most once per `recheckInterval`, by one
 /// request while the others go on with what is kept (and none from the event loop while a check
 /// is due); a new version empties the cache. Without an interval (a catalogue in memory, which
-/// never changes), it is asked once.
+/// never changes), it is asked once. A catalogue event of the live feed (``expire()``) makes the
+/// version due at once: until it has been asked, every request is computed afresh.
 final class ResponseCache: Sendable {
     /// A kept answer: a body with its tag, or the 404 of a movie the catalogue lacks (its
     /// message, and its body as sent).

@@ -16,28 +16,39 @@ extension MovieStore {
     func keepWithinBudget() async {
         guard let budget = budget.bytes else { return }
         let start = Int64(Double(budget) * Self.evictionStartShare), stop = Int64(Double(budget) * Self.evictionStopShare)
-        let perStep = Self.moviesPerEvictionStep
         do {
-            // How many to remove is reckoned once, from the average movie's share of the pages in
-            // use: removing rows frees pages only as they empty, and a loop that waited for the
-            // count of pages to fall would remove far more than needed.
-            guard try await read({ db in try StoreUsage.read(in: db).usedBytes }) > start else { return }
-            var remaining = try await write { db -> Int in
-                let usage = try StoreUsage.read(in: db)
-                guard usage.usedBytes > start else { return 0 }
-                let movies = try Int64.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0
-                let perMovie = max(usage.usedBytes / max(movies, 1), 256)
-                return Int((usage.usedBytes - stop + perMovie - 1) / perMovie)
+            let usage = try await read { db in try StoreUsage.read(in: db) }
+            if usage.usedBytes > start {
+                try await evict(downTo: stop, from: start)
+            } else if usage.fileBytes <= budget || usage.freePages == 0 {
+                return
             }
-            while remaining > 0 {
-                let step = EvictionStep(movies: min(remaining, perStep))
-                let removed = try await write { db in try step.run(in: db) }
-                guard removed.movies + removed.lists > 0 else { break }
-                remaining -= max(removed.movies, 1)
-            }
+            // The pages eviction freed, and those the search index frees as it merges its
+            // segments, are cut from the end of the file once it passes the budget: below it they
+            // stay free for the next writes.
             try await write { db in try FileShrinking.giveBackPages(beyond: start, in: db) }
         } catch {
             return
+        }
+    }
+
+    /// Removes the least recently used until the pages in use are back under `stop`.
+    private func evict(downTo stop: Int64, from start: Int64) async throws(StoreError) {
+        // How many to remove is reckoned once, from the average movie's share of the pages in
+        // use: removing rows frees pages only as they empty, and a loop that waited for the
+        // count of pages to fall would remove far more than needed.
+        var remaining = try await write { db -> Int in
+            let usage = try StoreUsage.read(in: db)
+            guard usage.usedBytes > start else { return 0 }
+            let movies = try Int64.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0
+            let perMovie = max(usage.usedBytes / max(movies, 1), 256)
+            return Int((usage.usedBytes - stop + perMovie - 1) / perMovie)
+        }
+        while remaining > 0 {
+            let step = EvictionStep(movies: min(remaining, Self.moviesPerEvictionStep))
+            let removed = try await write { db in try step.run(in: db) }
+            guard removed.movies + removed.lists > 0 else { break }
+            remaining -= max(removed.movies, 1)
         }
     }
 

@@ -37,34 +37,37 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
             case let .status(status):
                 await report(.status(status))
             case let .update(update):
-                if await apply(update, inStep: inStep, report: report) { inStep = true }
+                inStep = await apply(update, inStep: inStep, report: report)
             }
         }
     }
 
-    /// Applies `update`; true once the store is in step with the stream (after a pull when it was not).
+    /// Applies `update`; whether the store is in step with the stream afterwards. Out of step
+    /// (a stream that starts with no cursor, a `reset`, or a pull that failed), the list is
+    /// fetched whole first, and again at each update until that succeeds.
     private func apply(_ update: LiveUpdate, inStep: Bool, report: @Sendable (Report) async -> Void) async -> Bool {
-        switch update {
-        case .ready where !inStep, .reset:
-            // The stream starts after this cursor: the list as it stands now is fetched whole.
+        let isReset = if case .reset = update { true } else { false }
+        guard inStep, !isReset else {
             do {
                 try await sync.pull()
                 try await store.applyLiveUpdate(update, api: api)
-                let afterReset = if case .reset = update { true } else { false }
-                await report(.refetched(afterReset: afterReset))
-                return true
             } catch {
-                await report(.status(.off("the list could not be fetched: \(error)")))
+                await report(.status(.behind("the list could not be fetched: \(error)")))
                 return false
             }
+            await report(.refetched(afterReset: isReset))
+            if case let .catalog(version, _) = update { await report(.catalogChanged(version: version)) }
+            return true
+        }
+        switch update {
         case let .watchlist(item, removed, _):
             if (try? await store.applyLiveUpdate(update, api: api)) == true { await report(.changed(item, removed: removed)) }
         case let .catalog(version, _):
             _ = try? await store.applyLiveUpdate(update, api: api)
             await report(.catalogChanged(version: version))
-        case .ready:
+        case .ready, .reset:
             break
         }
-        return inStep
+        return true
     }
 }

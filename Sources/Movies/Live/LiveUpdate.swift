@@ -24,6 +24,9 @@ public enum LiveStatus: Sendable, Hashable {
     case live
     /// The stream broke; it is opened again after the wait.
     case reconnecting(afterSeconds: Int, reason: String)
+    /// The stream is open, but what it applies to could not be brought in step (the list could
+    /// not be fetched); it is tried again with the next update.
+    case behind(String)
     /// It will not be opened again (the server has no feed, or the sign-in ended).
     case off(String)
 
@@ -33,6 +36,7 @@ public enum LiveStatus: Sendable, Hashable {
         case .connecting: "connecting"
         case .live: "live"
         case let .reconnecting(seconds, _): "reconnecting in \(max(seconds, 1)) s"
+        case let .behind(reason): "live, but \(reason)"
         case let .off(reason): "not live: \(reason)"
         }
     }
