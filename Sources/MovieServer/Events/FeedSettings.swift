@@ -26,7 +26,7 @@ public struct FeedSettings: Sendable, Hashable {
         heartbeat: Duration = .seconds(15),
         retention: Duration = ServerSetting.eventRetention.defaultDuration,
         queueCapacity: Int = 256,
-        pollInterval: Duration = .seconds(1),
+        pollInterval: Duration = .milliseconds(250),
         retryMilliseconds: Int = 2_000
     ) {
         self.maximumStreams = maximumStreams
