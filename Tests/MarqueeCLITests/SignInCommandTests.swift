@@ -21,8 +21,13 @@ struct SignInCommandTests {
         let code = try #require(instruction.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/)?.1)
         let complete = try #require(await process.nextOutputLine(containing: "?user_code="))
         #expect(complete.contains("?user_code=\(code)"))
-        let decided = try await PageClient(port: port).decide(String(code), as: name, signUp: signUp, approve: approve)
-        #expect(decided.status == 200)
+        let page = PageClient(port: port)
+        let decided = try await page.decide(String(code), as: name, signUp: signUp, approve: approve)
+        #expect(decided.status == 200, "\(page.history.joined(separator: ", ")): \(page.lastPage.prefix(400))")
+        guard decided.status == 200 else {
+            _ = await process.signal(SIGKILL)
+            return (-1, nil)
+        }
         let outcome = approve ? await process.nextOutputLine(containing: "Signed in to") : await process.nextErrorLine(containing: "marquee:")
         let status = await process.waitForExit(within: .seconds(60))
         return (status, outcome)

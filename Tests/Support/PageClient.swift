@@ -13,6 +13,8 @@ public final class PageClient: @unchecked Sendable {
     /// The code the last page's form holds (the code page's field, the approval's hidden one).
     public private(set) var formCode: String?
     public private(set) var lastPage = ""
+    /// Each request sent and the status it got (`POST /device/sign-up 303`), for a failure's message.
+    public private(set) var history: [String] = []
     /// Every `Set-Cookie` header the server sent, as sent.
     public private(set) var setCookies: [String] = []
     private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -57,7 +59,14 @@ public final class PageClient: @unchecked Sendable {
         try await get("/device?user_code=\(code)")
         if !lastPage.contains("Approve a device") {
             if !lastPage.contains("id=\"user-code\"") {
-                try await follow(try await post(signUp ? "/device/sign-up" : "/device/sign-in", ["name": name, "password": password]))
+                // A person told "temporarily unavailable" (503: the database was busy past its
+                // query timeout, as it can be under a loaded test run) tries again.
+                var answer = try await post(signUp ? "/device/sign-up" : "/device/sign-in", ["name": name, "password": password])
+                for _ in 0..<5 where answer.status == 503 {
+                    try await Task.sleep(for: .seconds(1))
+                    answer = try await post(signUp ? "/device/sign-up" : "/device/sign-in", ["name": name, "password": password])
+                }
+                try await follow(answer)
             }
             try await follow(try await post("/device/code", ["user_code": code]))
         }
@@ -74,6 +83,7 @@ public final class PageClient: @unchecked Sendable {
         }
         let response = try await Self.client.execute(request, timeout: .seconds(30))
         let html = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        history.append("\(method.rawValue) \(path.split(separator: "?")[0]) \(response.status.code)")
         for header in response.headers["set-cookie"] {
             setCookies.append(header)
             let pair = String(header.split(separator: ";")[0])
