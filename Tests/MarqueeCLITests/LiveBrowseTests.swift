@@ -76,17 +76,8 @@ struct LiveBrowseTests {
         }
     }
 
-    /// Starts `marquee serve --database` and returns it with the port it listens on.
+    /// Starts `marquee serve --database` with the shared key file, and returns it with its port.
     private func serve(_ database: String, keys: URL) async throws -> (ChildProcess, Int) {
-        let server = try laptop.launch(["serve", "--port", "0", "--database", database, "--signing-keys", keys.path])
-        guard let line = await server.nextErrorLine(containing: "Marquee movie API listening on"),
-              let url = line.split(separator: " ").last, let port = URL(string: String(url))?.port
-        else {
-            _ = await server.signal(SIGKILL)
-            throw ServerDidNotStart()
-        }
-        return (server, port)
+        try await laptop.serve(["--port", "0", "--database", database, "--signing-keys", keys.path])
     }
-
-    private struct ServerDidNotStart: Error {}
 }

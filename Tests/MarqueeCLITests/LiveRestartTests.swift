@@ -110,15 +110,6 @@ struct LiveRestartTests {
 
     /// `marquee serve --database` (its signing key kept in the database), and the port it listens on.
     static func serve(_ marquee: MarqueeProcess, _ database: String, port: Int = 0, extra: [String] = []) async throws -> (process: ChildProcess, port: Int) {
-        let server = try marquee.launch(["serve", "--port", "\(port)", "--database", database, "--drain-delay", "0"] + extra)
-        guard let line = await server.nextErrorLine(containing: "Marquee movie API listening on"),
-              let url = line.split(separator: " ").last, let listening = URL(string: String(url))?.port
-        else {
-            _ = await server.signal(SIGKILL)
-            throw ServerDidNotStart()
-        }
-        return (server, listening)
+        try await marquee.serve(["--port", "\(port)", "--database", database, "--drain-delay", "0"] + extra)
     }
-
-    struct ServerDidNotStart: Error {}
 }

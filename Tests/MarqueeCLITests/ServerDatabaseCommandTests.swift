@@ -343,17 +343,8 @@ struct ServerDatabaseCommandTests {
 
     /// Starts `marquee serve --database` and returns it with the port it listens on.
     private func serve(_ database: String, port: Int = 0, extra: [String] = []) async throws -> (ChildProcess, Int) {
-        let server = try marquee.launch(["serve", "--port", "\(port)", "--database", database] + extra)
-        guard let line = await server.nextErrorLine(containing: "Marquee movie API listening on"),
-              let url = line.split(separator: " ").last, let listening = URL(string: String(url))?.port
-        else {
-            _ = await server.signal(SIGKILL)
-            throw ServerDidNotStart()
-        }
-        return (server, listening)
+        try await marquee.serve(["--port", "\(port)", "--database", database] + extra)
     }
-
-    private struct ServerDidNotStart: Error {}
 
     private func temporaryFile(_ name: String) -> URL {
         TestFolders.temporary.appendingPathComponent("\(UUID().uuidString)-\(name)")

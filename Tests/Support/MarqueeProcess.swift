@@ -31,6 +31,24 @@ public struct MarqueeProcess: Sendable {
         try ChildProcess(executable: executable, arguments: arguments, environment: environment)
     }
 
+    /// Starts `marquee serve` with `arguments` and returns it once it listens, with its port.
+    public func serve(_ arguments: [String]) async throws -> (process: ChildProcess, port: Int) {
+        let server = try launch(["serve"] + arguments)
+        guard let line = await server.nextErrorLine(containing: "Marquee movie API listening on"),
+              let url = line.split(separator: " ").last, let port = URL(string: String(url))?.port
+        else {
+            _ = await server.signal(SIGKILL)
+            throw ServerDidNotStart(arguments: arguments)
+        }
+        return (server, port)
+    }
+
+    /// `marquee serve` exited, or never said it was listening.
+    public struct ServerDidNotStart: Error, CustomStringConvertible {
+        public let arguments: [String]
+        public var description: String { "marquee serve \(arguments.joined(separator: " ")) did not start" }
+    }
+
     /// Runs `marquee` with `arguments` and waits for it to exit; a run longer than `timeLimit` is
     /// killed (its outcome then has status 128 + SIGKILL), so a hang fails the test, not the CI run.
     public func run(_ arguments: [String], environment extra: [String: String] = [:], timeLimit: Duration = .seconds(90)) async throws -> Outcome {
