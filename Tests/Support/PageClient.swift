@@ -61,10 +61,16 @@ public final class PageClient: @unchecked Sendable {
             if !lastPage.contains("id=\"user-code\"") {
                 // A person told "temporarily unavailable" (503: the database was busy past its
                 // query timeout, as it can be under a loaded test run) tries again.
-                var answer = try await post(signUp ? "/device/sign-up" : "/device/sign-in", ["name": name, "password": password])
+                var path = signUp ? "/device/sign-up" : "/device/sign-in"
+                var answer = try await post(path, ["name": name, "password": password])
                 for _ in 0..<5 where answer.status == 503 {
                     try await Task.sleep(for: .seconds(1))
-                    answer = try await post(signUp ? "/device/sign-up" : "/device/sign-in", ["name": name, "password": password])
+                    answer = try await post(path, ["name": name, "password": password])
+                    // The account was made before the 503 (signing in to it failed): what is left is to sign in.
+                    if answer.status == 409, path == "/device/sign-up" {
+                        path = "/device/sign-in"
+                        answer = try await post(path, ["name": name, "password": password])
+                    }
                 }
                 try await follow(answer)
             }
