@@ -135,6 +135,31 @@ struct EventFeedTests {
         }
     }
 
+    @Test("an idle stream gets a comment at each heartbeat; at the first heartbeat after a person's sign-in is revoked their stream ends, an application's goes on")
+    func heartbeatsAndEndedSignIn() async throws {
+        var feed = FeedSettings()
+        feed.heartbeat = .milliseconds(300)
+        try await withServerClient(auth: PersonSignIn.auth(), feed: feed) { client in
+            let (access, refresh) = try await PersonSignIn.tokens("alice", on: client)
+            let person = try await RawConnection.open(port: client.server.port, sending: "GET /api/events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(access)\r\n\r\n")
+            let app = try await RawConnection.open(port: client.server.port, sending: "GET /api/events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(try await Self.appToken(client))\r\n\r\n")
+            let idle = try #require(try await app.read(until: "\n:\n\n", limit: .seconds(10)), "no heartbeat comment on an idle stream")
+            #expect(!idle.contains("event: watchlist") && !idle.contains("event: catalog"))
+            #expect(try await person.read(until: "\n:\n\n", limit: .seconds(10)) != nil)
+
+            let revoked = try await client.get(
+                "/api/auth/revoke", method: .POST, headers: TokenEndpointTests.form,
+                body: "token=\(refresh)&token_type_hint=refresh_token&client_id=marquee-dev&client_secret=marquee-dev-secret"
+            )
+            #expect(revoked.status == 200)
+            #expect(try await eventually(limit: .seconds(10)) { client.server.server.openEventStreams == 1 }, "the person's stream ended; the application's is the one left")
+            let ended = try await person.readUntilClosed(limit: .seconds(10))
+            #expect(ended.closedByServer, "the server closed the person's stream")
+            await person.close()
+            await app.close()
+        }
+    }
+
     @Test("a reader that does not read is disconnected once its queue is full, and its place is given back")
     func slowReaderIsDisconnected() async throws {
         let catalog = try Catalog(movies: SyntheticCatalog.movies(count: 2_000, seed: 3, years: 2010...2019))
