@@ -52,7 +52,7 @@ public final class EventFeed: Sendable {
         self.settings = settings
         self.catalogueChanged = catalogueChanged
         self.logger = logger
-        let wake = self.wake, heartbeat = settings.heartbeat, pause = min(settings.pollInterval, settings.heartbeat)
+        let wake = self.wake, heartbeat = settings.heartbeat, pause = notifications == nil ? min(settings.pollInterval, settings.heartbeat) : settings.heartbeat
         Task { [weak self] in
             var lastHeartbeat = ContinuousClock.now, lastPrune: ContinuousClock.Instant?
             while true {

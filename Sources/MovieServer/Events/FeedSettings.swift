@@ -14,8 +14,9 @@ public struct FeedSettings: Sendable, Hashable {
     /// How many events may wait for one stream's reader; a reader that falls further behind is
     /// disconnected and resumes from its cursor.
     public var queueCapacity: Int
-    /// How often the log is read for events written elsewhere (another process on SQLite, or a
-    /// missed notification on PostgreSQL).
+    /// How often the log is read for events written elsewhere by storage that does not say so
+    /// (another process on SQLite). PostgreSQL's `NOTIFY` says so, and its listener wakes the
+    /// feed after each reconnection: there the log is read at each heartbeat, in case.
     public var pollInterval: Duration
     /// What `retry:` tells a client to wait before it reconnects, in milliseconds.
     public var retryMilliseconds: Int
