@@ -42,7 +42,7 @@ struct EventRoutes: Sendable {
                 } catch let error as StorageError {
                     throw ErrorAnswer.storageUnavailable(error)
                 }
-                let stream = EventStream(feed: feed, check: check, identity: identity, owner: owner, start: start, subscription: id, items: items)
+                let stream = EventStream(feed: feed, check: check, identity: identity, owner: owner, start: start, items: items)
                 if request.method == .head { feed.unsubscribe(id) }
                 return Response(
                     status: .ok,

@@ -20,7 +20,6 @@ struct EventStream: Sendable {
     let identity: AccessTokenIdentity
     let owner: String?
     let start: Start
-    let subscription: UInt64
     let items: AsyncStream<EventFeed.Item>
 
     func write(to writer: inout any ResponseBodyWriter) async throws {

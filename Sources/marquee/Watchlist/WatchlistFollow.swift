@@ -1,6 +1,7 @@
 import Foundation
 import MovieAPI
 import MovieStore
+import NIOConcurrencyHelpers
 import Movies
 
 /// `marquee watchlist --follow`: after the list, one line per change the server's live feed
@@ -12,12 +13,12 @@ enum WatchlistFollow {
             throw CLIError.failed("--follow needs a server that keeps the watchlist, and a person signed in to it ('marquee login')")
         }
         let live = WatchlistLive(store: watchlist.store, api: watchlist.api, sync: sync, feed: feed)
-        let ending = StopReason()
+        let stopReason = NIOLockedValueBox<String?>(nil)
         await live.run { report in
             switch report {
             case let .status(status):
                 FileHandle.standardError.write(Data("marquee: \(status.description)\n".utf8))
-                if case let .off(reason) = status { ending.set(reason) }
+                if case let .off(reason) = status { stopReason.withLockedValue { $0 = reason } }
             case let .changed(item, removed):
                 line(json ? changeJSON(item, removed: removed) : changeText(item, removed: removed))
             case .refetched:
@@ -27,7 +28,7 @@ enum WatchlistFollow {
                 line(json ? #"{"event":"catalog","version":\#(version)}"# : "the catalogue changed (version \(version))")
             }
         }
-        if let reason = ending.reason { throw CLIError.failed("the live feed stopped: \(reason)") }
+        if let reason = stopReason.withLockedValue({ $0 }) { throw CLIError.failed("the live feed stopped: \(reason)") }
     }
 
     static func changeText(_ item: WatchlistItem, removed: Bool) -> String {
@@ -47,13 +48,4 @@ enum WatchlistFollow {
         print(text)
         fflush(nil)
     }
-}
-
-/// Why the feed stopped, set once from its report.
-private final class StopReason: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text: String?
-
-    func set(_ reason: String) { lock.withLock { text = reason } }
-    var reason: String? { lock.withLock { text } }
 }
