@@ -29,35 +29,26 @@ public final class ChoppingRelay: Sendable {
 
     public static func start(to serverPort: Int, marker: String = "GET /api/events", cuts: Int, longest: Int = 600, seed: UInt64) async throws -> ChoppingRelay {
         let state = NIOLockedValueBox(State(cutsLeft: cuts, seed: seed))
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.autoRead, value: false)
-            .childChannelInitializer { inbound in
-                let budget = NIOLockedValueBox<Int?>(nil)
-                return ClientBootstrap(group: inbound.eventLoop)
-                    .channelInitializer { outbound in
-                        outbound.eventLoop.makeCompletedFuture {
-                            try outbound.pipeline.syncOperations.addHandler(ChoppingHandler(peer: inbound, budget: budget))
+        let channel = try await LoopbackRelay.listen(to: { serverPort }) { client in
+            let budget = NIOLockedValueBox<Int?>(nil)
+            return LoopbackRelay.Join(
+                fromServer: ChoppingHandler(peer: client, budget: budget),
+                fromClient: { server in
+                    RelayHandler(peer: server, drops: { bytes in
+                        guard String(buffer: bytes).hasPrefix(marker) else { return false }
+                        let chosen = state.withLockedValue { state -> Int? in
+                            guard state.cutsLeft > 0 else { return nil }
+                            state.cutsLeft -= 1
+                            state.cut += 1
+                            state.seed = state.seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                            return Int((state.seed >> 33) % UInt64(longest)) + 1
                         }
-                    }
-                    .connect(host: "127.0.0.1", port: serverPort)
-                    .flatMap { outbound in
-                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, drops: { bytes in
-                            guard String(buffer: bytes).hasPrefix(marker) else { return false }
-                            let chosen = state.withLockedValue { state -> Int? in
-                                guard state.cutsLeft > 0 else { return nil }
-                                state.cutsLeft -= 1
-                                state.cut += 1
-                                state.seed = state.seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                                return Int((state.seed >> 33) % UInt64(longest)) + 1
-                            }
-                            budget.withLockedValue { $0 = chosen }
-                            return false
-                        }))
-                    }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+                        budget.withLockedValue { $0 = chosen }
+                        return false
+                    })
+                }
+            )
+        }
         return ChoppingRelay(port: channel.localAddress?.port ?? 0, channel: channel, state: state)
     }
 

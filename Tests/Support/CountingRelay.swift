@@ -39,25 +39,12 @@ public final class CountingRelay: Sendable {
     public static func start(to serverPort: Int, sharingItsPort: Bool = false) async throws -> CountingRelay {
         let fromServer = NIOLockedValueBox(0)
         let target = NIOLockedValueBox(serverPort)
-        let group = MultiThreadedEventLoopGroup.singleton
-        let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(ChannelOptions.Types.SocketOption(level: .init(rawValue: SOL_SOCKET), name: .init(rawValue: SO_REUSEPORT)), value: sharingItsPort ? 1 : 0)
-            .childChannelOption(.autoRead, value: false)
-            .childChannelInitializer { inbound in
-                return ClientBootstrap(group: inbound.eventLoop)
-                    .channelInitializer { outbound in
-                        outbound.eventLoop.makeCompletedFuture {
-                            try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound, count: { bytes in fromServer.withLockedValue { $0 += bytes } }))
-                        }
-                    }
-                    .connect(host: "127.0.0.1", port: target.withLockedValue { $0 })
-                    .flatMap { outbound in
-                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, count: { _ in }))
-                    }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+        let channel = try await LoopbackRelay.listen(to: { target.withLockedValue { $0 } }, sharingItsPort: sharingItsPort) { client in
+            LoopbackRelay.Join(
+                fromServer: RelayHandler(peer: client, count: { bytes in fromServer.withLockedValue { $0 += bytes } }),
+                fromClient: { server in RelayHandler(peer: server) }
+            )
+        }
         return CountingRelay(port: channel.localAddress?.port ?? 0, channel: channel, fromServer: fromServer, target: target)
     }
 

@@ -32,38 +32,27 @@ public final class CuttingRelay: Sendable {
     /// holds `requiring` (in any case) in its first read.
     public static func start(to serverPort: Int, marker: String, requiring: String = "authorization: bearer", cuts: Int) async throws -> CuttingRelay {
         let state = NIOLockedValueBox(State(cutsLeft: cuts))
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.autoRead, value: false)
-            .childChannelInitializer { inbound in
-                let cutsAnswer = NIOLockedValueBox(false)
-                return ClientBootstrap(group: inbound.eventLoop)
-                    .channelInitializer { outbound in
-                        outbound.eventLoop.makeCompletedFuture {
-                            try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound, drops: { _ in
-                                cutsAnswer.withLockedValue { $0 }
-                            }))
+        let channel = try await LoopbackRelay.listen(to: { serverPort }) { client in
+            let cutsAnswer = NIOLockedValueBox(false)
+            return LoopbackRelay.Join(
+                fromServer: RelayHandler(peer: client, drops: { _ in cutsAnswer.withLockedValue { $0 } }),
+                fromClient: { server in
+                    RelayHandler(peer: server, drops: { bytes in
+                        let text = String(buffer: bytes)
+                        guard text.hasPrefix(marker), text.lowercased().contains(requiring) else { return false }
+                        let cut = state.withLockedValue { state in
+                            state.marked += 1
+                            guard state.cutsLeft > 0 else { return false }
+                            state.cutsLeft -= 1
+                            state.cut += 1
+                            return true
                         }
-                    }
-                    .connect(host: "127.0.0.1", port: serverPort)
-                    .flatMap { outbound in
-                        inbound.pipeline.addHandler(RelayHandler(peer: outbound, drops: { bytes in
-                            let text = String(buffer: bytes)
-                            guard text.hasPrefix(marker), text.lowercased().contains(requiring) else { return false }
-                            let cut = state.withLockedValue { state in
-                                state.marked += 1
-                                guard state.cutsLeft > 0 else { return false }
-                                state.cutsLeft -= 1
-                                state.cut += 1
-                                return true
-                            }
-                            if cut { cutsAnswer.withLockedValue { $0 = true } }
-                            return false
-                        }))
-                    }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+                        if cut { cutsAnswer.withLockedValue { $0 = true } }
+                        return false
+                    })
+                }
+            )
+        }
         return CuttingRelay(port: channel.localAddress?.port ?? 0, channel: channel, state: state)
     }
 
