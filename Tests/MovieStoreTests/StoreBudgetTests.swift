@@ -181,11 +181,16 @@ struct StoreBudgetTests {
     }
 
     /// The id of a process that ran and ended.
+    /// Spawned with `posix_spawn`, not Foundation's `Process`, which on Linux opens loopback UDP
+    /// sockets for its run loop (and a unit suite opens none: `scripts/unit-tests --prove-offline`).
     static func endedProcess() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
+        var pid: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { arguments.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/true", nil, nil, arguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        return pid
     }
 }
