@@ -10,7 +10,7 @@ struct ConnectionCapTests {
 
     @Test("at the cap, idle kept-alive connections are closed, oldest first, to admit new clients; one in the middle of a request is not")
     func idleConnectionsMakeRoom() async throws {
-        let limits = ConnectionLimits(headerTimeout: .seconds(30), idleTimeout: .seconds(60), maximumConnections: 16)
+        let limits = ConnectionLimits(headerTimeout: .seconds(300), idleTimeout: .seconds(300), maximumConnections: 16)
         try await withMovieServer(limits: limits) { server in
             let form = "grant_type=client_credentials&client_id=marquee-dev&client_secret=marquee-dev-secret"
             let midRequest = try await RawConnection.open(
@@ -26,7 +26,7 @@ struct ConnectionCapTests {
             let started = ContinuousClock.now
             let served = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(served.status == 200)
-            #expect(ContinuousClock.now - started < .seconds(5), "a new client does not wait for the idle timeout")
+            #expect(ContinuousClock.now - started < .seconds(60), "a new client does not wait for the idle timeout of 300 s")
 
             try await midRequest.send(String(form.dropFirst("grant_type=".count)))
             #expect(try await midRequest.read(until: "access_token", limit: .seconds(10)) != nil, "the request being read was not cut")
