@@ -1,8 +1,8 @@
 import Movies
 
-/// The in-memory catalogue's search and listing, with what the database backends have: an order
-/// kept per sort (``MovieOrder``) and inverted indexes of all words and title words
-/// (``WordPostings``). Made once per catalogue, at start.
+/// The catalogue's search and listing, for every backend: an order kept per sort (``MovieOrder``)
+/// and inverted indexes of all words and title words (``WordPostings``), made once per catalogue
+/// (at start in memory; for a database, per catalogue version: ``SearchIndexKeeper``).
 ///
 /// A listing page is a range of its sort's order after the cursor. A search counts, for each
 /// movie its words reach, how many of them it holds (all words, and title words: its relevance),
@@ -10,8 +10,12 @@ import Movies
 /// with few movies is sorted by rank, one with many is met by walking the sort's order. No page
 /// sorts the catalogue, whatever the sort.
 struct MemorySearchIndex: Sendable {
-    private let movies: [CatalogMovie]
+    private let ids: [Int]
     private let years: [Int32]
+    private let grossingValues: [Int]
+    private let ratingValues: [Double]
+    private let releaseDates: [String]
+    private let titleKeys: [String]
     private let allWords: WordPostings
     private let titleWords: WordPostings
     private let grossing: MovieOrder
@@ -22,47 +26,65 @@ struct MemorySearchIndex: Sendable {
     private let sortingLimit: Int?
 
     init(_ movies: [CatalogMovie], sortingLimit: Int? = nil) {
-        self.movies = movies
+        self.init(entries: movies.map(SearchEntry.init), sortingLimit: sortingLimit)
+    }
+
+    init(entries: [SearchEntry], sortingLimit: Int? = nil) {
         self.sortingLimit = sortingLimit
-        years = movies.map { Int32(clamping: $0.year) }
-        let indexed = movies.map(SearchText.Indexed.init)
-        allWords = WordPostings(count: movies.count) { indexed[$0].allWords.split(separator: " ") }
-        titleWords = WordPostings(count: movies.count) { indexed[$0].titleWords.split(separator: " ") }
-        func ids(_ a: Int, _ b: Int) -> Bool { movies[a].id < movies[b].id }
-        grossing = MovieOrder(count: movies.count) { a, b in
-            movies[a].grossing != movies[b].grossing ? movies[a].grossing < movies[b].grossing : ids(a, b)
+        let ids = entries.map(\.id)
+        let grossingValues = entries.map(\.grossing), ratingValues = entries.map(\.rating)
+        let releaseDates = entries.map(\.releaseDate), titleKeys = entries.map(\.titleKey)
+        (self.ids, self.grossingValues, self.ratingValues, self.releaseDates, self.titleKeys) = (ids, grossingValues, ratingValues, releaseDates, titleKeys)
+        years = entries.map { Int32(clamping: $0.year) }
+        allWords = WordPostings(count: entries.count) { entries[$0].allWords.split(separator: " ") }
+        titleWords = WordPostings(count: entries.count) { entries[$0].titleWords.split(separator: " ") }
+        func byID(_ a: Int, _ b: Int) -> Bool { ids[a] < ids[b] }
+        grossing = MovieOrder(count: entries.count) { a, b in
+            grossingValues[a] != grossingValues[b] ? grossingValues[a] < grossingValues[b] : byID(a, b)
         }
-        rating = MovieOrder(count: movies.count) { a, b in
-            movies[a].rating != movies[b].rating ? movies[a].rating < movies[b].rating : ids(a, b)
+        rating = MovieOrder(count: entries.count) { a, b in
+            ratingValues[a] != ratingValues[b] ? ratingValues[a] < ratingValues[b] : byID(a, b)
         }
-        released = MovieOrder(count: movies.count) { a, b in
-            movies[a].releaseDate != movies[b].releaseDate
-                ? movies[a].releaseDate.unicodeScalars.lexicographicallyPrecedes(movies[b].releaseDate.unicodeScalars) : ids(a, b)
+        released = MovieOrder(count: entries.count) { a, b in
+            releaseDates[a] != releaseDates[b]
+                ? releaseDates[a].unicodeScalars.lexicographicallyPrecedes(releaseDates[b].unicodeScalars) : byID(a, b)
         }
-        title = MovieOrder(count: movies.count) { a, b in
-            indexed[a].titleKey != indexed[b].titleKey
-                ? indexed[a].titleKey.unicodeScalars.lexicographicallyPrecedes(indexed[b].titleKey.unicodeScalars) : ids(a, b)
+        title = MovieOrder(count: entries.count) { a, b in
+            titleKeys[a] != titleKeys[b] ? titleKeys[a].unicodeScalars.lexicographicallyPrecedes(titleKeys[b].unicodeScalars) : byID(a, b)
         }
     }
 
+    /// How many movies the index holds.
+    var count: Int { ids.count }
+
     /// The first `search.limit + 1` hits after `search.after`, in the search's order.
-    func search(_ search: MovieSearch) -> [SearchHit] {
+    func search(_ search: MovieSearch) -> [IndexHit] {
         guard !search.matchesNothing else { return [] }
-        let page = Page(search: search, order: order(of: search.sort), movies: movies)
+        let page = Page(search: search, order: order(of: search.sort), sortKey: sortKey(for: search.sort), ids: ids)
         if search.words.isEmpty {
-            return page.walk(relevance: 0) { years[$0] == page.year ?? years[$0] }.map { SearchHit(movie: movies[$0], relevance: 0) }
+            return page.walk(relevance: 0) { years[$0] == page.year ?? years[$0] }.map { IndexHit(id: ids[$0], relevance: 0) }
         }
         let tiers = relevanceTiers(of: search)
-        var found: [SearchHit] = []
+        var found: [IndexHit] = []
         for relevance in stride(from: min(search.after?.relevance ?? search.words.count, search.words.count), through: 0, by: -1) {
             guard found.count < page.wanted, let members = tiers.members[relevance], !members.isEmpty else { continue }
             let wanted = page.wanted - found.count
             let movies = members.count < sortingLimit ?? SearchTiers.sortingLimit(limit: search.limit)
                 ? page.sorted(members, relevance: relevance, limit: wanted)
                 : page.walk(relevance: relevance, limit: wanted) { tiers.relevance[$0] == relevance }
-            found += movies.map { SearchHit(movie: self.movies[$0], relevance: relevance) }
+            found += movies.map { IndexHit(id: ids[$0], relevance: relevance) }
         }
         return found
+    }
+
+    /// The sort value of a movie (by index), as a cursor holds it.
+    private func sortKey(for sort: SearchSort) -> @Sendable (Int) -> SortKey {
+        switch sort {
+        case .relevance, .grossing: { [grossingValues] in .integer(grossingValues[$0]) }
+        case .rating: { [ratingValues] in .number(ratingValues[$0]) }
+        case .released: { [releaseDates] in .text(releaseDates[$0]) }
+        case .title: { [titleKeys] in .text(titleKeys[$0]) }
+        }
     }
 
     private func order(of sort: SearchSort) -> MovieOrder {
@@ -78,8 +100,8 @@ struct MemorySearchIndex: Sendable {
     /// relevance (`UInt8.max` for a movie that does not match).
     private func relevanceTiers(of search: MovieSearch) -> (members: [Int: [Int]], relevance: [UInt8]) {
         let words = search.words
-        var matched = [UInt8](repeating: 0, count: movies.count)
-        var inTitle = [UInt8](repeating: 0, count: movies.count)
+        var matched = [UInt8](repeating: 0, count: ids.count)
+        var inTitle = [UInt8](repeating: 0, count: ids.count)
         var shortest: [[Int32]] = []
         var shortestLength = Int.max
         for (index, word) in words.enumerated() {
@@ -90,7 +112,7 @@ struct MemorySearchIndex: Sendable {
             let length = lists.reduce(0) { $0 + $1.count }
             if length < shortestLength { (shortest, shortestLength) = (lists, length) }
         }
-        var relevance = [UInt8](repeating: .max, count: movies.count)
+        var relevance = [UInt8](repeating: .max, count: ids.count)
         var members: [Int: [Int]] = [:]
         let everyWord = UInt8(words.count)
         for list in shortest {
@@ -121,7 +143,8 @@ struct MemorySearchIndex: Sendable {
 private struct Page {
     let search: MovieSearch
     let order: MovieOrder
-    let movies: [CatalogMovie]
+    let sortKey: (Int) -> SortKey
+    let ids: [Int]
     var wanted: Int { search.limit + 1 }
     var year: Int32? { search.year.map { Int32(clamping: $0) } }
 
@@ -138,18 +161,13 @@ private struct Page {
     /// Whether movie `movie` comes before `position` in the ascending (sort value, id) order.
     private func isInSortOrder(_ movie: Int, before position: SearchPosition) -> Bool {
         let key = sortKey(movie)
-        return key != position.key ? key < position.key : movies[movie].id < position.id
+        return key != position.key ? key < position.key : ids[movie] < position.id
     }
 
     /// Whether `position` comes before movie `movie` in the ascending (sort value, id) order.
     private func isInSortOrder(_ position: SearchPosition, before movie: Int) -> Bool {
         let key = sortKey(movie)
-        return position.key != key ? position.key < key : position.id < movies[movie].id
-    }
-
-    private func sortKey(_ movie: Int) -> SortKey {
-        let movie = movies[movie]
-        return SortKey(movie, sort: search.sort, indexed: SearchText.Indexed(title: movie.name, cast: []))
+        return position.key != key ? position.key < key : position.id < ids[movie]
     }
 
     /// Up to `limit` movies of the relevance after the cursor, met by walking the order.

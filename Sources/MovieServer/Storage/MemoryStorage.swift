@@ -29,7 +29,7 @@ public final class MemoryStorage: ServerStorage, Sendable {
     }
 
     public func search(_ search: MovieSearch) -> [SearchHit] {
-        searchIndex.search(search)
+        searchIndex.search(search).compactMap { hit in catalog.movie(id: hit.id).map { SearchHit(movie: $0, relevance: hit.relevance) } }
     }
 
     public func catalogVersion() -> Int64 { 0 }

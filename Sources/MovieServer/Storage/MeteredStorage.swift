@@ -23,6 +23,10 @@ struct MeteredStorage: ServerStorage {
         try await observe("search") { () async throws(StorageError) in try await base.search(search) }
     }
 
+    func prepareSearch() {
+        base.prepareSearch()
+    }
+
     func catalogVersion() async throws(StorageError) -> Int64 {
         try await observe("catalog_version") { () async throws(StorageError) in try await base.catalogVersion() }
     }

@@ -171,6 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
         if try await storage.catalogVersion() == 0 {
             logger.warning("the database holds no catalog yet: load one with 'marquee catalog import FILE --database URL'")
         }
+        storage.prepareSearch()
         return storage
     }
 

@@ -126,7 +126,7 @@ extension ServerDatabaseTests {
                 search.hasQuery = parameters["query"] != nil
                 var ids: [Int] = []
                 while true {
-                    let hits = index.search(search)
+                    let hits = index.search(search).map { SearchHit(movie: Self.catalog.movie(id: $0.id)!, relevance: $0.relevance) }
                     ids += hits.prefix(search.limit).map(\.movie.id)
                     guard hits.count > search.limit, let last = hits.prefix(search.limit).last else { break }
                     search.after = search.position(of: last)

@@ -36,11 +36,12 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func withStorage<Result>(
         holding catalog: Catalog? = nil,
         tierReading: TierReading = .bySize,
+        searchIndexing: SearchIndexing = .off,
         _ body: (any ServerStorage & WatchlistJournaling) async throws -> Result
     ) async throws -> Result {
         let catalog = try catalog ?? Catalog.reference()
         if self == .memory { return try await body(MemoryStorage(catalog: catalog)) }
-        let opened = try await makeLocation().open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: tierReading)
+        let opened = try await makeLocation().open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: tierReading, searchIndexing: searchIndexing)
         let storage = try #require(opened as? any CatalogImporting & WatchlistJournaling, "every database keeps a watchlist journal")
         _ = try await storage.importMovies(catalog.movies, batchSize: 1000) { _ in }
         return try await finally(try await body(storage)) { await storage.close() }

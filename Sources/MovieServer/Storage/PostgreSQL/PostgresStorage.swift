@@ -20,6 +20,8 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// The feed's listener, when one was asked for (``onFeedNotification(_:)``).
     let feedListener = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let tierReading: TierReading
+    /// The in-process search index, when searches use one.
+    let searchIndex: SearchIndexKeeper?
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
     public convenience init(
@@ -31,7 +33,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     ) async throws(StorageError) {
         try await self.init(
             location: location, maximumConnections: maximumConnections, connectTimeout: connectTimeout,
-            queryTimeout: queryTimeout, logger: logger, tierReading: .bySize
+            queryTimeout: queryTimeout, logger: logger, tierReading: .bySize, searchIndexing: .inProcess
         )
     }
 
@@ -43,7 +45,8 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         connectTimeout: Duration,
         queryTimeout: Duration,
         logger: Logger,
-        tierReading: TierReading
+        tierReading: TierReading,
+        searchIndexing: SearchIndexing
     ) async throws(StorageError) {
         self.location = location
         self.tierReading = tierReading
@@ -73,6 +76,9 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runTask = Task { await client.run() }
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger) {
+            try await PostgresSearchEntries.read(client, logger: logger)
+        }
         let description = DatabaseLocation.postgres(location).description
         do {
             try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
@@ -98,6 +104,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     /// Stops the pool, waiting at most a few seconds for connections that no longer answer.
     public func close() async {
+        await searchIndex?.close()
         feedListener.withLockedValue { $0?.cancel() }
         runTask.cancel()
         let runTask = runTask

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Movies
 import NIOConcurrencyHelpers
 
@@ -13,16 +14,19 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     /// When the write running now must give up waiting for another process's lock.
     private let writeDeadline: NIOLockedValueBox<ContinuousClock.Instant?>
     let tierReading: TierReading
+    /// The in-process search index, when searches use one.
+    let searchIndex: SearchIndexKeeper?
 
     /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
     /// a client store, one written by a newer Marquee, or anything but a regular file is refused
     /// untouched: it is classified read-only before anything is opened for writing.
     public convenience init(path: String, queryTimeout: Duration = .seconds(5)) async throws(StorageError) {
-        try await self.init(path: path, queryTimeout: queryTimeout, tierReading: .bySize)
+        try await self.init(path: path, queryTimeout: queryTimeout, tierReading: .bySize, searchIndexing: .inProcess)
     }
 
-    /// As ``init(path:queryTimeout:)``, with each relevance of a search read one way (``TierReading``), for the tests.
-    package init(path: String, queryTimeout: Duration, tierReading: TierReading) async throws(StorageError) {
+    /// As ``init(path:queryTimeout:)``, with each relevance of a search read one way (``TierReading``)
+    /// and the in-process index or not, for the tests.
+    package init(path: String, queryTimeout: Duration, tierReading: TierReading, searchIndexing: SearchIndexing) async throws(StorageError) {
         self.path = path
         self.queryTimeout = queryTimeout
         self.tierReading = tierReading
@@ -42,6 +46,10 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
         } catch {
             throw .unreachable("the SQLite file \(path)", reason: Self.reason(error))
         }
+        let pool = pool
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: Logger(label: "marquee.search")) {
+            try await pool.read(SQLiteSearchEntries.read)
+        }
         try await SQLiteSchema.migrate(pool, location: path)
     }
 
@@ -54,6 +62,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     }
 
     public func close() async {
+        await searchIndex?.close()
         try? pool.close()
     }
 

@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A database catalogue's search index (``MemorySearchIndex``), kept in this process for the
+/// catalogue version it was made from.
+///
+/// A search asks it with the version the database holds now. An index of an older version answers
+/// nothing: it is dropped, a new one is made in the background, and until then the database's own
+/// search answers, so no page is ever read from a catalogue that has changed since.
+final class SearchIndexKeeper: Sendable {
+    /// Reads every movie's search entry and the catalogue version they belong to.
+    typealias Load = @Sendable () async throws -> (version: Int64, entries: [SearchEntry])
+
+    private struct State {
+        var current: (version: Int64, index: MemorySearchIndex)?
+        var building: Task<Void, Never>?
+        var failedAt: ContinuousClock.Instant?
+        var closed = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let load: Load
+    private let logger: Logger
+    /// How long a failed build waits before a search may start another: a database that is down
+    /// must not be asked for every movie at each search.
+    private let retryDelay: Duration
+    /// How many indexes have been made, and searches answered, for the tests.
+    private let counts = NIOLockedValueBox(SearchIndexCounts())
+
+    init(logger: Logger, retryDelay: Duration = .seconds(30), load: @escaping Load) {
+        self.load = load
+        self.logger = logger
+        self.retryDelay = retryDelay
+    }
+
+    /// The hits of `search` from the index of catalogue `version`; `nil` when there is none yet
+    /// (one is then begun).
+    func hits(_ search: MovieSearch, version: Int64) -> [IndexHit]? {
+        let (index, isBehind): (MemorySearchIndex?, Bool) = state.withLockedValue { state in
+            guard let current = state.current else { return (nil, true) }
+            if current.version == version { return (current.index, false) }
+            guard current.version < version else { return (nil, false) }
+            state.current = nil
+            return (nil, true)
+        }
+        guard let index else {
+            if isBehind { startBuilding() }
+            return nil
+        }
+        counts.withLockedValue { $0.answers += 1 }
+        return index.search(search)
+    }
+
+    /// Begins making the index, unless there is one (a search of a newer version drops it), one is
+    /// being made, a failed attempt was too recent, or the storage is closed.
+    func startBuilding() {
+        state.withLockedValue { state in
+            guard !state.closed, state.current == nil, state.building == nil else { return }
+            if let failedAt = state.failedAt, ContinuousClock.now < failedAt.advanced(by: retryDelay) { return }
+            state.building = Task { await self.build() }
+        }
+    }
+
+    /// Makes the index if there is none (or waits for the one being made), and returns the version it holds.
+    func ready() async -> Int64? {
+        startBuilding()
+        let building = state.withLockedValue { $0.building }
+        await building?.value
+        return state.withLockedValue { $0.current?.version }
+    }
+
+    /// How many indexes this keeper has made and how many searches they answered.
+    var statistics: SearchIndexCounts { counts.withLockedValue { $0 } }
+
+    /// Stops the build under way, if any; no other begins.
+    func close() async {
+        let building = state.withLockedValue { state in
+            state.closed = true
+            state.building?.cancel()
+            return state.building
+        }
+        await building?.value
+    }
+
+    private func build() async {
+        let started = ContinuousClock.now
+        do {
+            let (version, entries) = try await load()
+            try Task.checkCancellation()
+            let index = await Self.make(entries)
+            state.withLockedValue { state in
+                if (state.current?.version ?? .min) <= version { state.current = (version, index) }
+                state.building = nil
+                state.failedAt = nil
+            }
+            counts.withLockedValue { $0.builds += 1 }
+            logger.info("search index ready", metadata: [
+                "movies": "\(index.count)", "catalog_version": "\(version)",
+                "took": "\((ContinuousClock.now - started).secondsText)",
+            ])
+        } catch {
+            state.withLockedValue { state in
+                state.building = nil
+                state.failedAt = ContinuousClock.now
+            }
+            counts.withLockedValue { $0.failures += 1 }
+            if !(error is CancellationError) {
+                logger.warning("search index not made; the database answers searches until it is", metadata: ["reason": "\(error)"])
+            }
+        }
+    }
+
+    /// Sorts and inverts on a thread of its own: a million movies take seconds of one core, which
+    /// the requests' cooperative threads must not lose.
+    private static func make(_ entries: [SearchEntry]) async -> MemorySearchIndex {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: MemorySearchIndex(entries: entries)) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+}
+
+/// Whether a database's searches are answered by an index kept in the server's memory
+/// (``SearchIndexKeeper``) or by the database's own search alone.
+package enum SearchIndexing: Sendable {
+    case inProcess
+    case off
+}
+
+/// What a ``SearchIndexKeeper`` has done: indexes made, attempts failed, searches answered.
+package struct SearchIndexCounts: Sendable, Hashable {
+    package var builds = 0
+    package var failures = 0
+    package var answers = 0
+}
+
+/// Storage whose searches an in-process index may answer (``SearchIndexKeeper``), seen by the tests.
+package protocol SearchIndexed: Sendable {
+    /// Makes the index now, or waits for the one being made; the catalogue version it holds.
+    func searchIndexReady() async -> Int64?
+    var searchIndexCounts: SearchIndexCounts { get }
+}
