@@ -33,6 +33,27 @@ struct StoreBudgetTests {
 
     @Test("free pages past the budget are given back at the next write even when nothing needs evicting (the search index frees pages as it merges)")
     func freePagesGivenBack() async throws {
+        let url = try await Self.storeWithFreePages()
+        let store = try Self.makeStore(url: url)
+        try await store.saveMovies([Self.movie(5_000)], api: Self.api, fetchedAt: Date())
+        let statistics = try await store.statistics()
+        #expect(statistics.databaseBytes <= Self.budget.bytes! + Self.margin, "the file: \(statistics.databaseBytes) bytes")
+        #expect(statistics.movies == 101, "nothing was evicted")
+    }
+
+    @Test("a run's end gives back free pages past the budget, with no write after them")
+    func freePagesGivenBackAtTheEnd() async throws {
+        let url = try await Self.storeWithFreePages()
+        let store = try Self.makeStore(url: url)
+        #expect(try await store.statistics().databaseBytes > Self.budget.bytes! * 2)
+        await store.finishRun()
+        let statistics = try await store.statistics()
+        #expect(statistics.databaseBytes <= Self.budget.bytes! + Self.margin, "the file: \(statistics.databaseBytes) bytes")
+        #expect(statistics.movies == 100, "nothing was evicted")
+    }
+
+    /// A store of 100 movies, under the budget, in a file more than twice the budget's size, of free pages.
+    static func storeWithFreePages() async throws -> URL {
         let url = TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite")
         do {
             let store = try Self.makeStore(url: url)
@@ -49,12 +70,7 @@ struct StoreBudgetTests {
         }
         try queue.close()
         #expect(pages * 4096 > Self.budget.bytes! * 2 && free * 4096 > Self.budget.bytes!, "the file holds \(pages) pages, \(free) free")
-
-        let store = try Self.makeStore(url: url)
-        try await store.saveMovies([Self.movie(5_000)], api: Self.api, fetchedAt: Date())
-        let statistics = try await store.statistics()
-        #expect(statistics.databaseBytes <= Self.budget.bytes! + Self.margin, "the file: \(statistics.databaseBytes) bytes")
-        #expect(statistics.movies == 101, "nothing was evicted")
+        return url
     }
 
     @Test("a walk of more than the budget holds stays within it; watchlist, pending and lists are kept whole")

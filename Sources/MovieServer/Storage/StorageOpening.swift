@@ -13,7 +13,7 @@ extension DatabaseLocation {
     /// (``TierReading``) and the in-process search index or not, for the tests.
     package func open(logger: Logger, queryTimeout: Duration, tierReading: TierReading, searchIndexing: SearchIndexing) async throws(StorageError) -> any CatalogImporting {
         switch self {
-        case let .sqlite(path): try await SQLiteStorage(path: path, queryTimeout: queryTimeout, tierReading: tierReading, searchIndexing: searchIndexing)
+        case let .sqlite(path): try await SQLiteStorage(path: path, queryTimeout: queryTimeout, tierReading: tierReading, searchIndexing: searchIndexing, logger: logger)
         case let .postgres(location):
             try await PostgresStorage(
                 location: location, maximumConnections: 20, connectTimeout: .seconds(10), queryTimeout: queryTimeout, logger: logger, tierReading: tierReading, searchIndexing: searchIndexing

@@ -76,6 +76,14 @@ extension MovieStore {
         try await write { db in try ShownOnScreen.nothing.record(api: "", process: process, in: db) }
     }
 
+    /// What a run does last with its store: writes down the uses read since the last write, and
+    /// brings the file back within its budget (the search index's merges may free pages after the
+    /// last write's check).
+    public func finishRun() async {
+        try? await recordUses()
+        await keepWithinBudget()
+    }
+
     /// Notes that `ids` of `api` were shown; many pending uses are written at once.
     func noteUse(of ids: [Int], api: APIKey) async {
         guard uses.noteMovies(ids, api: api) else { return }

@@ -151,7 +151,7 @@ enum CompositionRoot {
             outcome = .failure(error)
         }
         await app.shutdown()
-        try? await store.recordUses()
+        await store.finishRun()
         try? await embeddedServer?.stop()
         return try outcome.get()
     }

@@ -36,7 +36,7 @@ extension ServerDatabaseTests {
             }
             try queue.close()
 
-            let storage = try await SQLiteStorage(path: path, queryTimeout: generousQueryTimeout, tierReading: .walkingIndex, searchIndexing: .off)
+            let storage = try await SQLiteStorage(path: path, queryTimeout: generousQueryTimeout, tierReading: .walkingIndex, searchIndexing: .off, logger: quietLogger)
             try await finally(try await withServerClient(storage: storage) { client in
                 for query in SearchContractTests.queries where !query.contains("ava") {
                     #expect(try await SearchContractTests.walk(client, query, limit: 50) == (try SearchContractTests.expected(query)), "\(query)")

@@ -21,12 +21,14 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     /// a client store, one written by a newer Marquee, or anything but a regular file is refused
     /// untouched: it is classified read-only before anything is opened for writing.
     public convenience init(path: String, queryTimeout: Duration = .seconds(5)) async throws(StorageError) {
-        try await self.init(path: path, queryTimeout: queryTimeout, tierReading: .bySize, searchIndexing: .inProcess)
+        try await self.init(path: path, queryTimeout: queryTimeout, tierReading: .bySize, searchIndexing: .inProcess, logger: Logger(label: "marquee.database"))
     }
 
     /// As ``init(path:queryTimeout:)``, with each relevance of a search read one way (``TierReading``)
     /// and the in-process index or not, for the tests.
-    package init(path: String, queryTimeout: Duration, tierReading: TierReading, searchIndexing: SearchIndexing) async throws(StorageError) {
+    package init(
+        path: String, queryTimeout: Duration, tierReading: TierReading, searchIndexing: SearchIndexing, logger: Logger
+    ) async throws(StorageError) {
         self.path = path
         self.queryTimeout = queryTimeout
         self.tierReading = tierReading
@@ -47,7 +49,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
             throw .unreachable("the SQLite file \(path)", reason: Self.reason(error))
         }
         let pool = pool
-        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: Logger(label: "marquee.search")) {
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger) {
             try await pool.read(SQLiteSearchEntries.read)
         }
         try await SQLiteSchema.migrate(pool, location: path)
