@@ -84,25 +84,34 @@ extension ServerDatabaseTests.SearchContractTests {
 struct SearchIndexKeeperTests {
     struct LoadFailed: Error {}
 
-    @Test("a failed build is not tried again by every search, only after its delay; a closed keeper builds nothing")
+    @Test("a failed build is not tried again by the searches within its delay; after it, the next search tries; a closed keeper builds nothing")
     func failedBuildWaits() async throws {
-        let loads = Counter()
-        let keeper = SearchIndexKeeper(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), retryDelay: .milliseconds(300)) {
-            loads.increment()
+        let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let patientLoads = Counter()
+        let patient = SearchIndexKeeper(logger: quiet, retryDelay: .seconds(3600)) {
+            patientLoads.increment()
             throw LoadFailed()
         }
-        #expect(await keeper.ready() == nil)
-        for _ in 0..<20 { #expect(keeper.hits(MovieSearch(words: ["the"]), version: 1) == nil) }
-        #expect(loads.value == 1, "the searches within the delay began no build")
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(await keeper.ready() == nil)
-        #expect(loads.value == 2)
-        #expect(keeper.statistics.failures == 2)
-        await keeper.close()
-        try await Task.sleep(for: .milliseconds(400))
-        _ = keeper.hits(MovieSearch(words: ["the"]), version: 1)
-        #expect(await keeper.ready() == nil)
-        #expect(loads.value == 2)
+        #expect(await patient.ready() == nil)
+        for _ in 0..<20 { #expect(patient.hits(MovieSearch(words: ["the"]), version: 1) == nil) }
+        #expect(await patient.ready() == nil)
+        #expect(patientLoads.value == 1, "the searches within the delay began no build")
+        #expect(patient.statistics.failures == 1)
+
+        let eagerLoads = Counter()
+        let eager = SearchIndexKeeper(logger: quiet, retryDelay: .zero) {
+            eagerLoads.increment()
+            throw LoadFailed()
+        }
+        #expect(await eager.ready() == nil)
+        #expect(eager.hits(MovieSearch(words: ["the"]), version: 1) == nil)
+        #expect(await eager.ready() == nil)
+        #expect(eagerLoads.value >= 2, "past the delay, a search begins another build")
+        await eager.close()
+        let afterClose = eagerLoads.value
+        _ = eager.hits(MovieSearch(words: ["the"]), version: 1)
+        #expect(await eager.ready() == nil)
+        #expect(eagerLoads.value == afterClose, "a closed keeper builds nothing")
     }
 
     @Test("an index of an older version is dropped by a search of a newer one, and kept by one that read the version before it")
