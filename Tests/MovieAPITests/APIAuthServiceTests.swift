@@ -100,7 +100,7 @@ struct TokenRetryTests {
 
 /// Many requests waiting on one renewal while the token endpoint fails: one token request, and
 /// every waiting request fails with its error.
-@Suite("A failing token endpoint under load", .timeLimit(.minutes(1)))
+@Suite("A failing token endpoint under load", .timeLimit(.minutes(3)))
 struct FailingTokenEndpointTests {
     @Test("100 challenged requests share one POST to a token endpoint that answers 503 or times out", arguments: ["503", "timeout"])
     func sharesOneFailure(failure: String) async throws {

@@ -18,7 +18,7 @@ struct ServerClient {
         var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     }
 
-    func get(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil, timeout: Int64 = 10) async throws -> Answer {
+    func get(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil, timeout: Int64 = 60) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)\(path)")
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
