@@ -17,14 +17,19 @@ public struct Accounts: Sendable {
     /// Makes an account; throws ``AccountError/nameTaken(_:)`` when the name is in use.
     @discardableResult
     public func create(name typed: String, password: String) async throws(AccountError) -> AccountName {
+        try AccountName(try await made(name: typed, password: password).name)
+    }
+
+    /// Makes an account and returns it as stored, so that whoever made it can be signed in to it
+    /// without checking the password they just chose a second time.
+    func made(name typed: String, password: String) async throws(AccountError) -> StoredAccount {
         let name = try AccountName(typed)
         try PasswordRule.check(password)
         let hash = try await hash(password)
-        let created = try await storing { () async throws(StorageError) in
-            try await storage.createAccount(StoredAccount(name: name.value, passwordHash: hash, createdAt: now()))
-        }
+        let account = StoredAccount(name: name.value, passwordHash: hash, createdAt: now())
+        let created = try await storing { () async throws(StorageError) in try await storage.createAccount(account) }
         guard created else { throw .nameTaken(name.value) }
-        return name
+        return account
     }
 
     /// Replaces the password; every device signed in to the account is signed out.

@@ -86,10 +86,7 @@ struct SignInPage: Sendable {
                 if let wait = throttle.wait(address: "sign-up:" + address, now: now) { return await tooMany(session, wait: wait) }
                 throttle.recordFailure(address: "sign-up:" + address, now: now)
                 do throws(AccountError) {
-                    let name = try await accounts.create(name: form.name ?? "", password: form.password ?? "")
-                    guard let account = try await accounts.authenticate(name: name.value, password: form.password ?? "") else {
-                        return render("sign-in", status: .internalServerError, session, ["message": "The account was made, but signing in failed; sign in below."])
-                    }
+                    let account = try await accounts.made(name: form.name ?? "", password: form.password ?? "")
                     context.logger.notice("an account was made on the page")
                     signIn(account, session: session, context: context)
                     return Self.redirect()
