@@ -26,10 +26,11 @@ public struct APILiveFeed: LiveFeed {
         configure(&stream)
         let items = stream.items(from: cursor)
         return AsyncStream { continuation in
-            continuation.yield(.status(.connecting))
             let task = Task {
                 for await item in items {
                     switch item {
+                    case .connecting:
+                        continuation.yield(.status(.connecting))
                     case .connected:
                         continuation.yield(.status(.live))
                     case let .event(event):

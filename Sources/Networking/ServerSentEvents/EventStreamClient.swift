@@ -10,6 +10,8 @@ import HTTPTypes
 public struct EventStreamClient: Sendable {
     /// What the reader is told, in order.
     public enum Item: Sendable, Equatable {
+        /// The stream is being opened: at first, and again after each wait.
+        case connecting
         /// The stream is open.
         case connected
         /// An event, with ``ServerSentEvent/lastEventID`` the cursor it leaves.
@@ -54,6 +56,7 @@ public struct EventStreamClient: Sendable {
         while !Task.isCancelled {
             var requestedWait: Duration?
             let reason: String
+            continuation.yield(.connecting)
             do throws(NetworkError) {
                 let response = try await open(lastEventID)
                 switch response.status.code {
