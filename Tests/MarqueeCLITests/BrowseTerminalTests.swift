@@ -192,7 +192,9 @@ struct BrowseTerminalTests {
         defer { offline.kill() }
         _ = try await offline.waitForText("from the local store")
         try await offline.send("/", "d", "o", "r", "y")
-        let stored = try await offline.waitForScreen("Finding Dory found offline") { $0.contains { $0.contains("Finding Dory (2016)") } }
+        let stored = try await offline.waitForScreen("Finding Dory found offline") { screen in
+            screen.contains { $0.hasPrefix(" Search: dory") } && screen.contains { $0.hasPrefix("searched ") } && screen.contains { $0.contains("Finding Dory (2016)") }
+        }
         #expect(stored.contains { $0.hasPrefix("searched ") && $0.contains("stored movies offline — not the server's results") }, "\(stored)")
         try await offline.send("q")
     }

@@ -74,6 +74,9 @@ struct ServeCommandTests {
                 try await connection.send("GET /health/live HTTP/1.1\r\nHost: x\r\n")
                 open.append(connection)
             }
+            // Time for the server to read those bytes: a connection it has read nothing from yet is
+            // idle, and at the cap an idle one is closed to admit the new one.
+            try await Task.sleep(for: .seconds(1))
             let answered = NIOLockedValueBox(false)
             let waiting = Task {
                 let reply = try await RawConnection.exchange(port: port, "GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", limit: .seconds(60))

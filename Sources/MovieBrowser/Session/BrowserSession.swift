@@ -90,11 +90,17 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             },
             Task { [service] in try? await service.relayWritesOfOtherProcesses() },
         ]
-        tasks.follow = follow(sink: sink)
+        tasks.views = watchlist.map { watchlist in
+            WatchlistViews(watchlist: watchlist) { sink.yield(.update(.watchlistShown($0))) } failed: { error in
+                sink.yield(.update(.watchlistSynced(status: "the watchlist could not be read: \(TerminalText.safe(String(describing: error)))")))
+            }
+        }
+        tasks.follow = follow(sink: sink, views: tasks.views)
         let ending = await loop(initial, events: events, sink: sink, visibleRows: visibleRows, tasks: &tasks, pins: &pins, draw: draw)
         tasks.cancelAll()
         // What the feed was applying ends before the store and the transport are let go.
         await tasks.follow?.value
+        await tasks.views?.ended()
         return ending
     }
 
@@ -134,7 +140,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             case .signedIn:
                 tasks.follow?.cancel()
                 state.apply(.liveStatus(nil))
-                tasks.follow = follow(sink: sink)
+                tasks.follow = follow(sink: sink, views: tasks.views)
             }
             pins.keep(state.shown)
             draw(state)
@@ -160,9 +166,12 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         /// The live feed followed while the screen is open.
         var follow: Task<Void, Never>?
         var background: [Task<Void, Never>] = []
+        /// Every read of the watchlist to show.
+        var views: WatchlistViews?
 
         func cancelAll() {
             ([list, observation, movie, search, watchlist, follow].compactMap { $0 } + background).forEach { $0.cancel() }
+            views?.cancel()
         }
     }
 
@@ -194,11 +203,11 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             case .cancelSearch:
                 tasks.search?.cancel()
             case .loadWatchlist, .syncWatchlist:
-                let work = watchlistWork(after: tasks.watchlist, change: nil, sink: sink)
+                let work = watchlistWork(after: tasks.watchlist, change: nil, views: tasks.views, sink: sink)
                 tasks.watchlist = work.write
                 tasks.background.append(work.sync)
             case let .changeWatchlist(movieID, add):
-                let work = watchlistWork(after: tasks.watchlist, change: (movieID, add), sink: sink)
+                let work = watchlistWork(after: tasks.watchlist, change: (movieID, add), views: tasks.views, sink: sink)
                 tasks.watchlist = work.write
                 tasks.background.append(work.sync)
             case .quit:
@@ -210,7 +219,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
     /// Writes `change` (after the changes asked for before it, so they reach the outbox in the
     /// order made) and shows the list; returns that task and the sync that follows it.
     private func watchlistWork(
-        after previous: Task<Void, Never>?, change: (movieID: Int, add: Bool)?, sink: AsyncStream<Event>.Continuation
+        after previous: Task<Void, Never>?, change: (movieID: Int, add: Bool)?, views: WatchlistViews?, sink: AsyncStream<Event>.Continuation
     ) -> (write: Task<Void, Never>, sync: Task<Void, Never>) {
         let write = Task { [watchlist] in
             await previous?.value
@@ -229,7 +238,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             }
             do {
                 if let change { try await watchlist.change(movieID: change.movieID, add: change.add) }
-                sink.yield(.update(.watchlistShown(try await watchlist.view())))
+                views?.refresh()
             } catch {
                 sink.yield(.update(.watchlistSynced(status: "the watchlist could not be changed: \(TerminalText.safe(String(describing: error)))")))
             }
@@ -241,7 +250,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 return
             }
             let status = await watchlist.sync()
-            if let view = try? await watchlist.view() { sink.yield(.update(.watchlistShown(view))) }
+            views?.refresh()
             sink.yield(.update(.watchlistSynced(status: status.map(TerminalText.safe))))
         }
         return (write, sync)
@@ -249,7 +258,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
 
     /// Follows the watchlist's live feed: its state goes to the status line, a change elsewhere
     /// shows the list again, and a new catalogue asks again for what is on screen.
-    private func follow(sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+    private func follow(sink: AsyncStream<Event>.Continuation, views: WatchlistViews?) -> Task<Void, Never> {
         Task { [watchlist] in
             guard let watchlist else { return }
             await watchlist.follow { live in
@@ -259,7 +268,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 case let .status(status):
                     sink.yield(.update(.liveStatus(TerminalText.safe(status))))
                 case .watchlistChanged:
-                    if let view = try? await watchlist.view() { sink.yield(.update(.watchlistShown(view))) }
+                    views?.refresh()
                 case .catalogChanged:
                     sink.yield(.catalogChanged)
                 }
@@ -272,8 +281,11 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         return Task { [service, describe] in
             do throws(Failure) {
                 let answer = try await service.movies(list, year: year, policy: policy) { snapshot in
+                    guard !Task.isCancelled else { return }
                     sink.yield(.update(.listAnswer(tab, year: year, movies: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
                 }
+                // A load replaced meanwhile says nothing more: its answer or its end would mark the new one done.
+                guard !Task.isCancelled else { return }
                 sink.yield(.update(.listFinished(tab, year: year, failure: Self.failure(carriedBy: answer, describe: describe))))
             } catch {
                 guard !Task.isCancelled, !error.isCancellation else { return }
@@ -301,8 +313,10 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         Task { [service, describe] in
             do throws(Failure) {
                 let answer = try await service.movie(id: id, policy: policy) { snapshot in
+                    guard !Task.isCancelled else { return }
                     sink.yield(.update(.movieAnswer(id: id, movie: snapshot.value, answer: Self.answer(of: snapshot, describe: describe))))
                 }
+                guard !Task.isCancelled else { return }
                 sink.yield(.update(.movieFinished(id: id, failure: Self.failure(carriedBy: answer, describe: describe))))
             } catch {
                 guard !Task.isCancelled, !error.isCancellation else { return }

@@ -5,15 +5,9 @@ import NIOConcurrencyHelpers
 /// Hands every event committed to the log to the streams open on this instance. One task reads
 /// the log after the last sequence it handed on, whenever it is woken: by a write through this
 /// instance, by PostgreSQL's `NOTIFY` from any instance, or by a poll (another process's import
-/// on SQLite). Each stream has a bounded queue; one that overflows is ended, and its client
-/// resumes from its cursor. The task ends when the feed is released.
+/// on SQLite), and gives each stream's sink the events it may see. The sink writes them on its
+/// connection's event loop and bounds what waits there. The task ends when the feed is released.
 public final class EventFeed: Sendable {
-    /// What a stream receives.
-    enum Item: Sendable {
-        case event(FeedEvent)
-        case heartbeat
-    }
-
     /// Why a stream was not opened.
     enum Refusal: Error {
         /// The instance holds ``FeedSettings/maximumStreams``.
@@ -24,7 +18,7 @@ public final class EventFeed: Sendable {
 
     private struct Subscriber {
         var owner: String?
-        var continuation: AsyncStream<Item>.Continuation
+        var sink: any FeedSink
     }
 
     private struct State {
@@ -74,43 +68,39 @@ public final class EventFeed: Sendable {
     var streamCount: Int { state.withLockedValue { $0.subscribers.count } }
 
     /// Opens a stream for a reader (`owner` nil: an application). Events committed from now on
-    /// arrive on it; what came before is for the caller to read from the log.
-    func subscribe(owner: String?) async throws -> (id: UInt64, items: AsyncStream<Item>) {
+    /// are given to `sink`; what came before is for the caller to read from the log.
+    func subscribe(owner: String?, sink: any FeedSink) async throws -> UInt64 {
         if state.withLockedValue({ $0.lastSeen == nil }) {
             let latest = try await storage.eventLogBounds().latest
             state.withLockedValue { if $0.lastSeen == nil { $0.lastSeen = latest } }
         }
-        let (items, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(settings.queueCapacity))
-        let id = try state.withLockedValue { state throws(Refusal) -> UInt64 in
+        return try state.withLockedValue { state throws(Refusal) -> UInt64 in
             guard state.subscribers.count < settings.maximumStreams else { throw .full }
             if let owner {
                 guard state.streamsByOwner[owner, default: 0] < settings.streamsPerPerson else { throw .personAtLimit }
                 state.streamsByOwner[owner, default: 0] += 1
             }
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(owner: owner, continuation: continuation)
+            state.subscribers[state.nextID] = Subscriber(owner: owner, sink: sink)
             return state.nextID
         }
-        return (id, items)
     }
 
-    /// Closes a stream: its queue ends, and its place is free.
+    /// Closes a stream's subscription: its sink is given nothing more, and its place is free.
     func unsubscribe(_ id: UInt64) {
-        let removed = state.withLockedValue { state -> Subscriber? in
-            guard let subscriber = state.subscribers.removeValue(forKey: id) else { return nil }
-            if let owner = subscriber.owner {
-                state.streamsByOwner[owner, default: 1] -= 1
-                if state.streamsByOwner[owner] == 0 { state.streamsByOwner[owner] = nil }
-            }
-            return subscriber
+        state.withLockedValue { state in
+            guard let subscriber = state.subscribers.removeValue(forKey: id), let owner = subscriber.owner else { return }
+            state.streamsByOwner[owner, default: 1] -= 1
+            if state.streamsByOwner[owner] == 0 { state.streamsByOwner[owner] = nil }
         }
-        removed?.continuation.finish()
     }
 
     private func step(prune: Bool, heartbeat: Bool) async {
         if prune { try? await storage.pruneEvents(writtenBefore: Date().addingTimeInterval(-settings.retention.seconds)) }
         await handOn()
-        if heartbeat { broadcast(.heartbeat) }
+        if heartbeat {
+            for sink in state.withLockedValue({ $0.subscribers.values.map(\.sink) }) { sink.heartbeat() }
+        }
     }
 
     /// Reads what the log holds after the last sequence handed on, and hands it on.
@@ -127,17 +117,14 @@ public final class EventFeed: Sendable {
             }
             guard let last = events.last else { return }
             noteCatalogueChanges(in: events)
-            let overflowed = state.withLockedValue { state -> [UInt64] in
-                var overflowed: [UInt64] = []
-                for event in events {
-                    for (id, subscriber) in state.subscribers where event.isVisible(to: subscriber.owner) {
-                        if case .dropped = subscriber.continuation.yield(.event(event)) { overflowed.append(id) }
-                    }
-                }
+            let hasCatalogueEvent = events.contains { $0.owner == nil }
+            let receivers = state.withLockedValue { state -> [any FeedSink] in
                 state.lastSeen = last.sequence
-                return overflowed
+                return state.subscribers.values.compactMap { subscriber in
+                    hasCatalogueEvent || events.contains { $0.isVisible(to: subscriber.owner) } ? subscriber.sink : nil
+                }
             }
-            for id in Set(overflowed) { unsubscribe(id) }
+            for sink in receivers { sink.receive(events) }
             cursor = last.sequence
             if events.count < page { return }
         }
@@ -150,17 +137,16 @@ public final class EventFeed: Sendable {
         let handedOn = state.withLockedValue { $0.lastSeen } ?? .min
         if events.contains(where: { $0.kind == .catalog && $0.sequence > handedOn }) { catalogueChanged() }
     }
+}
 
-    /// Gives every stream `item`; a stream whose queue is full is ended.
-    private func broadcast(_ item: Item) {
-        let overflowed = state.withLockedValue { state in
-            state.subscribers.compactMap { id, subscriber -> UInt64? in
-                if case .dropped = subscriber.continuation.yield(item) { return id }
-                return nil
-            }
-        }
-        for id in overflowed { unsubscribe(id) }
-    }
+/// Where the feed hands a stream's events: called from the feed's task, never on the stream's
+/// own event loop, so a sink hops there itself. A sink is given every event of a batch of which
+/// at least one is visible to its reader, and keeps only those that are.
+protocol FeedSink: AnyObject, Sendable {
+    func receive(_ events: [FeedEvent])
+    /// The stream has been idle for a heartbeat: time for a comment line, and for checking that
+    /// a person's sign-in still holds.
+    func heartbeat()
 }
 
 /// Storage that is told of events written by other instances (PostgreSQL's `LISTEN`).

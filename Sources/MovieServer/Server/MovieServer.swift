@@ -168,7 +168,10 @@ public struct MovieServer: Sendable {
         let connections = IdleConnections(maximum: configuration.limits.maximumConnections)
         return Application(
             router: router,
-            server: .guardedHTTP1(configuration.limits, connections: connections, cachedAnswers: cachedAnswers),
+            server: .guardedHTTP1(
+                configuration.limits, connections: connections,
+                streams: EventStreams(feed: feed, check: AccessTokenCheck(tokens: tokens), metrics: metrics), cachedAnswers: cachedAnswers
+            ),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: Self.serverName,
@@ -199,7 +202,7 @@ public struct MovieServer: Sendable {
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         WatchlistRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() }).register(on: api)
-        EventRoutes(feed: feed, check: AccessTokenCheck(tokens: tokens)).register(on: api)
+        EventRoutes.list(on: api)
         AccountRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
         AuthorizationServerMetadata.register(on: router, configuration: configuration.auth)
         SignInPage(accounts: accounts, storage: storage, configuration: configuration.auth, templates: templates)

@@ -63,7 +63,7 @@ extension MemoryStorage: AccountStorage {
     }
 
     public func moveWatchlist(from owner: String, toAccount name: String) -> Int {
-        watchlists.move(from: owner, to: WatchlistOwner.account(name))
+        watchlists.move(from: owner, to: WatchlistOwner.account(name), now: Date(), feed: feed)
     }
 }
 

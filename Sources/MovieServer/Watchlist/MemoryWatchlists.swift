@@ -56,14 +56,18 @@ final class MemoryWatchlists: Sendable {
     }
 
     /// Moves `source`'s entries into `target`'s list, the later change winning per movie.
-    func move(from source: String, to target: String) -> Int {
+    func move(from source: String, to target: String, now: Date, feed: MemoryFeedLog) -> Int {
         owners.withLockedValue { owners in
             guard let moving = owners[source]?.entries, !moving.isEmpty else { return 0 }
             var receiving = owners[target] ?? Owner()
-            for (movieID, entry) in moving where receiving.entries[movieID].map({ entry.version.changedAt > $0.version.changedAt }) ?? true {
+            var changed: [WatchlistEntry] = []
+            for (movieID, entry) in moving.sorted(by: { $0.key < $1.key })
+            where receiving.entries[movieID].map({ entry.version.changedAt > $0.version.changedAt }) ?? true {
                 receiving.entries[movieID] = entry
+                changed.append(entry)
             }
             owners[target] = receiving
+            feed.append(changed.map { NewFeedEvent.watchlist(owner: target, entry: $0) }, now: now)
             owners[source]?.entries = [:]
             owners[source]?.answers = [:]
             return moving.count

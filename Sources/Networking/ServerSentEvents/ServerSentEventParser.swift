@@ -25,21 +25,30 @@ public struct ServerSentEventParser: Sendable {
 
     /// Reads `bytes`, and returns the events they complete.
     public mutating func consume(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+        if let events = bytes.withContiguousStorageIfAvailable({ consume(contiguous: $0) }) { return events }
+        return Array(bytes).withUnsafeBufferPointer { consume(contiguous: $0) }
+    }
+
+    /// Takes each line whole up to its end, rather than a byte at a time.
+    private mutating func consume(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        for byte in bytes {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
             if afterCarriageReturn {
                 afterCarriageReturn = false
-                if byte == 0x0A { continue }
+                if bytes[start] == 0x0A {
+                    start += 1
+                    continue
+                }
             }
-            switch byte {
-            case 0x0D:
-                afterCarriageReturn = true
-                if let event = endLine() { events.append(event) }
-            case 0x0A:
-                if let event = endLine() { events.append(event) }
-            default:
-                line.append(byte)
+            guard let end = bytes[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+                line.append(contentsOf: bytes[start...])
+                break
             }
+            line.append(contentsOf: bytes[start..<end])
+            afterCarriageReturn = bytes[end] == 0x0D
+            if let event = endLine() { events.append(event) }
+            start = end + 1
         }
         return events
     }

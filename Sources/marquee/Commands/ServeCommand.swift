@@ -137,6 +137,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// How long a stopped server waits for its database to close.
+    static let closeLimit = Duration.seconds(10)
+
     func run() async throws {
         var logger = Logger(label: "marquee.server")
         logger.logLevel = logLevel
@@ -155,9 +158,9 @@ struct ServeCommand: AsyncParsableCommand {
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()
-            await storage.close()
+            await StorageClosing.close(storage, within: Self.closeLimit, logger: logger)
         } catch {
-            await storage.close()
+            await StorageClosing.close(storage, within: Self.closeLimit, logger: logger)
             throw CLIError.cannotServe(host: host, port: port, reason: ErrorReporter.describe(error))
         }
     }

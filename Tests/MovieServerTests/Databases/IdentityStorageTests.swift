@@ -56,7 +56,7 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("a list kept under a client id moves to an account, the later change winning per movie", arguments: Backend.allCases)
+        @Test("a list kept under a client id moves to an account, the later change winning per movie; each change to the account's list is an event of the account's feed", arguments: Backend.allCases)
         func moveWatchlist(backend: Backend) async throws {
             try await backend.withStorage { storage in
                 let movies = try Catalog.reference().movies.prefix(3).map(\.id)
@@ -67,7 +67,14 @@ extension ServerDatabaseTests {
                 try await Self.put(storage, owner: "old-client", movie: movies[1], note: "newer, from the client", at: 3_000)
                 try await Self.put(storage, owner: owner, movie: movies[1], note: "older, the account's", at: 2_500)
                 try await Self.put(storage, owner: "old-client", movie: movies[2], note: "only the client's", at: 1_000)
+                let before = try await storage.eventLogBounds().latest
                 #expect(try await storage.moveWatchlist(from: "old-client", toAccount: "alice") == 3)
+                let events = try await storage.events(after: before, for: .reader(owner: owner), limit: 10)
+                #expect(events.allSatisfy { $0.kind == .watchlist && $0.owner == owner }, "\(events)")
+                #expect(Set(events.map(\.data)) == [
+                    #"{"movieId":\#(movies[1]),"note":"newer, from the client","changedAt":"1970-01-01T00:00:03.000Z","device":"d","removed":false}"#,
+                    #"{"movieId":\#(movies[2]),"note":"only the client's","changedAt":"1970-01-01T00:00:01.000Z","device":"d","removed":false}"#,
+                ], "only the entries that changed the account's list: \(events.map(\.data))")
                 let notes = Dictionary(uniqueKeysWithValues: try await storage.watchlist(owner: owner).map { ($0.movieID, $0.note) })
                 #expect(notes == [movies[0]: "newer, the account's", movies[1]: "newer, from the client", movies[2]: "only the client's"])
                 #expect(try await storage.watchlist(owner: "old-client").isEmpty)

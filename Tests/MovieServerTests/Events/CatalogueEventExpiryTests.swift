@@ -19,15 +19,16 @@ struct CatalogueEventExpiryTests {
             storage: storage, settings: FeedSettings(), notifications: nil,
             catalogueChanged: { expiries.withLockedValue { $0 += 1 } }, logger: quietLogger
         )
-        let (_, items) = try await feed.subscribe(owner: nil)
+        let sink = CollectingSink()
+        _ = try await feed.subscribe(owner: nil, sink: sink)
         #expect(expiries.withLockedValue { $0 } == 0, "the import before the stream opened is not news")
 
         movies[0].name += ", Restored"
         _ = try await storage.importMovies(movies, batchSize: 100) { _ in }
         feed.poke()
         var received: FeedEvent?
-        for await item in items {
-            guard case let .event(event) = item, event.kind == .catalog else { continue }
+        for await event in sink.events {
+            guard event.kind == .catalog else { continue }
             #expect(expiries.withLockedValue { $0 } == 1, "the cache was told before the stream got the event")
             received = event
             break
@@ -39,4 +40,20 @@ struct CatalogueEventExpiryTests {
         #expect(expiries.withLockedValue { $0 } == 2, "a stream that read an event before the feed did")
         await storage.close()
     }
+}
+
+/// A feed sink that passes on the events it is given, in order.
+private final class CollectingSink: FeedSink {
+    let events: AsyncStream<FeedEvent>
+    private let continuation: AsyncStream<FeedEvent>.Continuation
+
+    init() {
+        (events, continuation) = AsyncStream.makeStream()
+    }
+
+    func receive(_ events: [FeedEvent]) {
+        for event in events { continuation.yield(event) }
+    }
+
+    func heartbeat() {}
 }

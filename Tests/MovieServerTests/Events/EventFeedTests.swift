@@ -24,6 +24,22 @@ struct EventFeedTests {
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
     }
 
+    /// Writes rounds of 500 changes, each with a 1,000-character note (about 550 KB of events a
+    /// round), while `going` holds; returns the rounds written.
+    static func flood(_ watchlister: Watchlister, catalog: Catalog, rounds: Int, while going: () -> Bool) async throws -> Int {
+        let note = String(repeating: "n", count: 1_000)
+        var written = 0
+        for round in 0..<rounds where going() {
+            let changes = (0..<500).map { index in
+                let movie = catalog.movies[(round * 500 + index) % catalog.movies.count].id
+                return #"{"id":"c\#(round)-\#(index)","movieId":\#(movie),"action":"add","note":"\#(note)","changedAt":"2026-01-01T00:\#(String(format: "%02d", round)):00.000Z"}"#
+            }
+            #expect(try await watchlister.batch(key: "k\(round)", changes).status == 200)
+            written += 1
+        }
+        return written
+    }
+
     static func json(_ event: ServerSentEvent) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]) ?? [:]
     }
@@ -171,15 +187,8 @@ struct EventFeedTests {
             defer { stalled.close() }
             #expect(try await eventually(limit: .seconds(10)) { client.server.server.openEventStreams == 1 })
             let watchlister = try await Watchlister(client, token: alice.access)
-            let note = String(repeating: "n", count: 1_000)
-            var batches = 0
-            for start in stride(from: 0, to: 2_000, by: 500) where client.server.server.openEventStreams == 1 {
-                let changes = (start..<start + 500).map { index in
-                    #"{"id":"c\#(index)","movieId":\#(catalog.movies[index].id),"action":"add","note":"\#(note)","changedAt":"2026-01-01T00:00:00.000Z"}"#
-                }
-                #expect(try await watchlister.batch(key: "k\(start)", changes).status == 200)
-                batches += 1
-            }
+            // More than the kernel's socket buffers take (up to some 4 MB sent, unread).
+            let batches = try await Self.flood(watchlister, catalog: catalog, rounds: 24) { client.server.server.openEventStreams == 1 }
             #expect(try await eventually(limit: .seconds(20)) { client.server.server.openEventStreams == 0 })
             #expect(batches >= 1)
         }

@@ -101,15 +101,20 @@ extension PostgresStorage: AccountStorage {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
                 let target = WatchlistOwner.account(name)
-                try await connection.query(
+                let adopted = try await PostgresWatchlist.entries(
+                    connection,
                     """
                     INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
-                    SELECT \(target), movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = \(owner)
+                    SELECT \(target), movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = \(owner) ORDER BY movie_id
                     ON CONFLICT (owner, movie_id) DO UPDATE SET
                         note = excluded.note, changed_at = excluded.changed_at, device = excluded.device, removed = excluded.removed
                     WHERE excluded.changed_at > watchlist_entry.changed_at
+                    RETURNING movie_id, note, changed_at, device, removed
                     """,
                     logger: self.logger
+                )
+                try await PostgresFeed.append(
+                    adopted.map { NewFeedEvent.watchlist(owner: target, entry: $0) }, now: Date(), on: connection, logger: self.logger
                 )
                 let moved = try await connection.query("DELETE FROM watchlist_entry WHERE owner = \(owner) RETURNING movie_id", logger: self.logger)
                     .collect().count

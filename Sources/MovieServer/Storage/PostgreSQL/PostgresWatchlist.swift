@@ -103,7 +103,7 @@ enum PostgresWatchlist {
     /// owner's hash); another constant than the migration lock's.
     private static let ownerLock: Int32 = 0x4D57_4C53
 
-    private static func entries(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [WatchlistEntry] {
+    static func entries(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [WatchlistEntry] {
         var entries: [WatchlistEntry] = []
         for try await (movieID, note, changedAt, device, removed) in try await connection.query(query, logger: logger)
             .decode((Int, String, Int64, String, Bool).self) {

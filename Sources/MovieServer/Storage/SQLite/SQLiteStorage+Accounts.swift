@@ -82,13 +82,15 @@ extension SQLiteStorage: AccountStorage {
     public func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int {
         try await write { db in
             let target = WatchlistOwner.account(name)
-            try db.execute(sql: """
+            let adopted = try Row.fetchAll(db, sql: """
                 INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
-                SELECT ?, movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = ? AND true
+                SELECT ?, movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = ? AND true ORDER BY movie_id
                 ON CONFLICT (owner, movie_id) DO UPDATE SET
                     note = excluded.note, changed_at = excluded.changed_at, device = excluded.device, removed = excluded.removed
                 WHERE excluded.changed_at > watchlist_entry.changed_at
-                """, arguments: [target, owner])
+                RETURNING movie_id, note, changed_at, device, removed
+                """, arguments: [target, owner]).map(SQLiteWatchlist.entry)
+            try SQLiteFeed.append(adopted.map { NewFeedEvent.watchlist(owner: target, entry: $0) }, now: Date(), in: db)
             try db.execute(sql: "DELETE FROM watchlist_entry WHERE owner = ?", arguments: [owner])
             let moved = db.changesCount
             try db.execute(sql: "DELETE FROM watchlist_request WHERE owner = ?", arguments: [owner])

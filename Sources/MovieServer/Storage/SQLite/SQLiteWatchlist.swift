@@ -67,7 +67,7 @@ enum SQLiteWatchlist {
         }
     }
 
-    private static func entry(_ row: Row) -> WatchlistEntry {
+    static func entry(_ row: Row) -> WatchlistEntry {
         WatchlistEntry(
             movieID: row["movie_id"], note: row["note"],
             version: WatchlistVersion(changedAt: row["changed_at"], device: row["device"]), removed: row["removed"]

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import NIOHTTP1
+import Logging
+import NIOCore
+
+/// What opening a `GET /api/events` stream takes off the event loop: the token's check, the
+/// cursor's starting point, a place among the feed's streams, and the log's events after the
+/// cursor; and the stream's text (``frame(_:)``). The stream itself is written on its
+/// connection's event loop by ``EventStreamResponder``.
+///
+/// Every event's `id:` is its sequence in the log. A client that reconnects with
+/// `Last-Event-ID` gets every event after it, none twice; one whose cursor is older than the log
+/// keeps (or is not one of this log's) gets one `reset` event, whose id is where the log stands:
+/// it should fetch what it shows again. A stream opens with a `ready` event that carries the
+/// cursor it starts from. Idle streams get a comment line every ``FeedSettings/heartbeat``.
+struct EventStreams: Sendable {
+    let feed: EventFeed
+    let check: AccessTokenCheck
+    let metrics: ServerMetrics
+
+    /// Where a stream starts.
+    enum Start: Sendable, Hashable {
+        /// No cursor: from the log's end.
+        case fresh(Int64)
+        /// After the client's cursor.
+        case resume(Int64)
+        /// The client's cursor is not one the log can resume from: from the log's end, after a `reset`.
+        case reset(Int64)
+
+        var cursor: Int64 {
+            switch self {
+            case let .fresh(cursor), let .resume(cursor), let .reset(cursor): cursor
+            }
+        }
+    }
+
+    /// A stream the request may open: its reader and where it starts.
+    struct Opened: Sendable {
+        let subscription: UInt64
+        let identity: AccessTokenIdentity
+        /// The watchlist owner whose events it carries besides the catalogue's; nil for an application.
+        let owner: String?
+        let start: Start
+    }
+
+    static let pageSize = 500
+
+    /// Checks the request's token and takes a place for its stream among the feed's, whose
+    /// events go to `sink` from now on; the caller gives the place back (``EventFeed/unsubscribe(_:)``).
+    func open(authorization: String?, lastEventID: String?, sink: any FeedSink) async throws(ErrorAnswer) -> Opened {
+        let identity = try await check.identity(authorization: authorization, missing: .missingToken)
+        if identity.account != nil { try await check.tokens.confirmSignedIn(identity) }
+        let owner = identity.account.map(WatchlistOwner.account)
+        let start = try await startingPoint(lastEventID, owner: owner)
+        do {
+            let subscription = try await feed.subscribe(owner: owner, sink: sink)
+            return Opened(subscription: subscription, identity: identity, owner: owner, start: start)
+        } catch EventFeed.Refusal.full {
+            throw ErrorAnswer(.serviceUnavailable, code: "temporarily_unavailable",
+                              message: "This server holds as many event streams as it may; try again shortly.", headerFields: [.retryAfter: "5"])
+        } catch EventFeed.Refusal.personAtLimit {
+            throw ErrorAnswer(.tooManyRequests, code: "too_many_streams",
+                              message: "This account has \(feed.settings.streamsPerPerson) event streams open already: close one (or wait for a closed one to be noticed).",
+                              headerFields: [.retryAfter: "15"])
+        } catch let error as StorageError {
+            throw ErrorAnswer.storageUnavailable(error)
+        } catch {
+            throw ErrorAnswer(.serviceUnavailable, code: "temporarily_unavailable", message: "The event feed could not be opened; try again shortly.", headerFields: [.retryAfter: "1"])
+        }
+    }
+
+    /// Where a stream starts: after the client's cursor, or (`reset`) where the log stands.
+    private func startingPoint(_ lastEventID: String?, owner: String?) async throws(ErrorAnswer) -> Start {
+        let bounds: EventLogBounds
+        do throws(StorageError) { bounds = try await feed.storage.eventLogBounds() } catch { throw ErrorAnswer.storageUnavailable(error) }
+        guard let text = lastEventID?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .fresh(bounds.latest) }
+        guard let cursor = Int64(text), cursor >= bounds.prunedThrough, cursor <= bounds.latest else { return .reset(bounds.latest) }
+        return .resume(cursor)
+    }
+
+    /// One page of what the log holds for `owner` after `cursor`; the feed is told of the
+    /// catalogue events among them before they are written (``EventFeed/noteCatalogueChanges(in:)``).
+    func catchUp(after cursor: Int64, owner: String?) async throws -> [FeedEvent] {
+        let page = try await feed.storage.events(after: cursor, for: .reader(owner: owner), limit: Self.pageSize)
+        feed.noteCatalogueChanges(in: page)
+        return page
+    }
+
+    /// A stream's first lines: how long to wait before reconnecting, then `ready` or `reset`.
+    func opening(_ start: Start) -> String {
+        var text = "retry: \(feed.settings.retryMilliseconds)\n\n"
+        switch start {
+        case let .fresh(latest):
+            text += Self.frame(id: latest, event: "ready", data: "{\"resumed\":false}")
+        case let .resume(after):
+            text += Self.frame(id: after, event: "ready", data: "{\"resumed\":true}")
+        case let .reset(latest):
+            text += Self.frame(id: latest, event: "reset", data: "{\"reason\":\"the events after this stream's cursor are no longer kept: fetch what you show again\"}")
+        }
+        return text
+    }
+
+    static func frame(_ event: FeedEvent) -> String {
+        frame(id: event.sequence, event: event.kind.rawValue, data: event.data)
+    }
+
+    static func frame(id: Int64, event: String, data: String) -> String {
+        "id: \(id)\nevent: \(event)\ndata: \(data)\n\n"
+    }
+
+    /// Whether a request head asks for the stream: `GET` or `HEAD` of `/api/events`, with or
+    /// without a query.
+    static func isStreamRequest(_ method: HTTPMethod, uri: String) -> Bool {
+        guard method == .GET || method == .HEAD else { return false }
+        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return path == "/api/events" || path == "/api/events/"
+    }
+}
