@@ -115,17 +115,22 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
             guard policy != .networkOnly, request.cursor == nil, base.isUnavailable(error) || base.hasNoSearch(error) else { throw .network(error) }
             return try await searchStore(request, all: all, networkError: error)
         }
-        var storeError = await saveFound(page.movies)
+        // A walk stores each page while it asks for the next: the store's work (and the
+        // eviction a budget asks for) runs beside the network's instead of after it. Pages are
+        // stored in order, one at a time, and every page read is stored before this returns.
+        var saving = PageSaving { movies in await self.saveFound(movies) }
+        await saving.start(page.movies)
         var next = request
         while all, let cursor = page.next {
             next.cursor = cursor
             do throws(Base.Failure) {
                 let more = try await base.search(next)
-                storeError = await saveFound(more.movies) ?? storeError
+                await saving.start(more.movies)
                 // Appended in place: a new array per page made a walk of n movies copy n²/200 of them.
                 page.movies.append(contentsOf: more.movies)
                 page.next = more.next
             } catch {
+                let storeError = await saving.finish()
                 if Task.isCancelled { throw .cancelled }
                 if policy != .networkOnly, base.isUnavailable(error) {
                     return try await searchStore(request, all: all, networkError: error)
@@ -133,6 +138,7 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
                 return MovieSnapshot(value: page, source: .network, fetchedAt: now(), networkError: error, storeError: storeError)
             }
         }
+        let storeError = await saving.finish()
         return MovieSnapshot(value: page, source: .network, fetchedAt: now(), storeError: storeError)
     }
 
