@@ -194,6 +194,11 @@ struct StoreBudgetTests {
             ]
         }
         #expect(counts == [0, 0, 0, 0, 0], "search rows without movies, movies without search rows, casts without movies, actors without casts, list entries without movies")
+        #expect(try await store.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count } == 0, "a row names one that is gone")
+        // Eviction turns the connection's foreign-key programs off for its steps: they are on again after.
+        await #expect(throws: StoreError.self, "the writer checks foreign keys again") {
+            try await store.write { db in try db.execute(sql: "INSERT INTO castMember (apiId, movieId, position, actorId) VALUES (1, -1, 0, -1)") }
+        }
     }
 
     /// The id of a process that ran and ended.

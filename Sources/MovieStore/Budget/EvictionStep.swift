@@ -60,8 +60,7 @@ struct EvictionStep {
         }
         // No FTS5 'merge' here: the index's own automerge folds the deleted rows into its
         // segments as the next pages are written, and a merge per step cost a sixth of a budgeted walk.
-        try remove(doomed, in: db)
-        outcome.movies = doomed.count
+        outcome.movies = try remove(doomed, in: db)
         return outcome
     }
 
@@ -82,17 +81,25 @@ struct EvictionStep {
         }
     }
 
-    private func remove(_ doomed: [Candidate], in db: Database) throws {
-        let castActors = try db.cachedStatement(sql: "SELECT actorId FROM castMember WHERE apiId = ? AND movieId = ?")
+    /// Removes each movie with its cast and search row, then the actors no cast names any more.
+    /// The connection's foreign-key programs are off (``MovieStore``'s eviction write): a movie
+    /// a stored list names is kept here, as the constraint would have refused it.
+    private func remove(_ doomed: [Candidate], in db: Database) throws -> Int {
+        let deleteMovie = try db.cachedStatement(sql: """
+            DELETE FROM movie WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM listEntry WHERE listEntry.apiId = ? AND listEntry.movieId = ?)
+            """)
+        let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE apiId = ? AND movieId = ? RETURNING actorId")
         let deleteWords = try db.cachedStatement(sql: "DELETE FROM movieWords WHERE rowid = ?")
-        let deleteMovie = try db.cachedStatement(sql: "DELETE FROM movie WHERE rowid = ?")
-        var actors: Set<Int64> = [], removed: Set<Int64> = []
-        for movie in doomed where removed.insert(movie.rowID).inserted {
-            actors.formUnion(try Int64.fetchAll(castActors, arguments: [movie.apiID, movie.movieID]))
+        var actors: Set<Int64> = [], seen: Set<Int64> = [], removed = 0
+        for movie in doomed where seen.insert(movie.rowID).inserted {
+            try deleteMovie.execute(arguments: [movie.rowID, movie.apiID, movie.movieID])
+            guard db.changesCount > 0 else { continue }
+            removed += 1
+            actors.formUnion(try Int64.fetchAll(deleteCast, arguments: [movie.apiID, movie.movieID]))
             try deleteWords.execute(arguments: [movie.rowID])
-            try deleteMovie.execute(arguments: [movie.rowID])
         }
         let deleteUnnamedActor = try db.cachedStatement(sql: "DELETE FROM actor WHERE id = ? AND NOT EXISTS (SELECT 1 FROM castMember WHERE actorId = ?)")
         for actor in actors { try deleteUnnamedActor.execute(arguments: [actor, actor]) }
+        return removed
     }
 }
