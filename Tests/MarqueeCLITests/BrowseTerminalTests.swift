@@ -18,14 +18,15 @@ struct BrowseTerminalTests {
     /// die), writes its pid, and after it exits prints its status and the terminal's line
     /// settings, then "checked." (so a reader never sees half of it), and stays open two
     /// minutes to be read.
-    /// With `pause`, the script waits that many seconds first, so keys sent meanwhile are typed
-    /// before `marquee` starts.
-    func browseScript(_ arguments: [String], pause: Int = 0) throws -> String {
+    /// With `startSignal`, the script waits until that file exists, so keys sent meanwhile are
+    /// typed before `marquee` starts.
+    func browseScript(_ arguments: [String], startSignal: URL? = nil) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("browse.sh")
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+        let wait = startSignal.map { "while [ ! -e '\($0.path)' ]; do sleep 0.05; done" } ?? ""
         try """
-        sleep \(pause)
+        \(wait)
         sh -c 'echo $$ > "$0"; exec timeout --foreground 300 "$@"' '\(pidFile.path)' '\(BuildProducts.executable(named: "marquee").path)' browse \(quoted)
         status=$?
         settings=$(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')
@@ -114,7 +115,8 @@ struct BrowseTerminalTests {
             let codes = prompt.compactMap { line in line.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/).map { String($0.1) } }
             let code = try #require(codes.first)
             #expect(try await PageClient(port: server.port).decide(code, as: "alice", signUp: false).status == 200)
-            let list = try await terminal.waitForScreen("alice's list") { $0.contains { $0.contains("alice's pick") } }
+            // The device flow polls every 5 s, 10 after a slow_down: the wait covers several polls.
+            let list = try await terminal.waitForScreen(timeLimit: .seconds(60), "alice's list") { $0.contains { $0.contains("alice's pick") } }
             #expect(!list.contains { $0.contains("and enter the code") })
             try await terminal.send("q")
             try await expectRestored(terminal, status: 0)
@@ -201,11 +203,14 @@ struct BrowseTerminalTests {
 
     @Test("a q typed before browse has started is not lost: it quits as soon as the screen is up")
     func typedAhead() async throws {
+        let start = folder.appendingPathComponent("start")
         let terminal = try await TmuxTerminal.start(
-            command: try browseScript(["--env", "stub:success", "--store", store.path], pause: 2), environment: MarqueeProcess().environment, width: 100, height: 30
+            command: try browseScript(["--env", "stub:success", "--store", store.path], startSignal: start), environment: MarqueeProcess().environment, width: 100, height: 30
         )
         defer { terminal.kill() }
         try await terminal.send("q")
+        _ = try await terminal.waitForScreen("the q echoed while browse has not started") { $0.first == "q" }
+        try Data().write(to: start)
         let screen = try await terminal.waitForText("checked.")
         #expect(screen.first == "qexit=0", "the q was echoed before raw mode, then read by browse, which quit: \(screen)")
         #expect(screen.contains { $0.hasPrefix("tty:") && !$0.contains("-icanon") && !$0.contains("-echo") })

@@ -30,7 +30,7 @@ struct ImportInterruptionTests {
         let status = await importer.waitForExit(within: .seconds(60))
         let waited = ContinuousClock.now - stopped
         #expect(status != 0)
-        #expect(waited < .seconds(3 + 10), "ended within the query timeout (plus the process's exit): \(waited)")
+        #expect(waited < .seconds(3 + 25), "ended within the query timeout (plus the process's exit), not after the 60 s wait: \(waited)")
         let error = await importer.nextErrorLine(containing: "marquee:")
         #expect(error?.contains("lost the database connection to PostgreSQL database") == true, "\(error ?? importer.lastOutput)")
         #expect(error?.contains("nothing was imported") == true, "\(error ?? "")")

@@ -50,7 +50,7 @@ struct LiveBrowseTests {
 
             let added = try await laptop.run(["watch", "add", "6", "--note", "from the laptop", "--env", apiA])
             #expect(added.status == 0, "\(added.standardError)")
-            let shown = try await terminal.waitForScreen(timeLimit: .seconds(10), "the laptop's movie on the phone") { screen in
+            let shown = try await terminal.waitForScreen(timeLimit: .seconds(30), "the laptop's movie on the phone") { screen in
                 screen.contains { $0.contains("from the laptop") }
             }
             let title = try #require(try Catalog.reference().movies.first { $0.id == 6 }?.name)
@@ -65,7 +65,7 @@ struct LiveBrowseTests {
             try JSONEncoder().encode(movies).write(to: catalog)
             let reimported = try await laptop.run(["catalog", "import", catalog.path, "--database", database])
             #expect(reimported.status == 0, "\(reimported.standardError)")
-            _ = try await terminal.waitForText("1  Finding Dory, Restored (2016)", timeLimit: .seconds(10))
+            _ = try await terminal.waitForText("1  Finding Dory, Restored (2016)", timeLimit: .seconds(30))
 
             try await terminal.send("q")
             try await browse.expectRestored(terminal, status: 0)

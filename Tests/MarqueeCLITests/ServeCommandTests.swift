@@ -74,8 +74,9 @@ struct ServeCommandTests {
                 try await connection.send("GET /health/live HTTP/1.1\r\nHost: x\r\n")
                 open.append(connection)
             }
-            // Time for the server to read those bytes: a connection it has read nothing from yet is
-            // idle, and at the cap an idle one is closed to admit the new one.
+            // Time for the server to accept those three alone: it accepts up to four waiting
+            // connections in one read of its socket (NIO's `maxMessagesPerRead`) before the cap
+            // stops it, so a fourth already waiting beside them would be let in with them.
             try await Task.sleep(for: .seconds(1))
             let answered = NIOLockedValueBox(false)
             let waiting = Task {
