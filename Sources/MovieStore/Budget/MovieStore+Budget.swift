@@ -65,9 +65,7 @@ extension MovieStore {
                 let written = Result { () throws -> Value in
                     var value: Value?
                     try db.inTransaction(.immediate) {
-                        if !taken.movies.isEmpty || !taken.lists.isEmpty {
-                            try PendingUses.stamp(taken, tick: UseClock.next(in: db), in: db)
-                        }
+                        try PendingUses.stamp(taken, in: db)
                         value = try body(db)
                         return .commit
                     }

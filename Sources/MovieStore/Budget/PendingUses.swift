@@ -46,6 +46,13 @@ final class PendingUses: @unchecked Sendable {
         }
     }
 
+    /// Stamps `taken`, if it holds any use, with the next tick of the use clock, in the caller's
+    /// write transaction.
+    static func stamp(_ taken: (movies: [MovieStore.APIKey: Set<Int>], lists: [MovieStore.APIKey: Set<String>]), in db: Database) throws {
+        guard !taken.movies.isEmpty || !taken.lists.isEmpty else { return }
+        try stamp(taken, tick: UseClock.next(in: db), in: db)
+    }
+
     /// Stamps `taken` with `tick` in the caller's write transaction; an API or a thing no longer
     /// stored is passed over.
     static func stamp(_ taken: (movies: [MovieStore.APIKey: Set<Int>], lists: [MovieStore.APIKey: Set<String>]), tick: Int64, in db: Database) throws {

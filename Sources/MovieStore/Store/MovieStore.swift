@@ -182,9 +182,7 @@ public final class MovieStore: Sendable {
         let taken = uses.take()
         do {
             return try await pool.write { db in
-                if !taken.movies.isEmpty || !taken.lists.isEmpty {
-                    try PendingUses.stamp(taken, tick: UseClock.next(in: db), in: db)
-                }
+                try PendingUses.stamp(taken, in: db)
                 return try body(db)
             }
         } catch {
