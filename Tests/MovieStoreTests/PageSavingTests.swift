@@ -1,5 +1,6 @@
 import Movies
 @testable import MovieStore
+import Synchronization
 import Testing
 
 /// A walk stores each page while it reads the next: in order, one page at a time, with nothing
@@ -57,14 +58,17 @@ struct PageSavingTests {
         await saves.happened("start 1")
         #expect(await saves.events == ["start 1"], "the walk goes on while page 1 is stored")
 
+        let secondStarted = Mutex(false)
         let second = Task { [saving] in
             var copy = saving
             await copy.start(Self.page(2))
+            secondStarted.withLock { $0 = true }
             return copy
         }
         // A window for a save started too early to show itself; the right order never does.
         try await Task.sleep(for: .milliseconds(200))
         #expect(await saves.events == ["start 1"], "page 2's save waits for page 1's")
+        #expect(!secondStarted.withLock { $0 }, "starting page 2 waits while page 1 is stored")
         await saves.open(1)
         await saves.open(2)
         saving = await second.value

@@ -100,10 +100,46 @@ struct StoreBudgetTests {
         #expect(try await store.watchlist(api: watched).lines.map(\.movieID).sorted() == [3, 5])
         #expect(try await store.movie(id: 9_000, api: Self.api) != nil, "the last fetched movie is kept")
         #expect(try await store.movie(id: 1_000, api: Self.api) == nil, "the least recently used movie is evicted")
+        var listsKept = 0
         for query in lists {
-            if let list = try await store.list(query, api: Self.api) { #expect(list.value.count == 50, "\(query) is torn") }
+            if let list = try await store.list(query, api: Self.api) {
+                #expect(list.value.count == 50, "\(query) is torn")
+                listsKept += 1
+            }
         }
+        #expect(listsKept < lists.count, "a list, used before the walk, was evicted with its entries")
         #expect(try await store.checkIntegrity().isEmpty)
+        try await Self.expectConsistent(store)
+    }
+
+    @Test("an eviction step whose caller is cancelled mid-step commits whole, and the writer checks foreign keys again after it")
+    func cancelledStep() async throws {
+        let store = try Self.makeStore()
+        try await Self.walk(store, 1...10)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let step = Task {
+            try await store.writeWithoutForeignKeyPrograms { db in
+                started.signal()
+                release.wait()
+                let apiID = try Int64.fetchOne(db, sql: "SELECT id FROM api WHERE key = ?", arguments: [Self.api])
+                try db.execute(sql: "DELETE FROM castMember WHERE apiId = ? AND movieId = 4", arguments: [apiID])
+                try db.execute(sql: "DELETE FROM movieWords WHERE rowid = (SELECT rowid FROM movie WHERE apiId = ? AND id = 4)", arguments: [apiID])
+                try db.execute(sql: "DELETE FROM movie WHERE apiId = ? AND id = 4", arguments: [apiID])
+                try db.execute(sql: "DELETE FROM actor WHERE id NOT IN (SELECT actorId FROM castMember)")
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                started.wait()
+                continuation.resume()
+            }
+        }
+        step.cancel()
+        release.signal()
+        try await step.value
+        #expect(try await store.movie(id: 4, api: Self.api) == nil, "the step committed")
+        #expect(try await store.movie(id: 5, api: Self.api) != nil)
+        #expect(try await store.write { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true, "the writer checks foreign keys")
         try await Self.expectConsistent(store)
     }
 

@@ -82,8 +82,9 @@ struct EvictionStep {
     }
 
     /// Removes each movie with its cast and search row, then the actors no cast names any more.
-    /// The connection's foreign-key programs are off (``MovieStore``'s eviction write): a movie
-    /// a stored list names is kept here, as the constraint would have refused it.
+    /// The connection's foreign-key programs are off (``MovieStore``'s eviction write), so this
+    /// does their work. A movie a stored list names is never a candidate (``run(in:)`` picks
+    /// none); should one come, it is kept, where the constraint would have refused the whole step.
     private func remove(_ doomed: [Candidate], in db: Database) throws -> Int {
         let deleteMovie = try db.cachedStatement(sql: """
             DELETE FROM movie WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM listEntry WHERE listEntry.apiId = ? AND listEntry.movieId = ?)

@@ -44,7 +44,8 @@ extension MovieStore {
             let perMovie = max(usage.usedBytes / max(movies, 1), 256)
             return Int((usage.usedBytes - stop + perMovie - 1) / perMovie)
         }
-        while remaining > 0 {
+        // A caller that is cancelled stops eviction between steps; the next write goes on.
+        while remaining > 0, !Task.isCancelled {
             let step = EvictionStep(movies: min(remaining, Self.moviesPerEvictionStep))
             let removed = try await writeWithoutForeignKeyPrograms { db in try step.run(in: db) }
             guard removed.movies + removed.lists > 0 else { break }
@@ -54,26 +55,33 @@ extension MovieStore {
 
     /// ``write(_:)`` with SQLite's foreign-key programs off for the transaction: for each movie
     /// removed they checked the lists and casts that name it and deleted its cast, half of an
-    /// eviction step's time. `body` does what they did itself (``EvictionStep``); they are on
-    /// again before the connection writes anything else.
-    private func writeWithoutForeignKeyPrograms<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
+    /// eviction step's time. `body` does what they did itself (``EvictionStep``).
+    ///
+    /// The write runs in a task of its own, so the caller's cancellation never reaches it: GRDB
+    /// answers a cancellation by interrupting SQLite and refusing every statement but a rollback,
+    /// which could leave the programs off for the connection's later writes, or report a
+    /// committed step as failed. A step is short; it ends whole, and the programs are on again.
+    func writeWithoutForeignKeyPrograms<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(StoreError) -> Value {
         let taken = uses.take()
+        let pool = pool
         do {
-            return try await pool.writeWithoutTransaction { db in
-                // The setting takes effect outside a transaction only.
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                let written = Result { () throws -> Value in
-                    var value: Value?
-                    try db.inTransaction(.immediate) {
-                        try PendingUses.stamp(taken, in: db)
-                        value = try body(db)
-                        return .commit
+            return try await Task {
+                try await pool.writeWithoutTransaction { db in
+                    // The setting takes effect outside a transaction only.
+                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                    let written = Result { () throws -> Value in
+                        var value: Value?
+                        try db.inTransaction(.immediate) {
+                            try PendingUses.stamp(taken, in: db)
+                            value = try body(db)
+                            return .commit
+                        }
+                        return value!
                     }
-                    return value!
+                    try db.execute(sql: "PRAGMA foreign_keys = ON")
+                    return try written.get()
                 }
-                try db.execute(sql: "PRAGMA foreign_keys = ON")
-                return try written.get()
-            }
+            }.value
         } catch {
             uses.restore(taken)
             throw StoreError(error, path: url.path)

@@ -2,6 +2,7 @@ import Movies
 
 /// The pages of a walk being stored while the next one is read: one page at a time, in the order
 /// they came, each started once the one before it is stored; the walk's last store failure is kept.
+/// A save is not cancelled with the walk: a walk cancelled mid-way still waits for its page.
 struct PageSaving {
     typealias Save = @Sendable ([Movie]) async -> StoreError?
 
