@@ -200,6 +200,20 @@ struct StoreBudgetTests {
         #expect(try await store.checkIntegrity().isEmpty)
     }
 
+    @Test("eviction far past the budget goes in steps: no transaction removes more than a step's movies")
+    func evictionInSteps() async throws {
+        let url = TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite")
+        try await Self.walk(try Self.makeStore(budget: .unlimited, url: url), 1...6_000)
+        let store = try Self.makeStore(url: url)
+        let deletions = MovieDeletions()
+        store.pool.add(transactionObserver: deletions)
+        await store.keepWithinBudget()
+        let perTransaction = deletions.committed
+        #expect(perTransaction.reduce(0, +) > 4_000, "most of the 6,000 movies went: \(perTransaction)")
+        #expect(perTransaction.count >= 3, "in several transactions: \(perTransaction)")
+        #expect(perTransaction.allSatisfy { $0 <= 2_000 }, "at most 2,000 movies a step, as the documentation says: \(perTransaction)")
+    }
+
     @Test("a store made before the budget is converted to give pages back, and keeps its data")
     func convertsAnOlderStore() async throws {
         let url = TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite")
@@ -249,5 +263,34 @@ struct StoreBudgetTests {
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
         return pid
+    }
+}
+
+/// How many movie rows each committed transaction deleted.
+private final class MovieDeletions: TransactionObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending = 0
+    private var counts: [Int] = []
+
+    var committed: [Int] { lock.withLock { counts } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        if case let .delete(table) = eventKind { return table == "movie" }
+        return false
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        lock.withLock { pending += 1 }
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        lock.withLock {
+            if pending > 0 { counts.append(pending) }
+            pending = 0
+        }
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        lock.withLock { pending = 0 }
     }
 }
