@@ -214,6 +214,27 @@ struct StoreBudgetTests {
         #expect(perTransaction.allSatisfy { $0 <= 2_000 }, "at most 2,000 movies a step, as the documentation says: \(perTransaction)")
     }
 
+    @Test("a cancelled caller stops eviction after the step under way; the next write goes on")
+    func cancelledBetweenSteps() async throws {
+        let url = TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite")
+        try await Self.walk(try Self.makeStore(budget: .unlimited, url: url), 1...6_000)
+        let store = try Self.makeStore(url: url)
+        let deletions = MovieDeletions()
+        store.pool.add(transactionObserver: deletions)
+        let (go, letGo) = AsyncStream<Void>.makeStream()
+        let eviction = Task {
+            for await _ in go { break }
+            await store.keepWithinBudget()
+        }
+        deletions.afterDeletingCommit { eviction.cancel() }
+        letGo.yield()
+        await eviction.value
+        #expect(deletions.committed.count == 1, "one step, then it stopped: \(deletions.committed)")
+
+        await store.keepWithinBudget()
+        #expect(deletions.committed.count >= 3, "the next call evicts the rest: \(deletions.committed)")
+    }
+
     @Test("a store made before the budget is converted to give pages back, and keeps its data")
     func convertsAnOlderStore() async throws {
         let url = TestFolders.temporary.appendingPathComponent("budget-\(UUID().uuidString)/movies.sqlite")
@@ -271,8 +292,14 @@ private final class MovieDeletions: TransactionObserver, @unchecked Sendable {
     private let lock = NSLock()
     private var pending = 0
     private var counts: [Int] = []
+    private var onCommit: (@Sendable () -> Void)?
 
     var committed: [Int] { lock.withLock { counts } }
+
+    /// Calls `action` after each commit that deleted movies.
+    func afterDeletingCommit(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { onCommit = action }
+    }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         if case let .delete(table) = eventKind { return table == "movie" }
@@ -284,10 +311,13 @@ private final class MovieDeletions: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        lock.withLock {
-            if pending > 0 { counts.append(pending) }
-            pending = 0
+        let action = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer { pending = 0 }
+            guard pending > 0 else { return nil }
+            counts.append(pending)
+            return onCommit
         }
+        action?()
     }
 
     func databaseDidRollback(_ db: Database) {
