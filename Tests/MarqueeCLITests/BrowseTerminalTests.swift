@@ -101,7 +101,7 @@ struct BrowseTerminalTests {
         try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
             _ = try await server.server.accounts.create(name: "alice", password: "correct horse")
             let change = WatchlistChangeRecord(id: "a1", movieID: 6, action: .add, note: "alice's pick", changedAt: 1_700_000_000_000, device: "d")
-            _ = storage.applyWatchlist(WatchlistWrite(owner: WatchlistOwner.account("alice"), key: "a1", request: "PUT", body: Data(), changes: [change], shape: .single), now: Date())
+            _ = storage.applyWatchlist(WatchlistWrite(owner: storage.owner(ofAccount: "alice"), key: "a1", request: "PUT", body: Data(), changes: [change], shape: .single), now: Date())
             var marquee = MarqueeProcess()
             marquee.environment["NO_COLOR"] = "1"
             let api = server.baseURL.absoluteString

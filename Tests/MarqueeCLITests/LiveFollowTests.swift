@@ -9,9 +9,9 @@ import Testing
 /// and a stream cut at random moments a thousand times loses nothing and applies nothing twice.
 @Suite("The live feed from the command line", .serialized, .timeLimit(.minutes(6)))
 struct LiveFollowTests {
-    static func change(_ id: String, movie: Int, _ action: WatchlistChangeRecord.Action, at time: Int64) -> WatchlistWrite {
+    static func change(_ id: String, movie: Int, _ action: WatchlistChangeRecord.Action, at time: Int64, on storage: MemoryStorage) -> WatchlistWrite {
         let record = WatchlistChangeRecord(id: id, movieID: movie, action: action, note: action == .add ? "note \(id)" : "", changedAt: time, device: "other-device")
-        return WatchlistWrite(owner: WatchlistOwner.account("alice"), key: id, request: "PUT", body: Data(id.utf8), changes: [record], shape: .single)
+        return WatchlistWrite(owner: storage.owner(ofAccount: "alice"), key: id, request: "PUT", body: Data(id.utf8), changes: [record], shape: .single)
     }
 
     static func object(_ line: String) -> [String: Any] {
@@ -26,19 +26,19 @@ struct LiveFollowTests {
             let api = server.baseURL.absoluteString
             let login = try await SignInCommandTests.login(marquee, api: api, port: server.port, as: "alice")
             #expect(login.status == 0)
-            _ = storage.applyWatchlist(Self.change("first", movie: 2, .add, at: 1_700_000_000_000), now: Date())
+            _ = storage.applyWatchlist(Self.change("first", movie: 2, .add, at: 1_700_000_000_000, on: storage), now: Date())
 
             let follow = try marquee.launch(["watchlist", "--follow", "--json", "--env", api])
             let list = try #require(await follow.nextOutputLine(containing: "entries"))
             #expect((Self.object(list)["entries"] as? [[String: Any]])?.map { $0["movieId"] as? Int } == [2], "\(list)")
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
 
-            _ = storage.applyWatchlist(Self.change("second", movie: 6, .add, at: 1_700_000_001_000), now: Date())
+            _ = storage.applyWatchlist(Self.change("second", movie: 6, .add, at: 1_700_000_001_000, on: storage), now: Date())
             let added = try #require(await follow.nextOutputLine(containing: "\"movieId\":6"))
             #expect(Self.object(added)["event"] as? String == "changed")
             #expect(Self.object(added)["note"] as? String == "note second")
             #expect(Self.object(added)["removed"] as? Bool == false)
-            _ = storage.applyWatchlist(Self.change("third", movie: 2, .remove, at: 1_700_000_002_000), now: Date())
+            _ = storage.applyWatchlist(Self.change("third", movie: 2, .remove, at: 1_700_000_002_000, on: storage), now: Date())
             let removed = try #require(await follow.nextOutputLine(containing: "\"removed\":true"))
             #expect(Self.object(removed)["movieId"] as? Int == 2)
 
@@ -71,13 +71,13 @@ struct LiveFollowTests {
             while relay.cutsMade < 1_000 || made < 300 {
                 let movie = movies[made % movies.count]
                 let action: WatchlistChangeRecord.Action = (made / movies.count).isMultiple(of: 2) ? .add : .remove
-                _ = storage.applyWatchlist(Self.change("c\(made)", movie: movie, action, at: 1_700_000_000_000 + Int64(made) * 1_000), now: Date())
+                _ = storage.applyWatchlist(Self.change("c\(made)", movie: movie, action, at: 1_700_000_000_000 + Int64(made) * 1_000, on: storage), now: Date())
                 made += 1
                 try await Task.sleep(for: .milliseconds(made < 300 ? 20 : 5))
                 if made > 20_000 { break }
             }
             #expect(relay.cutsMade == 1_000, "the relay cut \(relay.cutsMade) streams")
-            let expected = Set(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID))
+            let expected = Set(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID))
 
             // The last change's line arrives once everything before it did.
             var lines: [String] = []

@@ -25,13 +25,13 @@ struct PeopleOnOneMachineTests {
             #expect(!bobsView.standardOutput.contains("alice's private note"), "\(bobsView.standardOutput)")
             let bobsSync = try await bob.marquee.run(["sync", "--env", api, "--store", store])
             #expect(bobsSync.status == 0, "\(bobsSync.standardError)")
-            #expect(storage.watchlist(owner: WatchlistOwner.account("bob")).isEmpty, "nothing of alice's went with bob's token")
-            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).isEmpty, "and nothing was sent for her")
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "bob")).isEmpty, "nothing of alice's went with bob's token")
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "alice")).isEmpty, "and nothing was sent for her")
 
             let alicesSync = try await alice.marquee.run(["sync", "--env", api, "--store", store])
             #expect(alicesSync.status == 0, "\(alicesSync.standardError)")
-            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.note) == ["alice's private note"])
-            #expect(storage.watchlist(owner: WatchlistOwner.account("bob")).isEmpty)
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.note) == ["alice's private note"])
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "bob")).isEmpty)
         }
     }
 
@@ -48,8 +48,8 @@ struct PeopleOnOneMachineTests {
             #expect(try await home.marquee.run(["watch", "add", "6", "--note", "as alice", "--env", api, "--store", store]).status == 0)
             #expect(try await home.marquee.run(["watch", "add", "7", "--note", "as bob", "--account", "bob", "--env", api, "--store", store]).status == 0)
             #expect(try await home.marquee.run(["watch", "add", "8", "--note", "as bob too", "--env", api, "--store", store], environment: ["MARQUEE_ACCOUNT": "bob"]).status == 0)
-            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID) == [6])
-            #expect(Set(storage.watchlist(owner: WatchlistOwner.account("bob")).map(\.movieID)) == [7, 8])
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID) == [6])
+            #expect(Set(storage.watchlist(owner: storage.owner(ofAccount: "bob")).map(\.movieID)) == [7, 8])
 
             let carol = try await home.marquee.run(["watch", "add", "9", "--account", "carol", "--env", api, "--store", store])
             #expect(carol.status == 1)
@@ -79,12 +79,12 @@ struct PeopleOnOneMachineTests {
 
             #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             #expect(try await home.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
-            #expect(Set(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID)) == [6, 7])
+            #expect(Set(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID)) == [6, 7])
 
             #expect(try await home.marquee.run(["watch", "add", "8", "--offline", "--env", api, "--store", store]).status == 0)
             let dropped = try await home.marquee.run(["logout", "--discard-pending", "--env", api, "--store", store])
             #expect(dropped.standardOutput == "Signed alice out of \(api); the session was ended at the server; 1 unsent watchlist change dropped.\n")
-            #expect(!storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.movieID).contains(8))
+            #expect(!storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID).contains(8))
         }
     }
 
@@ -110,12 +110,12 @@ struct PeopleOnOneMachineTests {
             }
             #expect(try await bob.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
             #expect(try await alice.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
-            #expect(storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.note) == ["alice's"])
-            #expect(storage.watchlistJournal(owner: WatchlistOwner.account("alice")).count == 1, "applied once")
-            let bobs = storage.watchlist(owner: WatchlistOwner.account("bob"))
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.note) == ["alice's"])
+            #expect(storage.watchlistJournal(owner: storage.owner(ofAccount: "alice")).count == 1, "applied once")
+            let bobs = storage.watchlist(owner: storage.owner(ofAccount: "bob"))
             #expect(Set(bobs.map(\.movieID)) == [1, 2, 3, 4, 5])
             #expect(bobs.allSatisfy { $0.note == "bob's" })
-            #expect(storage.watchlistJournal(owner: WatchlistOwner.account("bob")).count == 5)
+            #expect(storage.watchlistJournal(owner: storage.owner(ofAccount: "bob")).count == 5)
         }
     }
 }

@@ -34,6 +34,9 @@ public struct AuthConfiguration: Sendable {
     /// How many failed sign-ins one address may make on the page in ten minutes before it must
     /// wait (`429`); an account may have twice as many, from any addresses.
     public var signInLimit = 10
+    /// How far the server's clock may be from the issuer's: a token is accepted this long past
+    /// its `exp` (and before its `nbf`), and an event stream ends this long after its token's `exp`.
+    public var clockSkewLeeway: TimeInterval = TokenService.clockSkewLeeway
     /// The bcrypt cost of a new password hash (see ``PasswordHasher``).
     public var passwordHashCost: UInt8 = PasswordHasher.defaultCost
 

@@ -89,12 +89,3 @@ enum RefreshedChain: Sendable {
     case application
     case person(StoredSignIn)
 }
-
-extension Data {
-    var base64URLEncoded: String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-}

@@ -1,27 +1,39 @@
 import Crypto
 import Foundation
 
-/// One key that signs access tokens, named by the id written in each token's `kid` header.
+/// One key that signs access tokens (and search cursors), named by the id written in each
+/// token's `kid` header. An accept-only key signs nothing: what it signed is accepted, so that
+/// every instance can learn a key before any signs with it.
 public struct SigningKey: Sendable {
     public let id: String
     public let key: SymmetricKey
+    /// Whether the key is only accepted, never used to sign (the first step of a rotation).
+    public let acceptOnly: Bool
 
-    public init(id: String, key: SymmetricKey) {
+    public init(id: String, key: SymmetricKey, acceptOnly: Bool = false) {
         self.id = id
         self.key = key
+        self.acceptOnly = acceptOnly
     }
 
     /// A key made from a secret text (its SHA-256), as operators write them in files and variables.
-    public init(id: String, secret: String) {
-        self.init(id: id, key: SymmetricKey(data: SHA256.hash(data: Data(secret.utf8))))
+    public init(id: String, secret: String, acceptOnly: Bool = false) {
+        self.init(id: id, key: SymmetricKey(data: SHA256.hash(data: Data(secret.utf8))), acceptOnly: acceptOnly)
     }
 }
 
-/// The keys a server accepts access tokens from, oldest first. New tokens are signed with the
-/// newest; a token signed with an older listed key stays valid until it expires, so keys rotate
-/// without signing anyone out. A token whose `kid` names no listed key is refused.
+/// The keys a server accepts access tokens and search cursors from, oldest first. New ones are
+/// signed with the newest key that is not accept-only; one signed with any listed key stays valid
+/// (a token until it expires), so keys rotate without signing anyone out. One whose `kid` names
+/// no listed key is refused.
+///
+/// Several instances rotate in two steps, so that none signs with a key another does not accept
+/// yet: first every instance is restarted with the new key listed as accept-only, then every
+/// instance is restarted with it as a signing key.
 public struct SigningKeyRing: Sendable {
     public let keys: [SigningKey]
+    /// The key new tokens and cursors are signed with: the newest that is not accept-only.
+    public let newest: SigningKey
 
     public init(_ keys: [SigningKey]) throws(SigningKeyError) {
         guard !keys.isEmpty else { throw .empty }
@@ -30,10 +42,10 @@ public struct SigningKeyRing: Sendable {
             guard Self.isValidID(key.id) else { throw .invalidID(key.id) }
             guard seen.insert(key.id).inserted else { throw .duplicateID(key.id) }
         }
+        guard let signer = keys.last(where: { !$0.acceptOnly }) else { throw .onlyAcceptOnly }
         self.keys = keys
+        newest = signer
     }
-
-    public var newest: SigningKey { keys[keys.count - 1] }
 
     public func key(id: String) -> SigningKey? { keys.first { $0.id == id } }
 
@@ -53,15 +65,18 @@ public struct SigningKeyRing: Sendable {
     }
 
     /// Parses lines of `KEY-ID SECRET`, oldest first, newest last; blank lines and lines starting
-    /// with `#` are skipped; `;` also separates entries, for an environment variable. Secrets
+    /// with `#` are skipped; `;` also separates entries, for an environment variable. A line
+    /// `accept KEY-ID SECRET` lists an accept-only key (so `accept` is no key's id). Secrets
     /// shorter than 32 characters are refused. Errors name the source and the entry only: a line
     /// with its columns swapped has the secret where the id should be.
     public static func parse(_ text: String, source: String) throws(SigningKeyError) -> SigningKeyRing {
         var keys: [SigningKey] = []
         let entries = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == ";" }
         for (index, entry) in entries.enumerated() {
-            let line = entry.trimmingCharacters(in: .whitespacesAndNewlines)
+            var line = entry.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
+            let acceptOnly = line.split(maxSplits: 1, whereSeparator: \.isWhitespace).first.map(String.init) == Self.acceptOnlyWord
+            if acceptOnly { line = String(line.dropFirst(Self.acceptOnlyWord.count)).trimmingCharacters(in: .whitespaces) }
             let parts = line.split(maxSplits: 1, whereSeparator: \.isWhitespace)
             guard parts.count == 2 else { throw .malformed(source: source, entry: index + 1, reason: "expected 'KEY-ID SECRET'") }
             let id = String(parts[0]), secret = parts[1].trimmingCharacters(in: .whitespaces)
@@ -74,11 +89,20 @@ public struct SigningKeyRing: Sendable {
             guard !keys.contains(where: { $0.id == id }) else {
                 throw .malformed(source: source, entry: index + 1, reason: "the key id is listed twice")
             }
-            keys.append(SigningKey(id: id, secret: secret))
+            guard id != Self.acceptOnlyWord else {
+                throw .malformed(source: source, entry: index + 1, reason: "'\(Self.acceptOnlyWord)' is no key id: write 'accept KEY-ID SECRET' for an accept-only key")
+            }
+            keys.append(SigningKey(id: id, secret: secret, acceptOnly: acceptOnly))
         }
         guard !keys.isEmpty else { throw .malformed(source: source, entry: 0, reason: "it lists no key") }
+        guard keys.contains(where: { !$0.acceptOnly }) else {
+            throw .malformed(source: source, entry: 0, reason: "every key is accept-only: at least one must sign (a line without 'accept')")
+        }
         return try SigningKeyRing(keys)
     }
+
+    /// The word that starts an accept-only key's line.
+    public static let acceptOnlyWord = "accept"
 
     public static let minimumSecretLength = 32
 
@@ -93,10 +117,12 @@ public enum SigningKeyError: Error, Sendable, CustomStringConvertible {
     case invalidID(String)
     case duplicateID(String)
     case malformed(source: String, entry: Int, reason: String)
+    case onlyAcceptOnly
 
     public var description: String {
         switch self {
         case .empty: "no signing key is given"
+        case .onlyAcceptOnly: "every signing key is accept-only: at least one must sign"
         case let .invalidID(id): "the key id '\(id)' must be 1 to 64 letters, digits, '-', '_' or '.'"
         case let .duplicateID(id): "the key id '\(id)' is listed twice"
         case let .malformed(source, entry, reason): entry > 0 ? "\(source), entry \(entry): \(reason)" : "\(source): \(reason)"

@@ -81,20 +81,23 @@ public final class TokenService: Sendable {
         logger.notice("revoked a token of \(client.id)")
     }
 
-    /// Throws the 401 to send back unless a person's sign-in is still on (an application's
-    /// token has none to check): an access token outlives the sign-in it came from by at most its
+    /// A person's sign-in, still on, or the 401 to send back; nil for an application's token,
+    /// which has none to check. An access token outlives the sign-in it came from by at most its
     /// lifetime, and what is personal is refused at once.
-    func confirmSignedIn(_ identity: AccessTokenIdentity) async throws(ErrorAnswer) {
-        guard let id = identity.signInID else { return }
+    @discardableResult
+    func confirmSignedIn(_ identity: AccessTokenIdentity) async throws(ErrorAnswer) -> StoredSignIn? {
+        guard let id = identity.signInID else { return nil }
         let signIn: StoredSignIn?
         do { signIn = try await storage.signIn(id: id) } catch { throw .storageUnavailable(error) }
         guard let signIn, signIn.account == identity.subject else {
             throw .invalidToken("The sign-in this token belongs to has ended; sign in again.")
         }
+        return signIn
     }
 
-    /// How far the server's clock may be from the issuer's: a token is accepted up to this long
-    /// after its `exp` and this long before its `nbf`.
+    /// How far the server's clock may be from the issuer's unless configured otherwise
+    /// (``AuthConfiguration/clockSkewLeeway``): a token is accepted up to this long after its
+    /// `exp` and this long before its `nbf`.
     public static let clockSkewLeeway: TimeInterval = 60
 
     /// The client an access token was issued to, or the 401 to send back.
@@ -127,10 +130,11 @@ public final class TokenService: Sendable {
         guard Self.isSane(payload.exp.value), payload.nbf.map({ Self.isSane($0.value) }) ?? true else {
             throw .invalidToken("The access token's times are out of range.")
         }
-        guard payload.exp.value.addingTimeInterval(Self.clockSkewLeeway) > now else {
+        let leeway = configuration.clockSkewLeeway
+        guard payload.exp.value.addingTimeInterval(leeway) > now else {
             throw .invalidToken("The access token expired; get a new one from /api/auth/token.")
         }
-        if let notBefore = payload.nbf?.value, notBefore.addingTimeInterval(-Self.clockSkewLeeway) > now {
+        if let notBefore = payload.nbf?.value, notBefore.addingTimeInterval(-leeway) > now {
             throw .invalidToken("The access token is not valid yet.")
         }
         guard payload.iss.value == configuration.issuer, payload.aud.value.contains(configuration.audience),
@@ -138,8 +142,9 @@ public final class TokenService: Sendable {
         else {
             throw .invalidToken("The access token was not issued by this server for this client.")
         }
-        let identity = AccessTokenIdentity(subject: payload.sub.value, clientID: payload.clientID, signInID: payload.sid)
-        verified.remember(token, identity: identity, expiresAt: payload.exp.value.addingTimeInterval(Self.clockSkewLeeway), now: now)
+        let acceptedUntil = payload.exp.value.addingTimeInterval(leeway)
+        let identity = AccessTokenIdentity(subject: payload.sub.value, clientID: payload.clientID, signInID: payload.sid, acceptedUntil: acceptedUntil)
+        verified.remember(token, identity: identity, expiresAt: acceptedUntil, now: now)
         return identity
     }
 

@@ -64,15 +64,18 @@ struct DeviceFlow: Sendable {
             guard let account = before.account else {
                 throw .tokenRequest(.badRequest, "access_denied", "The approval names no account.")
             }
-            // An account removed since the approval (or renamed by removal and sign-up) gets nothing.
-            let exists: Bool
-            do { exists = try await storage.account(named: account) != nil } catch { throw .storageUnavailable(error) }
-            guard exists else { throw .tokenRequest(.badRequest, "access_denied", "The account that approved this device is gone.") }
+            // An account removed since the approval (or removed and made again) gets nothing.
+            let gone = ErrorAnswer.tokenRequest(.badRequest, "access_denied", "The account that approved this device is gone.")
+            let found: StoredAccount?
+            do { found = try await storage.account(named: account) } catch { throw .storageUnavailable(error) }
+            guard let found else { throw gone }
             let signIn = StoredSignIn(
-                id: UUID().uuidString.lowercased(), account: account, clientID: client.id,
+                id: UUID().uuidString.lowercased(), account: account, accountID: found.id, clientID: client.id,
                 deviceName: before.deviceName, createdAt: now, lastUsedAt: now
             )
-            do { try await storage.saveSignIn(signIn) } catch { throw .storageUnavailable(error) }
+            let saved: Bool
+            do { saved = try await storage.saveSignIn(signIn) } catch { throw .storageUnavailable(error) }
+            guard saved else { throw gone }
             return signIn
         }
     }

@@ -14,16 +14,32 @@ public final class EventFeed: Sendable {
         case full
         /// The person holds ``FeedSettings/streamsPerPerson``.
         case personAtLimit
+        /// The application holds ``FeedSettings/streamsPerApplication``, or applications together
+        /// hold ``FeedSettings/applicationStreams``.
+        case applicationAtLimit
+    }
+
+    /// Who reads a stream, as the feed counts them: a person by their watchlist's owner, an
+    /// application (a token of its own, no person) by its client id.
+    enum Reader: Sendable, Hashable {
+        case person(owner: String)
+        case application(clientID: String)
+
+        var owner: String? {
+            if case let .person(owner) = self { owner } else { nil }
+        }
     }
 
     private struct Subscriber {
-        var owner: String?
+        var reader: Reader
         var sink: any FeedSink
+        var owner: String? { reader.owner }
     }
 
     private struct State {
         var subscribers: [UInt64: Subscriber] = [:]
-        var streamsByOwner: [String: Int] = [:]
+        var streamsByReader: [Reader: Int] = [:]
+        var applicationStreams = 0
         var nextID: UInt64 = 0
         /// The last sequence handed on; `nil` until the log was first read.
         var lastSeen: Int64?
@@ -67,21 +83,26 @@ public final class EventFeed: Sendable {
     /// How many streams are open.
     var streamCount: Int { state.withLockedValue { $0.subscribers.count } }
 
-    /// Opens a stream for a reader (`owner` nil: an application). Events committed from now on
-    /// are given to `sink`; what came before is for the caller to read from the log.
-    func subscribe(owner: String?, sink: any FeedSink) async throws -> UInt64 {
+    /// Opens a stream for `reader`. Events committed from now on are given to `sink`; what came
+    /// before is for the caller to read from the log.
+    func subscribe(_ reader: Reader, sink: any FeedSink) async throws -> UInt64 {
         if state.withLockedValue({ $0.lastSeen == nil }) {
             let latest = try await storage.eventLogBounds().latest
             state.withLockedValue { if $0.lastSeen == nil { $0.lastSeen = latest } }
         }
         return try state.withLockedValue { state throws(Refusal) -> UInt64 in
             guard state.subscribers.count < settings.maximumStreams else { throw .full }
-            if let owner {
-                guard state.streamsByOwner[owner, default: 0] < settings.streamsPerPerson else { throw .personAtLimit }
-                state.streamsByOwner[owner, default: 0] += 1
+            let held = state.streamsByReader[reader, default: 0]
+            switch reader {
+            case .person:
+                guard held < settings.streamsPerPerson else { throw .personAtLimit }
+            case .application:
+                guard held < settings.streamsPerApplication, state.applicationStreams < settings.applicationStreams else { throw .applicationAtLimit }
+                state.applicationStreams += 1
             }
+            state.streamsByReader[reader] = held + 1
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(owner: owner, sink: sink)
+            state.subscribers[state.nextID] = Subscriber(reader: reader, sink: sink)
             return state.nextID
         }
     }
@@ -89,9 +110,11 @@ public final class EventFeed: Sendable {
     /// Closes a stream's subscription: its sink is given nothing more, and its place is free.
     func unsubscribe(_ id: UInt64) {
         state.withLockedValue { state in
-            guard let subscriber = state.subscribers.removeValue(forKey: id), let owner = subscriber.owner else { return }
-            state.streamsByOwner[owner, default: 1] -= 1
-            if state.streamsByOwner[owner] == 0 { state.streamsByOwner[owner] = nil }
+            guard let subscriber = state.subscribers.removeValue(forKey: id) else { return }
+            let reader = subscriber.reader
+            if case .application = reader { state.applicationStreams -= 1 }
+            state.streamsByReader[reader, default: 1] -= 1
+            if state.streamsByReader[reader] == 0 { state.streamsByReader[reader] = nil }
         }
     }
 

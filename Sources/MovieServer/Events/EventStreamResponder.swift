@@ -13,9 +13,10 @@ import NIOHTTP1
 /// the reader takes them, then each event the feed hands on; events that arrive meanwhile wait,
 /// and none is written twice or out of order (the cursor only grows). A reader that leaves more
 /// than ``FeedSettings/queueCapacity`` events unread is disconnected: it resumes from its cursor.
-/// The stream ends, and the connection closes, when the client goes, when a person's sign-in
-/// ends (checked at each heartbeat), or when the server shuts down (the quiesce event): every
-/// event written is whole, so the client's cursor is intact.
+/// The stream ends, and the connection closes, when the client goes, when its token stops being
+/// accepted (its `exp` and the clock-skew leeway: the client renews it and reconnects), when a
+/// person's sign-in ends (checked at each heartbeat), or when the server shuts down (the quiesce
+/// event): every event written is whole, so the client's cursor is intact.
 ///
 /// A stream request that comes while earlier requests on the connection are still being answered
 /// waits for their answers (a shutdown or a half-close meanwhile closes the connection once they
@@ -56,6 +57,8 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
     private var subscription: UInt64?
     private var identity: AccessTokenIdentity?
     private var owner: String?
+    /// The end of the stream when its token lapses, called off when it ends before.
+    private var tokenLapse: Scheduled<Void>?
     /// Events (and heartbeats) written but not yet taken by the socket.
     private var unsent = 0
     private var date = HTTPDate()
@@ -192,6 +195,7 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
             context.writeAndFlush(body(streams.opening(opened.start)), promise: nil)
             record(head, status: .ok)
             context.fireUserInboundEventTriggered(StreamBegan())
+            endWhenTokenLapses(opened.identity, context: context)
             catchUp(from: opened.start.cursor, owner: opened.owner, eventLoop: context.eventLoop)
         }
     }
@@ -301,10 +305,22 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
+    /// Ends the stream when its token stops being accepted, by the server's clock as it stands now
+    /// (``heartbeat()`` checks it again, for a clock moved since).
+    private func endWhenTokenLapses(_ identity: AccessTokenIdentity, context: ChannelHandlerContext) {
+        let remaining = identity.acceptedUntil.timeIntervalSince(streams.check.tokens.configuration.now())
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        tokenLapse = context.eventLoop.scheduleTask(in: .milliseconds(Int64(max(0, remaining) * 1000))) { handler.value.end() }
+    }
+
     fileprivate func heartbeat() {
         guard case .live = state, let context else { return }
+        guard let identity, identity.acceptedUntil > streams.check.tokens.configuration.now() else {
+            end()
+            return
+        }
         send(":\n\n", items: 1)
-        guard let identity, identity.account != nil else { return }
+        guard identity.account != nil else { return }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop, tokens = streams.check.tokens
         Task {
@@ -368,6 +384,8 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     private func leaveFeed() {
+        tokenLapse?.cancel()
+        tokenLapse = nil
         guard let subscription else { return }
         self.subscription = nil
         streams.feed.unsubscribe(subscription)

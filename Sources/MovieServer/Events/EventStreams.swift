@@ -50,11 +50,12 @@ struct EventStreams: Sendable {
     /// events go to `sink` from now on; the caller gives the place back (``EventFeed/unsubscribe(_:)``).
     func open(authorization: String?, lastEventID: String?, sink: any FeedSink) async throws(ErrorAnswer) -> Opened {
         let identity = try await check.identity(authorization: authorization, missing: .missingToken)
-        if identity.account != nil { try await check.tokens.confirmSignedIn(identity) }
-        let owner = identity.account.map(WatchlistOwner.account)
+        let signIn = identity.account == nil ? nil : try await check.tokens.confirmSignedIn(identity)
+        let owner = signIn.map { WatchlistOwner.account(id: $0.accountID) }
         let start = try await startingPoint(lastEventID, owner: owner)
         do {
-            let subscription = try await feed.subscribe(owner: owner, sink: sink)
+            let reader: EventFeed.Reader = owner.map { .person(owner: $0) } ?? .application(clientID: identity.clientID)
+            let subscription = try await feed.subscribe(reader, sink: sink)
             return Opened(subscription: subscription, identity: identity, owner: owner, start: start)
         } catch EventFeed.Refusal.full {
             throw ErrorAnswer(.serviceUnavailable, code: "temporarily_unavailable",
@@ -62,6 +63,10 @@ struct EventStreams: Sendable {
         } catch EventFeed.Refusal.personAtLimit {
             throw ErrorAnswer(.tooManyRequests, code: "too_many_streams",
                               message: "This account has \(feed.settings.streamsPerPerson) event streams open already: close one (or wait for a closed one to be noticed).",
+                              headerFields: [.retryAfter: "15"])
+        } catch EventFeed.Refusal.applicationAtLimit {
+            throw ErrorAnswer(.tooManyRequests, code: "too_many_streams",
+                              message: "This application holds as many event streams as its own token may here; close one, or open streams with a person's token.",
                               headerFields: [.retryAfter: "15"])
         } catch let error as StorageError {
             throw ErrorAnswer.storageUnavailable(error)

@@ -7,6 +7,10 @@ public struct FeedSettings: Sendable, Hashable {
     public var maximumStreams: Int
     /// The most streams one person may hold open at once (on one instance); past it, `429`.
     public var streamsPerPerson: Int
+    /// The most streams one client application may hold open with its own token (client
+    /// credentials, no person) on one instance; past it, `429`. Applications together never hold
+    /// more than half of ``maximumStreams``: the rest is kept for people.
+    public var streamsPerApplication: Int
     /// How often an idle stream gets a comment line, so that proxies and clients know it lives.
     public var heartbeat: Duration
     /// How long the log keeps an event; a cursor older than that is answered with `reset`.
@@ -24,6 +28,7 @@ public struct FeedSettings: Sendable, Hashable {
     public init(
         maximumStreams: Int = ServerSetting.maximumEventStreams.defaultValue,
         streamsPerPerson: Int = 8,
+        streamsPerApplication: Int = 16,
         heartbeat: Duration = .seconds(15),
         retention: Duration = ServerSetting.eventRetention.defaultDuration,
         queueCapacity: Int = 256,
@@ -32,10 +37,14 @@ public struct FeedSettings: Sendable, Hashable {
     ) {
         self.maximumStreams = maximumStreams
         self.streamsPerPerson = streamsPerPerson
+        self.streamsPerApplication = streamsPerApplication
         self.heartbeat = heartbeat
         self.retention = retention
         self.queueCapacity = queueCapacity
         self.pollInterval = pollInterval
         self.retryMilliseconds = retryMilliseconds
     }
+
+    /// The most streams all applications' own tokens hold together: half of ``maximumStreams``.
+    public var applicationStreams: Int { maximumStreams / 2 }
 }

@@ -42,6 +42,9 @@ public struct MovieServer: Sendable {
         public var responseCacheBytes = ServerSetting.responseCacheMegabytes.defaultValue * 1_048_576
         /// The event feed's limits and rhythms (`GET /api/events`).
         public var feed = FeedSettings()
+        /// The proxies the server stands behind, whose forwarding header names each request's
+        /// client (`serve --trusted-proxy`); none by default: every client is its peer.
+        public var trustedProxies = TrustedProxies.none
 
         /// Every default is the ``ServerSetting``'s; a catalog in memory is
         /// `storage: MemoryStorage(catalog: …)`.
@@ -205,7 +208,7 @@ public struct MovieServer: Sendable {
         EventRoutes.list(on: api)
         AccountRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
         AuthorizationServerMetadata.register(on: router, configuration: configuration.auth)
-        SignInPage(accounts: accounts, storage: storage, configuration: configuration.auth, templates: templates)
+        SignInPage(accounts: accounts, storage: storage, configuration: configuration.auth, templates: templates, proxies: configuration.trustedProxies)
             .register(on: router, sessionStorage: storage)
         try OpenAPIRoute().register(on: api)
         OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics, readinessTimeout: configuration.readinessTimeout).register(on: router)

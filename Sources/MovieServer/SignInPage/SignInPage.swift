@@ -5,33 +5,49 @@ import HummingbirdAuth
 import Logging
 
 /// The device flow's verification page (RFC 8628 §3.3), at `/device`: a person signs in (or signs
-/// up), types the code their device shows (or follows the complete link), sees which device asks,
-/// and approves or denies it. Server-rendered HTML with no script; a cookie session
-/// (hummingbird-auth's, kept in the server's storage) with a CSRF token on every form; the code is
-/// kept in the session, not the address; passwords are checked by ``Accounts`` and guesses
-/// limited by ``SignInThrottle``.
+/// up), types the code their device shows (or follows the complete link, which fills it in), sees
+/// which device asks, and approves or denies it. Server-rendered HTML with no script.
+///
+/// A visit stores nothing: a visitor's CSRF token and the code they came with are in a cookie the
+/// server signs (``PageVisitor``). Signing in starts a stored session (hummingbird-auth's, under a
+/// digest of its key, ``WebSession``) that is one of the person's sign-ins: listed with their
+/// devices and ended with them. Every form carries a CSRF token; passwords are checked by
+/// ``Accounts``; sign-ins, sign-ups, typed codes and new sessions are limited by ``SignInThrottle``,
+/// by the client's address (``TrustedProxies``).
 struct SignInPage: Sendable {
     static let path = "/device"
     static let maximumBodySize = 8 * 1024
     /// How long a page session lasts without use.
     static let sessionLifetime: Duration = .seconds(3600)
+    /// The client id a page session is listed under among the person's sign-ins.
+    static let clientID = "sign-in-page"
+    /// The most page sessions one account keeps; signing in once more ends the least recently used.
+    static let sessionsPerAccount = 10
 
     let accounts: Accounts
     let storage: any AccountStorage & DeviceAuthorizationStorage
     let configuration: AuthConfiguration
     let templates: PageTemplates
     let throttle: SignInThrottle
+    let proxies: TrustedProxies
+    private let visitors: PageVisitorSeal
 
-    init(accounts: Accounts, storage: any AccountStorage & DeviceAuthorizationStorage, configuration: AuthConfiguration, templates: PageTemplates) {
+    init(
+        accounts: Accounts, storage: any AccountStorage & DeviceAuthorizationStorage & AttemptStorage,
+        configuration: AuthConfiguration, templates: PageTemplates, proxies: TrustedProxies
+    ) {
         self.accounts = accounts
         self.storage = storage
         self.configuration = configuration
         self.templates = templates
-        throttle = SignInThrottle(addressLimit: configuration.signInLimit)
+        self.proxies = proxies
+        throttle = SignInThrottle(storage: storage, addressLimit: configuration.signInLimit)
+        visitors = PageVisitorSeal(keys: configuration.signingKeys)
     }
 
+    private var secure: Bool { configuration.publicURL?.lowercased().hasPrefix("https://") ?? false }
+
     func register(on router: Router<APIRequestContext>, sessionStorage: any WebSessionStorage) {
-        let secure = configuration.publicURL?.lowercased().hasPrefix("https://") ?? false
         let sessions = SessionMiddleware<APIRequestContext>(
             storage: StoragePersistDriver(storage: sessionStorage, now: configuration.now),
             configuration: SessionMiddlewareConfiguration(
@@ -41,87 +57,92 @@ struct SignInPage: Sendable {
         )
         let page = router.group(RouterPath(Self.path)).add(middleware: sessions)
         page.get("") { request, context in
-            var session = context.sessions.session ?? .anonymous()
-            if let typed = request.uri.queryParameters["user_code"] {
-                session.userCode = UserCode(typed: String(typed))?.letters
-                Self.keep(session, in: context)
-                return Self.redirect()
+            let typed = request.uri.queryParameters["user_code"].flatMap { UserCode(typed: String($0))?.letters }
+            if var session = try await signedIn(context) {
+                // A code from a link is only offered: the person sends it with the code form,
+                // where every code tried is counted, before any device is shown.
+                if let typed {
+                    session.prefillCode = typed
+                    session.userCode = nil
+                    Self.keep(session, in: context)
+                    return Self.redirect()
+                }
+                return try await show(session)
             }
-            if context.sessions.session == nil { Self.keep(session, in: context) }
-            return try await show(session, context: context)
+            var visitor = visitor(of: request) ?? .new(now: configuration.now())
+            if request.uri.queryParameters["user_code"] != nil {
+                visitor.code = typed
+                return Self.redirect(setting: visitors.cookie(visitor, secure: secure))
+            }
+            return render("sign-in", status: .ok, csrf: visitor.csrf, [:], setting: visitors.cookie(visitor, secure: secure))
         }
         page.post("sign-in") { request, context in
-            try await handle(request, context) { form, session in
+            try await handle(request, context) { form, visit in
                 let name = form.name ?? ""
-                let address = Self.address(context)
-                let now = configuration.now()
-                if let wait = throttle.wait(account: name.lowercased(), address: address, now: now) {
-                    return await tooMany(session, wait: wait)
-                }
-                // Counted before the check, so that a burst of guesses sent at once is limited
-                // as strictly as guesses one after another; forgiven when the password is right.
-                throttle.recordFailure(account: name.lowercased(), address: address, now: now)
+                let address = Self.address(request, context, proxies: proxies)
+                let attempt = try await throttle.signIn(account: name, address: address, now: configuration.now())
+                guard case let .counted(id) = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
                 let checked: StoredAccount?
                 do throws(AccountError) {
                     checked = try await accounts.authenticate(name: name, password: form.password ?? "")
                 } catch {
-                    return await busy(session, error)
+                    return await busy(error, csrf: visit.csrf)
                 }
                 guard let account = checked else {
                     context.logger.notice("a sign-in on the page failed")
-                    return render("sign-in", status: .unauthorized, session, ["message": "The account name or password is not right.", "name": Self.safeEcho(name)])
+                    return render("sign-in", status: .unauthorized, csrf: visit.csrf, [
+                        "message": "The account name or password is not right.", "name": Self.safeEcho(name),
+                    ])
                 }
-                throttle.forgive(account: name.lowercased(), address: address)
-                signIn(account, session: session, context: context)
-                return Self.redirect()
+                try await throttle.forgive(id)
+                return try await startSession(for: account, visit: visit, request: request, context: context)
             }
         }
         page.post("sign-up") { request, context in
-            try await handle(request, context) { form, session in
+            try await handle(request, context) { form, visit in
                 guard configuration.allowsSignUp else {
-                    return render("sign-in", status: .forbidden, session, ["message": "This server does not take new accounts here; ask its operator."])
+                    return render("sign-in", status: .forbidden, csrf: visit.csrf, ["message": "This server does not take new accounts here; ask its operator."])
                 }
-                let address = Self.address(context)
-                let now = configuration.now()
-                if let wait = throttle.wait(address: "sign-up:" + address, now: now) { return await tooMany(session, wait: wait) }
-                throttle.recordFailure(address: "sign-up:" + address, now: now)
+                let address = Self.address(request, context, proxies: proxies)
+                let attempt = try await throttle.signUp(address: address, now: configuration.now())
+                guard case .counted = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
+                let account: StoredAccount
                 do throws(AccountError) {
-                    let account = try await accounts.made(name: form.name ?? "", password: form.password ?? "")
-                    context.logger.notice("an account was made on the page")
-                    signIn(account, session: session, context: context)
-                    return Self.redirect()
+                    account = try await accounts.made(name: form.name ?? "", password: form.password ?? "")
                 } catch {
                     let status: HTTPResponse.Status = switch error {
                     case .nameTaken: .conflict
                     case .busy, .storage: .serviceUnavailable
                     default: .badRequest
                     }
-                    return render("sign-in", status: status, session, ["message": error.description])
+                    return render("sign-in", status: status, csrf: visit.csrf, ["message": error.description])
                 }
+                context.logger.notice("an account was made on the page")
+                return try await startSession(for: account, visit: visit, request: request, context: context)
             }
         }
         page.post("code") { request, context in
-            try await handle(request, context, signedIn: true) { form, session in
-                var session = session
-                let guesser = "code:" + (session.account ?? "")
-                let address = Self.address(context)
-                let now = configuration.now()
-                if let wait = throttle.wait(account: guesser, address: "code:" + address, now: now) {
-                    return await tooMany(session, template: "code", wait: wait)
-                }
+            try await handle(request, context) { form, visit in
+                guard var session = visit.session else { return Self.redirect() }
+                let address = Self.address(request, context, proxies: proxies)
+                let attempt = try await throttle.code(accountID: session.accountID, address: address, now: configuration.now())
+                guard case let .counted(id) = attempt else { return await tooMany(attempt, template: "code", csrf: session.csrf, account: session.account) }
                 guard let code = UserCode(typed: form.user_code ?? ""), let pending = try await pendingAuthorization(code.letters) else {
-                    throttle.recordFailure(account: guesser, address: "code:" + address, now: now)
-                    return render("code", status: .badRequest, session, ["message": "That code is not one a device is waiting with, or it expired. Check it, or start again on the device."])
+                    return render("code", status: .badRequest, csrf: session.csrf, [
+                        "account": session.account,
+                        "message": "That code is not one a device is waiting with, or it expired. Check it, or start again on the device.",
+                    ])
                 }
+                try await throttle.forgive(id)
                 session.userCode = pending.userCode
+                session.prefillCode = nil
                 Self.keep(session, in: context)
                 return Self.redirect()
             }
         }
         page.post("decide") { request, context in
-            try await handle(request, context, signedIn: true) { form, session in
-                var session = session
-                guard let code = session.userCode, let account = session.account, let decision = form.decision, ["approve", "deny"].contains(decision) else {
+            try await handle(request, context) { form, visit in
+                guard var session = visit.session, let code = session.userCode, let decision = form.decision, ["approve", "deny"].contains(decision) else {
                     return Self.redirect()
                 }
                 // The code the page showed, sent back with the decision: another tab (or a page
@@ -129,8 +150,8 @@ struct SignInPage: Sendable {
                 guard UserCode(typed: form.user_code ?? "")?.letters == code else {
                     session.userCode = nil
                     Self.keep(session, in: context)
-                    return render("code", status: .conflict, session, [
-                        "account": account,
+                    return render("code", status: .conflict, csrf: session.csrf, [
+                        "account": session.account,
                         "message": "The code changed since this page was shown (another tab?). Enter the code your device shows again.",
                     ])
                 }
@@ -139,73 +160,82 @@ struct SignInPage: Sendable {
                 let pending = try await pendingAuthorization(code)
                 let decided: Bool
                 do throws(StorageError) {
-                    decided = try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? account : nil, now: configuration.now())
+                    decided = try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? session.account : nil, now: configuration.now())
                 } catch { throw ErrorAnswer.storageUnavailable(error) }
                 guard decided, let pending else {
-                    return render("done", status: .conflict, session, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
+                    return render("done", status: .conflict, csrf: session.csrf, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
                 }
                 context.logger.notice("a device authorization was \(decision == "approve" ? "approved" : "denied") on the page")
                 let outcome = decision == "approve"
-                    ? "\(pending.deviceName) is now signed in as \(account). You can close this page and go back to it."
+                    ? "\(pending.deviceName) is now signed in as \(session.account). You can close this page and go back to it."
                     : "\(pending.deviceName) was not let in. If you did not start this, nothing was given away."
-                return render("done", status: .ok, session, ["title": decision == "approve" ? "Approved" : "Denied", "outcome": outcome])
+                return render("done", status: .ok, csrf: session.csrf, ["title": decision == "approve" ? "Approved" : "Denied", "outcome": outcome])
             }
         }
         page.post("sign-out") { request, context in
-            try await handle(request, context) { _, _ in
+            try await handle(request, context) { _, visit in
+                if let session = visit.session {
+                    do throws(StorageError) { _ = try await storage.endSignIns(ofAccount: session.account, id: session.signInID) } catch {
+                        throw ErrorAnswer.storageUnavailable(error)
+                    }
+                }
                 context.sessions.clearSession()
                 return Self.redirect()
             }
         }
     }
 
-    /// Reads the form, checks its CSRF token (and that a person is signed in, when `signedIn`),
-    /// then runs `body` with the form and the session.
-    private func handle(
-        _ request: Request, _ context: APIRequestContext, signedIn: Bool = false,
-        _ body: (PageForm, WebSession) async throws -> Response
-    ) async throws -> Response {
-        let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
-        let form = (try? URLEncodedFormDecoder().decode(PageForm.self, from: String(buffer: buffer))) ?? PageForm()
-        guard let stored = context.sessions.session, stored.acceptsCSRF(form.csrf) else {
-            let session = WebSession.anonymous()
-            Self.keep(session, in: context)
-            return render("sign-in", status: .forbidden, session, ["message": "This form was too old or did not come from this page. Please try again."])
-        }
-        var session = stored
-        if session.account != nil, try await currentAccount(session) == nil {
-            session = WebSession(csrf: session.csrf, userCode: session.userCode)
-            Self.keep(session, in: context)
-        }
-        if signedIn, session.account == nil { return Self.redirect() }
-        return try await body(form, session)
+    /// Who sends a form: the signed-in session, if any, and the CSRF token its page carried.
+    private struct Visit {
+        var session: WebSession?
+        var visitor: PageVisitor?
+        var csrf: String { session?.csrf ?? visitor?.csrf ?? "" }
     }
 
-    /// The page for `session` as it stands: sign in, type the code, or approve the device.
-    private func show(_ session: WebSession, context: APIRequestContext) async throws -> Response {
-        guard let account = try await currentAccount(session) else {
-            if session.account != nil {
-                Self.keep(WebSession(csrf: session.csrf, userCode: session.userCode), in: context)
-            }
-            return render("sign-in", status: .ok, session, [:])
+    /// Reads the form and checks its CSRF token against the signed-in session's or the visitor
+    /// cookie's, then runs `body`. A refused form changes no session and no cookie but the
+    /// visitor's (a new one, to try again with).
+    private func handle(_ request: Request, _ context: APIRequestContext, _ body: (PageForm, Visit) async throws -> Response) async throws -> Response {
+        let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
+        let form = (try? URLEncodedFormDecoder().decode(PageForm.self, from: String(buffer: buffer))) ?? PageForm()
+        let session = try await signedIn(context)
+        let visitor = visitor(of: request)
+        guard session?.acceptsCSRF(form.csrf) == true || visitor?.acceptsCSRF(form.csrf) == true else {
+            let fresh = visitor ?? .new(now: configuration.now())
+            return render("sign-in", status: .forbidden, csrf: fresh.csrf, [
+                "message": "This form was too old or did not come from this page. Please try again.",
+            ], setting: visitor == nil ? visitors.cookie(fresh, secure: secure) : nil)
         }
+        return try await body(form, Visit(session: session, visitor: visitor))
+    }
+
+    /// The request's page session while its sign-in is on; one whose sign-in ended (signed out
+    /// everywhere, a new password, the account removed) is forgotten, and its cookie with it.
+    private func signedIn(_ context: APIRequestContext) async throws -> WebSession? {
+        guard let session = context.sessions.session else { return nil }
+        let signIn: StoredSignIn?
+        do throws(StorageError) { signIn = try await storage.signIn(id: session.signInID) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        guard let signIn, signIn.accountID == session.accountID, signIn.clientID == Self.clientID else {
+            context.sessions.clearSession()
+            return nil
+        }
+        return session
+    }
+
+    private func visitor(of request: Request) -> PageVisitor? {
+        request.cookies[PageVisitor.cookieName].flatMap { visitors.open($0.value, now: configuration.now()) }
+    }
+
+    /// The page for a signed-in person as it stands: the code to type, or the device to approve.
+    private func show(_ session: WebSession) async throws -> Response {
         if let code = session.userCode, let pending = try await pendingAuthorization(code) {
-            return render("confirm", status: .ok, session, [
-                "title": "Approve a device", "account": account.name, "device": pending.deviceName,
+            return render("confirm", status: .ok, csrf: session.csrf, [
+                "title": "Approve a device", "account": session.account, "device": pending.deviceName,
                 "client": pending.clientID, "userCode": UserCode(typed: pending.userCode)?.description ?? pending.userCode,
             ])
         }
         let prefill = session.prefillCode.flatMap { UserCode(typed: $0)?.description } ?? ""
-        return render("code", status: .ok, session, ["account": account.name, "userCode": prefill])
-    }
-
-    /// The account `session` is signed in to, unless it was removed or its password changed since.
-    private func currentAccount(_ session: WebSession) async throws -> StoredAccount? {
-        guard let name = session.account else { return nil }
-        let account: StoredAccount?
-        do throws(StorageError) { account = try await storage.account(named: name) } catch { throw ErrorAnswer.storageUnavailable(error) }
-        guard let account, WebSession.stamp(ofPasswordHash: account.passwordHash) == session.passwordStamp else { return nil }
-        return account
+        return render("code", status: .ok, csrf: session.csrf, ["account": session.account, "userCode": prefill])
     }
 
     private func pendingAuthorization(_ userCode: String) async throws -> StoredDeviceAuthorization? {
@@ -215,46 +245,61 @@ struct SignInPage: Sendable {
         return found
     }
 
-    /// A new session (a new cookie, so a session id seen before signing in is worth nothing after)
-    /// for `account`. A code that came before is only offered: the person confirms it on the code
-    /// page, so that one planted before they signed in is never shown for approval unasked.
-    private func signIn(_ account: StoredAccount, session: WebSession, context: APIRequestContext) {
-        var signedIn = WebSession.anonymous()
-        signedIn.account = account.name
-        signedIn.passwordStamp = WebSession.stamp(ofPasswordHash: account.passwordHash)
-        signedIn.prefillCode = session.userCode ?? session.prefillCode
+    /// Signs `account` in on the page: a new sign-in of the account's, and a new session (a new
+    /// cookie, so a session id seen before is worth nothing after) that is it. A code that came
+    /// before is only offered. An address that started ``SignInThrottle/sessionLimit`` sessions in
+    /// the window waits; an account keeps its ``sessionsPerAccount`` most recent page sessions.
+    private func startSession(for account: StoredAccount, visit: Visit, request: Request, context: APIRequestContext) async throws -> Response {
+        let address = Self.address(request, context, proxies: proxies)
+        let attempt = try await throttle.session(address: address, now: configuration.now())
+        guard case .counted = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
+        let now = configuration.now()
+        let signIn = StoredSignIn(
+            id: UUID().uuidString.lowercased(), account: account.name, accountID: account.id, clientID: Self.clientID,
+            deviceName: "the sign-in page in a web browser", createdAt: now, lastUsedAt: now
+        )
+        do throws(StorageError) {
+            guard try await storage.saveSignIn(signIn) else {
+                return render("sign-in", status: .unauthorized, csrf: visit.csrf, ["message": "The account name or password is not right."])
+            }
+            let older = try await storage.signIns(ofAccount: account.name).filter { $0.clientID == Self.clientID }.dropFirst(Self.sessionsPerAccount)
+            for ended in older { _ = try await storage.endSignIns(ofAccount: account.name, id: ended.id) }
+        } catch {
+            throw ErrorAnswer.storageUnavailable(error)
+        }
+        let prefill = visit.visitor?.code ?? visit.session?.prefillCode
         context.sessions.clearSession()
-        context.sessions.createSession(signedIn, expiresIn: Self.sessionLifetime)
+        context.sessions.createSession(WebSession(signIn: signIn, prefillCode: prefill), expiresIn: Self.sessionLifetime)
+        return Self.redirect(setting: visitors.cookie(nil, secure: secure))
     }
 
     /// A 429, given after ``SignInThrottle/tarpit``: a client that ignores `Retry-After` and asks
     /// again at once gets its answers no faster than one a second a connection, so a flood costs
     /// the server sleeping tasks, not the CPU the movie paths need.
-    private func tooMany(_ session: WebSession, template: String = "sign-in", wait: Int) async -> Response {
+    private func tooMany(_ outcome: SignInThrottle.Outcome, template: String = "sign-in", csrf: String, account: String = "") async -> Response {
+        let wait = if case let .wait(seconds) = outcome { seconds } else { 1 }
         try? await Task.sleep(for: SignInThrottle.tarpit)
-        var response = render(template, status: .tooManyRequests, session, ["account": session.account ?? "", "message": "Too many tries. Wait \(wait) seconds, then try again."])
+        var response = render(template, status: .tooManyRequests, csrf: csrf, ["account": account, "message": "Too many tries. Wait \(wait) seconds, then try again."])
         response.headers[.retryAfter] = String(wait)
         return response
     }
 
     /// A 503 when the password could not be checked now (too many checks waiting, or the
     /// storage failed), after the same ``SignInThrottle/tarpit``.
-    private func busy(_ session: WebSession, _ error: AccountError) async -> Response {
+    private func busy(_ error: AccountError, csrf: String) async -> Response {
         try? await Task.sleep(for: SignInThrottle.tarpit)
-        var response = render("sign-in", status: .serviceUnavailable, session, ["message": error.description])
+        var response = render("sign-in", status: .serviceUnavailable, csrf: csrf, ["message": error.description])
         response.headers[.retryAfter] = "1"
         return response
     }
 
-    private func render(_ template: String, status: HTTPResponse.Status, _ session: WebSession, _ values: [String: Any]) -> Response {
-        var all: [String: Any] = ["title": "Sign in", "csrf": session.csrf, "signUp": configuration.allowsSignUp]
+    private func render(_ template: String, status: HTTPResponse.Status, csrf: String, _ values: [String: Any], setting cookie: String? = nil) -> Response {
+        var all: [String: Any] = ["title": "Sign in", "csrf": csrf, "signUp": configuration.allowsSignUp]
         all.merge(values) { _, new in new }
         if template == "code", all["title"] as? String == "Sign in" { all["title"] = "Enter the code" }
-        return Response(
-            status: status,
-            headers: Self.pageHeaders,
-            body: .init(byteBuffer: ByteBuffer(string: templates.render(template, all)))
-        )
+        var headers = Self.pageHeaders
+        if let cookie { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: templates.render(template, all))))
     }
 
     private static let pageHeaders: HTTPFields = [
@@ -265,15 +310,17 @@ struct SignInPage: Sendable {
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
 
-    /// Saves `session` as the request's (a new cookie when it had none).
+    /// Saves `session` as the request's.
     private static func keep(_ session: WebSession, in context: APIRequestContext) {
         if !context.sessions.updateSession(session, expiresIn: sessionLifetime) {
             context.sessions.createSession(session, expiresIn: sessionLifetime)
         }
     }
 
-    private static func redirect() -> Response {
-        Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
+    private static func redirect(setting cookie: String? = nil) -> Response {
+        var headers: HTTPFields = [.location: path, .cacheControl: "no-store"]
+        if let cookie { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .seeOther, headers: headers)
     }
 
     /// A typed name shown again in its field: without the characters HTML gives a meaning, which
@@ -282,7 +329,11 @@ struct SignInPage: Sendable {
         String(String.UnicodeScalarView(name.unicodeScalars.filter { !"<>&\"'".unicodeScalars.contains($0) }).prefix(64))
     }
 
-    private static func address(_ context: APIRequestContext) -> String {
-        context.remoteAddress?.ipAddress ?? "unknown"
+    /// The party a request counts against: the client's address (behind a trusted proxy, the one
+    /// it forwarded), an IPv6 address by its /64.
+    static func address(_ request: Request, _ context: APIRequestContext, proxies: TrustedProxies) -> String {
+        let peer = context.remoteAddress?.ipAddress.flatMap { IPAddress($0) }
+        let lines = proxies.isEmpty ? [] : request.headers[values: HTTPField.Name(proxies.header.rawValue)!]
+        return proxies.client(peer: peer, headerLines: lines)?.party ?? "unknown"
     }
 }

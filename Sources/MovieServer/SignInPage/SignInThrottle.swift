@@ -1,88 +1,95 @@
+import Crypto
 import Foundation
-import NIOConcurrencyHelpers
 
-/// How many failed sign-ins an account, and an address, may have before they must wait: a
-/// window of ``window`` seconds holds at most `accountLimit` failures for one account and
-/// `addressLimit` from one address (``AuthConfiguration/signInLimit``); past it, the answer is
-/// 429 with the seconds to wait.
+/// How many attempts the sign-in page allows before it asks to wait: in a window of ``window``
+/// seconds, `addressLimit` failed sign-ins from one address (``AuthConfiguration/signInLimit``)
+/// and twice as many for one account from any addresses; as many sign-ups, and as many wrong
+/// codes, from one address; ``sessionLimit`` page sessions started from one address. Past a
+/// limit, the answer is 429 with the seconds to wait.
 ///
-/// Per instance and in memory (a restart forgets it), bounded to ``capacity`` keys. An account's
-/// own limit is the larger, so that an attacker from one address is stopped by the address
-/// limit first; one spread over many addresses can make the account's owner wait, never more
-/// than a window, and never learn the password faster than the limit allows.
+/// The attempts are counted in the server's storage (``AttemptStorage``), so every instance on
+/// a database sees the same counts: two instances allow no more tries than one. An address is the
+/// client's (``TrustedProxies``), an IPv6 address counted by its /64. An account's own limit is
+/// the larger, so that an attacker from one address is stopped by the address limit first; one
+/// spread over many addresses can make the account's owner wait, never more than a window, and
+/// never learn the password faster than the limit allows.
 final class SignInThrottle: Sendable {
     static let window: TimeInterval = 600
-    static let capacity = 100_000
     /// How long a refused attempt (429, or 503 while the hasher is full) waits before its answer.
     static let tarpit: Duration = .seconds(1)
+    /// One attempt in this many also forgets the attempts past the window.
+    static let pruneEvery = 256
+    /// The most page sessions one address starts in a window (each is a signed-in person's).
+    static let sessionLimit = 30
+
+    /// What came of an attempt.
+    enum Outcome: Sendable, Equatable {
+        /// It may go ahead; it is counted under this id (``forgive(_:)`` takes it back).
+        case counted(id: String)
+        /// A limit is reached: wait this many seconds.
+        case wait(seconds: Int)
+    }
 
     let accountLimit: Int
     let addressLimit: Int
+    private let storage: any AttemptStorage
 
-    /// `addressLimit` failures from an address in ``window`` (10 by default), and twice as many
-    /// for an account, from any addresses.
-    convenience init(addressLimit: Int = 10) {
-        self.init(accountLimit: addressLimit * 2, addressLimit: addressLimit)
+    convenience init(storage: any AttemptStorage, addressLimit: Int = 10) {
+        self.init(storage: storage, accountLimit: addressLimit * 2, addressLimit: addressLimit)
     }
 
-    init(accountLimit: Int, addressLimit: Int) {
+    init(storage: any AttemptStorage, accountLimit: Int, addressLimit: Int) {
+        self.storage = storage
         self.accountLimit = accountLimit
         self.addressLimit = addressLimit
     }
 
-    private let failures = NIOLockedValueBox<[String: [Date]]>([:])
-
-    /// Seconds to wait before trying again, or nil when the attempt may go ahead.
-    func wait(account: String, address: String, now: Date) -> Int? {
-        wait([("account:" + account, accountLimit), ("address:" + address, addressLimit)], now: now)
+    /// A sign-in with `name` from `address`: counted as a failure until ``forgive(_:)``.
+    func signIn(account name: String, address: String, now: Date) async throws(ErrorAnswer) -> Outcome {
+        try await attempt([
+            AttemptLimit(key: "account:" + Self.keyPart(name.lowercased()), limit: accountLimit),
+            AttemptLimit(key: "address:" + address, limit: addressLimit),
+        ], now: now)
     }
 
-    /// Seconds to wait for a limit on `address` alone (sign-ups), or nil.
-    func wait(address: String, now: Date) -> Int? {
-        wait([(address, addressLimit)], now: now)
+    func signUp(address: String, now: Date) async throws(ErrorAnswer) -> Outcome {
+        try await attempt([AttemptLimit(key: "sign-up:" + address, limit: addressLimit)], now: now)
     }
 
-    func recordFailure(account: String, address: String, now: Date) {
-        record(["account:" + account, "address:" + address], now: now)
+    /// A code typed by the person signed in to `accountID`, from `address`.
+    func code(accountID: String, address: String, now: Date) async throws(ErrorAnswer) -> Outcome {
+        try await attempt([
+            AttemptLimit(key: "code-account:" + accountID, limit: addressLimit),
+            AttemptLimit(key: "code-address:" + address, limit: addressLimit),
+        ], now: now)
     }
 
-    /// Counts an attempt limited by `address` alone.
-    func recordFailure(address: String, now: Date) {
-        record([address], now: now)
+    /// A page session started from `address` (a person signed in).
+    func session(address: String, now: Date) async throws(ErrorAnswer) -> Outcome {
+        try await attempt([AttemptLimit(key: "session:" + address, limit: Self.sessionLimit)], now: now)
     }
 
-    /// Takes back the last failure counted for `account` and `address` (the password was right).
-    func forgive(account: String, address: String) {
-        failures.withLockedValue { failures in
-            for key in ["account:" + account, "address:" + address] where failures[key]?.isEmpty == false {
-                failures[key]?.removeLast()
-            }
+    /// Takes back an attempt that turned out right (the password was).
+    func forgive(_ id: String) async throws(ErrorAnswer) {
+        do { try await storage.forgetAttempt(id: id) } catch { throw .storageUnavailable(error) }
+    }
+
+    private func attempt(_ limits: [AttemptLimit], now: Date) async throws(ErrorAnswer) -> Outcome {
+        let id = UUID().uuidString
+        let since = now.addingTimeInterval(-Self.window)
+        do {
+            if Int.random(in: 0..<Self.pruneEvery) == 0 { try await storage.pruneAttempts(before: since) }
+            guard let oldest = try await storage.countAttempt(limits, id: id, now: now, since: since) else { return .counted(id: id) }
+            return .wait(seconds: max(1, Int((oldest.timeIntervalSince(now) + Self.window).rounded(.up))))
+        } catch {
+            throw .storageUnavailable(error)
         }
     }
 
-    /// The longest wait any of `limits` (a key and its most failures in a window) asks for.
-    private func wait(_ limits: [(key: String, limit: Int)], now: Date) -> Int? {
-        failures.withLockedValue { failures in
-            let waits = limits.compactMap { key, limit -> TimeInterval? in
-                let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
-                guard recent.count >= limit, let oldest = recent.first else { return nil }
-                return Self.window - now.timeIntervalSince(oldest)
-            }
-            return waits.max().map { max(1, Int($0.rounded(.up))) }
-        }
-    }
-
-    private func record(_ keys: [String], now: Date) {
-        failures.withLockedValue { failures in
-            if failures.count >= Self.capacity {
-                failures = failures.filter { $0.value.last.map { now.timeIntervalSince($0) < Self.window } ?? false }
-                if failures.count >= Self.capacity { failures.removeAll() }
-            }
-            for key in keys {
-                var recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
-                recent.append(now)
-                failures[key] = recent
-            }
-        }
+    /// A typed name as part of a key: as typed up to 64 characters, a digest past that, so that
+    /// a long name costs a key no more than a short one.
+    private static func keyPart(_ name: String) -> String {
+        guard name.count > 64 else { return name }
+        return "sha256:" + SHA256.hash(data: Data(name.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -1,25 +1,27 @@
 import Crypto
 import Foundation
 
-/// What the sign-in page's cookie session holds: a CSRF token for its forms, and once a person
-/// has signed in, the account, a stamp of its password hash (a new password or a removed account
-/// ends the session), and the user code they are deciding on (kept here, not in a URL). A code
-/// that came before the person signed in is only offered (`prefillCode`): they confirm it with a
-/// form of the page before it is shown for approval.
+/// What a signed-in person's sign-in page session holds (kept in the server's storage under a
+/// digest of its cookie's key): a CSRF token for its forms, the account, its id and the sign-in
+/// the session is (listed with the person's devices, and ended with them: by `logout
+/// --everywhere`, a new password, the account's removal, or the page's own sign-out), and the
+/// user code they are deciding on (kept here, not in a URL). A code that came before the person
+/// signed in, or with a link, is only offered (`prefillCode`): they confirm it with a form of the
+/// page before it is shown for approval.
 struct WebSession: Codable, Sendable {
     var csrf: String
-    var account: String?
-    var passwordStamp: String?
+    var account: String
+    var accountID: String
+    var signInID: String
     var userCode: String?
     var prefillCode: String?
 
-    static func anonymous() -> WebSession {
-        WebSession(csrf: Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncoded)
-    }
-
-    /// A short digest of a password hash: equal for the same hash, telling nothing of it.
-    static func stamp(ofPasswordHash hash: String) -> String {
-        Data(SHA256.hash(data: Data(hash.utf8)).prefix(12)).base64URLEncoded
+    init(signIn: StoredSignIn, prefillCode: String?) {
+        csrf = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncoded
+        account = signIn.account
+        accountID = signIn.accountID
+        signInID = signIn.id
+        self.prefillCode = prefillCode
     }
 
     /// Whether `token`, from a form, is this session's CSRF token (compared in constant time).

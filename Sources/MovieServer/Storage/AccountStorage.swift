@@ -16,13 +16,14 @@ public protocol AccountStorage: Sendable {
     /// is no such account.
     func setPasswordHash(_ hash: String, ofAccount name: String) async throws(StorageError) -> Bool
 
-    /// Removes the account, its watchlist (entries, kept answers, log), its sign-ins and their
-    /// refresh tokens, and its device approvals not yet redeemed, in one step; `false` when there
-    /// is no such account.
+    /// Removes the account, its watchlist (entries, kept answers, log), its events in the feed's
+    /// log, its sign-ins and their refresh tokens, and its device approvals not yet redeemed, in
+    /// one step; `false` when there is no such account.
     func removeAccount(named name: String) async throws(StorageError) -> Bool
 
-    /// Records a device signed in to an account.
-    func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError)
+    /// Records a device signed in to an account; `false` (and nothing saved) when no account has
+    /// the sign-in's name and account id any more (removed, or removed and made again).
+    func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool
 
     /// The sign-in with this id, if it has not ended.
     func signIn(id: String) async throws(StorageError) -> StoredSignIn?
@@ -43,16 +44,29 @@ public protocol AccountStorage: Sendable {
     func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int
 }
 
-/// An account as storage keeps it: its name and a bcrypt hash of its password, never the password.
+/// An account as storage keeps it: an id of its own, its name and a bcrypt hash of its password,
+/// never the password.
+///
+/// The id, not the name, keys what is the account's (its watchlist, its feed events, its
+/// sign-ins): a name is given again once its account is removed, an id never is, so nothing of a
+/// removed account can reach the next owner of its name.
 public struct StoredAccount: Sendable, Hashable {
+    public var id: String
     public var name: String
     public var passwordHash: String
     public var createdAt: Date
 
-    public init(name: String, passwordHash: String, createdAt: Date) {
+    public init(id: String = StoredAccount.newID(), name: String, passwordHash: String, createdAt: Date) {
+        self.id = id
         self.name = name
         self.passwordHash = passwordHash
         self.createdAt = createdAt
+    }
+
+    /// A new account id: 128 random bits in hex, never given to two accounts in practice.
+    public static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }
 
@@ -61,14 +75,17 @@ public struct StoredAccount: Sendable, Hashable {
 public struct StoredSignIn: Sendable, Hashable {
     public var id: String
     public var account: String
+    /// The ``StoredAccount/id`` of the account, which keys what the sign-in reads and writes.
+    public var accountID: String
     public var clientID: String
     public var deviceName: String
     public var createdAt: Date
     public var lastUsedAt: Date
 
-    public init(id: String, account: String, clientID: String, deviceName: String, createdAt: Date, lastUsedAt: Date) {
+    public init(id: String, account: String, accountID: String, clientID: String, deviceName: String, createdAt: Date, lastUsedAt: Date) {
         self.id = id
         self.account = account
+        self.accountID = accountID
         self.clientID = clientID
         self.deviceName = deviceName
         self.createdAt = createdAt

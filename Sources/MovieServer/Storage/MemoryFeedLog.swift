@@ -43,6 +43,11 @@ final class MemoryFeedLog: Sendable {
         }
     }
 
+    /// Forgets every event of `owner` (an account removed).
+    func remove(owner: String) {
+        log.withLockedValue { log in log.events.removeAll { $0.event.owner == owner } }
+    }
+
     var bounds: EventLogBounds {
         log.withLockedValue { EventLogBounds(latest: $0.latest, prunedThrough: $0.prunedThrough) }
     }

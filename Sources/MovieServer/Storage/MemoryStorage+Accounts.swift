@@ -3,7 +3,7 @@ import Foundation
 extension MemoryStorage: AccountStorage {
     public func createAccount(_ account: StoredAccount) -> Bool {
         identity.withLockedValue { state in
-            guard state.accounts[account.name] == nil else { return false }
+            guard state.accounts[account.name] == nil, !state.accounts.values.contains(where: { $0.id == account.id }) else { return false }
             state.accounts[account.name] = account
             return true
         }
@@ -28,18 +28,23 @@ extension MemoryStorage: AccountStorage {
     }
 
     public func removeAccount(named name: String) -> Bool {
-        let removed = identity.withLockedValue { state in
-            guard state.accounts.removeValue(forKey: name) != nil else { return false }
+        identity.withLockedValue { state in
+            guard let removed = state.accounts.removeValue(forKey: name) else { return false }
             _ = state.endSignIns(ofAccount: name, id: nil)
             state.withdrawApprovals(of: name)
+            let owner = WatchlistOwner.account(id: removed.id)
+            watchlists.remove(owner: owner)
+            feed.remove(owner: owner)
             return true
         }
-        if removed { watchlists.remove(owner: WatchlistOwner.account(name)) }
-        return removed
     }
 
-    public func saveSignIn(_ signIn: StoredSignIn) {
-        identity.withLockedValue { $0.signIns[signIn.id] = signIn }
+    public func saveSignIn(_ signIn: StoredSignIn) -> Bool {
+        identity.withLockedValue { state in
+            guard state.accounts[signIn.account]?.id == signIn.accountID else { return false }
+            state.signIns[signIn.id] = signIn
+            return true
+        }
     }
 
     public func signIn(id: String) -> StoredSignIn? {
@@ -63,7 +68,8 @@ extension MemoryStorage: AccountStorage {
     }
 
     public func moveWatchlist(from owner: String, toAccount name: String) -> Int {
-        watchlists.move(from: owner, to: WatchlistOwner.account(name), now: Date(), feed: feed)
+        guard let account = identity.withLockedValue({ $0.accounts[name] }) else { return 0 }
+        return watchlists.move(from: owner, to: WatchlistOwner.account(id: account.id), now: Date(), feed: feed)
     }
 }
 

@@ -11,6 +11,7 @@ public final class MemoryStorage: ServerStorage, Sendable {
     let identity = NIOLockedValueBox(MemoryIdentity())
     let watchlists = MemoryWatchlists()
     let feed = MemoryFeedLog()
+    let attempts = MemoryAttempts()
 
     public init(catalog: Catalog) {
         self.catalog = catalog

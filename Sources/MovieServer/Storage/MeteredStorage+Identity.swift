@@ -21,7 +21,7 @@ extension MeteredStorage {
         try await observe("remove_account") { () async throws(StorageError) in try await base.removeAccount(named: name) }
     }
 
-    func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) {
+    func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool {
         try await observe("save_sign_in") { () async throws(StorageError) in try await base.saveSignIn(signIn) }
     }
 
@@ -83,5 +83,19 @@ extension MeteredStorage {
 
     func removeWebSessions(expiredBefore date: Date) async throws(StorageError) {
         try await observe("purge_web_sessions") { () async throws(StorageError) in try await base.removeWebSessions(expiredBefore: date) }
+    }
+}
+
+extension MeteredStorage {
+    func countAttempt(_ limits: [AttemptLimit], id: String, now: Date, since: Date) async throws(StorageError) -> Date? {
+        try await observe("count_attempt") { () async throws(StorageError) in try await base.countAttempt(limits, id: id, now: now, since: since) }
+    }
+
+    func forgetAttempt(id: String) async throws(StorageError) {
+        try await observe("forget_attempt") { () async throws(StorageError) in try await base.forgetAttempt(id: id) }
+    }
+
+    func pruneAttempts(before date: Date) async throws(StorageError) {
+        try await observe("prune_attempts") { () async throws(StorageError) in try await base.pruneAttempts(before: date) }
     }
 }

@@ -1,5 +1,6 @@
-/// Whose a watchlist is, as storage names it: an account's list is `account/NAME`; a list kept
+/// Whose a watchlist is, as storage names it: an account's list is `account/ID`, by the
+/// account's ``StoredAccount/id`` (never its name, which a later account may take); a list kept
 /// before accounts existed is under the client id that wrote it (no client id has a `/`).
 public enum WatchlistOwner {
-    public static func account(_ name: String) -> String { "account/\(name)" }
+    public static func account(id: String) -> String { "account/\(id)" }
 }

@@ -56,9 +56,9 @@ struct WatchlistRoutes: Sendable {
     /// still on. An application's token (client credentials) has no watchlist: `403`.
     private func owner(_ context: some AuthRequestContext<AccessTokenIdentity>) async throws -> String {
         let identity = try context.verifiedIdentity()
-        guard let account = identity.account else { throw ErrorAnswer.applicationHasNoWatchlist }
-        try await check.tokens.confirmSignedIn(identity)
-        return WatchlistOwner.account(account)
+        guard identity.account != nil else { throw ErrorAnswer.applicationHasNoWatchlist }
+        guard let signIn = try await check.tokens.confirmSignedIn(identity) else { throw ErrorAnswer.applicationHasNoWatchlist }
+        return WatchlistOwner.account(id: signIn.accountID)
     }
 
     private func apply(_ write: WatchlistWrite) async throws -> Response {

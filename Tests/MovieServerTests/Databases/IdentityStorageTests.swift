@@ -17,8 +17,13 @@ extension ServerDatabaseTests {
             _ = try await storage.applyWatchlist(write, now: start)
         }
 
-        static func signIn(_ id: String, of account: String) -> StoredSignIn {
-            StoredSignIn(id: id, account: account, clientID: "marquee-dev", deviceName: "laptop", createdAt: start, lastUsedAt: start)
+        static func signIn(_ id: String, of account: StoredAccount) -> StoredSignIn {
+            StoredSignIn(id: id, account: account.name, accountID: account.id, clientID: "marquee-dev", deviceName: "laptop", createdAt: start, lastUsedAt: start)
+        }
+
+        /// The owner key of the account's watchlist, by its id.
+        static func owner(_ name: String, in storage: some AccountStorage) async throws -> String {
+            WatchlistOwner.account(id: try #require(try await storage.account(named: name)).id)
         }
 
         @Test("accounts: one per name; a new password ends every sign-in with its tokens; removal takes the list and the sign-ins; another account's are untouched", arguments: Backend.allCases)
@@ -30,8 +35,10 @@ extension ServerDatabaseTests {
                 #expect(try await storage.accounts().map(\.name) == ["alice", "bob"])
                 #expect(try await storage.account(named: "alice")?.passwordHash == "h1")
 
-                for (id, account) in [("a1", "alice"), ("a2", "alice"), ("b1", "bob")] {
-                    try await storage.saveSignIn(Self.signIn(id, of: account))
+                let alice = try #require(try await storage.account(named: "alice")), bob = try #require(try await storage.account(named: "bob"))
+                #expect(alice.id != bob.id)
+                for (id, account) in [("a1", alice), ("a2", alice), ("b1", bob)] {
+                    #expect(try await storage.saveSignIn(Self.signIn(id, of: account)))
                     try await storage.saveRefreshToken(StoredRefreshToken(hash: Array(id.utf8), clientID: "marquee-dev", expiresAt: Self.start + 3600, signInID: id))
                 }
                 try await storage.touchSignIn(id: "a2", at: Self.start + 60)
@@ -44,13 +51,14 @@ extension ServerDatabaseTests {
                 #expect(try await !storage.setPasswordHash("h", ofAccount: "nobody"))
 
                 let movie = try Catalog.reference().movies[0].id
-                try await Self.put(storage, owner: WatchlistOwner.account("bob"), movie: movie, note: "bob's", at: 1_700_000_000_000)
-                try await Self.put(storage, owner: WatchlistOwner.account("alice"), movie: movie, note: "alice's", at: 1_700_000_000_000)
+                try await Self.put(storage, owner: WatchlistOwner.account(id: bob.id), movie: movie, note: "bob's", at: 1_700_000_000_000)
+                try await Self.put(storage, owner: WatchlistOwner.account(id: alice.id), movie: movie, note: "alice's", at: 1_700_000_000_000)
                 #expect(try await storage.removeAccount(named: "bob"))
-                #expect(try await storage.watchlist(owner: WatchlistOwner.account("bob")).isEmpty)
+                #expect(try await storage.watchlist(owner: WatchlistOwner.account(id: bob.id)).isEmpty)
                 #expect(try await storage.signIn(id: "b1") == nil)
                 #expect(try await storage.redeemRefreshToken(hash: Array("b1".utf8)) == .unknown)
-                #expect(try await storage.watchlist(owner: WatchlistOwner.account("alice")).map(\.note) == ["alice's"])
+                #expect(try await !storage.saveSignIn(Self.signIn("b2", of: bob)), "no sign-in for a removed account")
+                #expect(try await storage.watchlist(owner: WatchlistOwner.account(id: alice.id)).map(\.note) == ["alice's"])
                 #expect(try await !storage.removeAccount(named: "bob"))
                 #expect(try await storage.accounts().map(\.name) == ["alice"])
             }
@@ -61,7 +69,7 @@ extension ServerDatabaseTests {
             try await backend.withStorage { storage in
                 let movies = try Catalog.reference().movies.prefix(3).map(\.id)
                 _ = try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: Self.start))
-                let owner = WatchlistOwner.account("alice")
+                let owner = try await Self.owner("alice", in: storage)
                 try await Self.put(storage, owner: "old-client", movie: movies[0], note: "older, from the client", at: 1_000)
                 try await Self.put(storage, owner: owner, movie: movies[0], note: "newer, the account's", at: 2_000)
                 try await Self.put(storage, owner: "old-client", movie: movies[1], note: "newer, from the client", at: 3_000)

@@ -120,6 +120,31 @@ enum PostgresSchema {
             "CREATE TABLE feed_state (id INTEGER PRIMARY KEY CHECK (id = 1), pruned_through BIGINT NOT NULL)",
             "INSERT INTO feed_state (id, pruned_through) VALUES (1, 0)",
         ]),
+        // What was an account's was keyed by its name, which a new account may take once the old
+        // one is removed: it is keyed by an id of the account's own from now on. Rows under a name
+        // no account has are a removed account's leftovers, and go.
+        Step(name: "server-v8-account-ids", statements: [
+            "ALTER TABLE account ADD COLUMN id TEXT",
+            "UPDATE account SET id = replace(gen_random_uuid()::text, '-', '')",
+            "ALTER TABLE account ALTER COLUMN id SET NOT NULL, ADD CONSTRAINT account_id UNIQUE (id)",
+            "DELETE FROM sign_in WHERE account NOT IN (SELECT name FROM account)",
+            "ALTER TABLE sign_in ADD COLUMN account_id TEXT",
+            "UPDATE sign_in SET account_id = account.id FROM account WHERE account.name = sign_in.account",
+            "ALTER TABLE sign_in ALTER COLUMN account_id SET NOT NULL",
+        ] + ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"].flatMap { table -> [PostgresQuery] in [
+            "DELETE FROM \(unescaped: table) WHERE owner LIKE 'account/%' AND owner NOT IN (SELECT 'account/' || name FROM account)",
+            "UPDATE \(unescaped: table) SET owner = 'account/' || account.id FROM account WHERE \(unescaped: table).owner = 'account/' || account.name",
+        ] }),
+        // Attempts the sign-in page limits, counted where every instance sees them. Page sessions
+        // are stored under a digest of their key from now on: the sessions stored under the key
+        // itself go (their people sign in again).
+        Step(name: "server-v9-attempts", statements: [
+            "DELETE FROM web_session",
+            "CREATE TABLE sign_in_attempt (key TEXT NOT NULL, id TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX sign_in_attempt_key ON sign_in_attempt (key, at)",
+            "CREATE INDEX sign_in_attempt_id ON sign_in_attempt (id)",
+            "CREATE INDEX sign_in_attempt_age ON sign_in_attempt (at)",
+        ]),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.

@@ -5,7 +5,7 @@ extension PostgresStorage: AccountStorage {
     public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
         try await run { client in
             let rows = try await client.query(
-                "INSERT INTO account (name, password_hash, created_at) VALUES (\(account.name), \(account.passwordHash), \(account.createdAt)) ON CONFLICT (name) DO NOTHING RETURNING name",
+                "INSERT INTO account (name, id, password_hash, created_at) VALUES (\(account.name), \(account.id), \(account.passwordHash), \(account.createdAt)) ON CONFLICT DO NOTHING RETURNING name",
                 logger: self.logger
             ).collect()
             return !rows.isEmpty
@@ -14,14 +14,14 @@ extension PostgresStorage: AccountStorage {
 
     public func account(named name: String) async throws(StorageError) -> StoredAccount? {
         try await run { client in
-            try await client.query("SELECT name, password_hash, created_at FROM account WHERE name = \(name)", logger: self.logger)
+            try await client.query("SELECT id, name, password_hash, created_at FROM account WHERE name = \(name)", logger: self.logger)
                 .collect().first.map(Self.account)
         }
     }
 
     public func accounts() async throws(StorageError) -> [StoredAccount] {
         try await run { client in
-            try await client.query("SELECT name, password_hash, created_at FROM account ORDER BY name", logger: self.logger)
+            try await client.query("SELECT id, name, password_hash, created_at FROM account ORDER BY name", logger: self.logger)
                 .collect().map(Self.account)
         }
     }
@@ -43,28 +43,30 @@ extension PostgresStorage: AccountStorage {
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query("DELETE FROM account WHERE name = \(name) RETURNING name", logger: self.logger).collect()
-                guard !rows.isEmpty else { return false }
+                let rows = try await connection.query("DELETE FROM account WHERE name = \(name) RETURNING id", logger: self.logger).collect()
+                guard let id = try rows.first?.decode(String.self) else { return false }
                 _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
                 try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
-                let owner = WatchlistOwner.account(name)
-                try await connection.query("DELETE FROM watchlist_entry WHERE owner = \(owner)", logger: self.logger)
-                try await connection.query("DELETE FROM watchlist_request WHERE owner = \(owner)", logger: self.logger)
-                try await connection.query("DELETE FROM watchlist_change WHERE owner = \(owner)", logger: self.logger)
+                let owner = WatchlistOwner.account(id: id)
+                for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
+                    try await connection.query("DELETE FROM \(unescaped: table) WHERE owner = \(owner)", logger: self.logger)
+                }
                 return true
             }
         }
     }
 
-    public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) {
+    public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool {
         try await run { client in
-            try await client.query(
+            try await !client.query(
                 """
-                INSERT INTO sign_in (id, account, client_id, device_name, created_at, last_used_at)
-                VALUES (\(signIn.id), \(signIn.account), \(signIn.clientID), \(signIn.deviceName), \(signIn.createdAt), \(signIn.lastUsedAt))
+                INSERT INTO sign_in (id, account, account_id, client_id, device_name, created_at, last_used_at)
+                SELECT \(signIn.id), name, id, \(signIn.clientID), \(signIn.deviceName), \(signIn.createdAt), \(signIn.lastUsedAt)
+                FROM account WHERE name = \(signIn.account) AND id = \(signIn.accountID)
+                RETURNING id
                 """,
                 logger: self.logger
-            )
+            ).collect().isEmpty
         }
     }
 
@@ -100,7 +102,9 @@ extension PostgresStorage: AccountStorage {
     public func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                let target = WatchlistOwner.account(name)
+                let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: self.logger).collect()
+                guard let id = try found.first?.decode(String.self) else { return 0 }
+                let target = WatchlistOwner.account(id: id)
                 let adopted = try await PostgresWatchlist.entries(
                     connection,
                     """
@@ -124,7 +128,7 @@ extension PostgresStorage: AccountStorage {
         }
     }
 
-    private static let signInColumns = "id, account, client_id, device_name, created_at, last_used_at"
+    private static let signInColumns = "id, account, account_id, client_id, device_name, created_at, last_used_at"
 
     /// Denies the device authorizations the account approved and no device has redeemed yet.
     private static func withdrawApprovals(_ connection: PostgresConnection, account: String, logger: Logger) async throws {
@@ -142,12 +146,12 @@ extension PostgresStorage: AccountStorage {
     }
 
     private static func account(_ row: PostgresRow) throws -> StoredAccount {
-        let (name, hash, createdAt) = try row.decode((String, String, Date).self)
-        return StoredAccount(name: name, passwordHash: hash, createdAt: createdAt)
+        let (id, name, hash, createdAt) = try row.decode((String, String, String, Date).self)
+        return StoredAccount(id: id, name: name, passwordHash: hash, createdAt: createdAt)
     }
 
     private static func signIn(_ row: PostgresRow) throws -> StoredSignIn {
-        let (id, account, clientID, deviceName, createdAt, lastUsedAt) = try row.decode((String, String, String, String, Date, Date).self)
-        return StoredSignIn(id: id, account: account, clientID: clientID, deviceName: deviceName, createdAt: createdAt, lastUsedAt: lastUsedAt)
+        let (id, account, accountID, clientID, deviceName, createdAt, lastUsedAt) = try row.decode((String, String, String, String, String, Date, Date).self)
+        return StoredSignIn(id: id, account: account, accountID: accountID, clientID: clientID, deviceName: deviceName, createdAt: createdAt, lastUsedAt: lastUsedAt)
     }
 }

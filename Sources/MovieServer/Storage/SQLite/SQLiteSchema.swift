@@ -108,6 +108,37 @@ enum SQLiteSchema {
                 INSERT INTO feed_state (id, pruned_through) VALUES (1, 0);
                 """)
         }
+        migrator.registerMigration("server-v8-account-ids") { db in
+            // What was an account's was keyed by its name, which a new account may take once the
+            // old one is removed: it is keyed by an id of the account's own from now on. Rows under
+            // a name no account has are a removed account's leftovers, and go.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN id TEXT NOT NULL DEFAULT '';
+                UPDATE account SET id = lower(hex(randomblob(16)));
+                CREATE UNIQUE INDEX account_id ON account (id);
+                ALTER TABLE sign_in ADD COLUMN account_id TEXT NOT NULL DEFAULT '';
+                DELETE FROM sign_in WHERE account NOT IN (SELECT name FROM account);
+                UPDATE sign_in SET account_id = (SELECT id FROM account WHERE account.name = sign_in.account);
+                """)
+            for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
+                try db.execute(sql: """
+                    DELETE FROM \(table) WHERE owner LIKE 'account/%' AND owner NOT IN (SELECT 'account/' || name FROM account);
+                    UPDATE \(table) SET owner = 'account/' || (SELECT id FROM account WHERE 'account/' || account.name = \(table).owner)
+                        WHERE owner IN (SELECT 'account/' || name FROM account);
+                    """)
+            }
+        }
+        // Page sessions are stored under a digest of their key from now on: the sessions stored
+        // under the key itself go (their people sign in again).
+        migrator.registerMigration("server-v9-attempts") { db in
+            try db.execute(sql: """
+                CREATE TABLE sign_in_attempt (key TEXT NOT NULL, id TEXT NOT NULL, at REAL NOT NULL);
+                CREATE INDEX sign_in_attempt_key ON sign_in_attempt (key, at);
+                CREATE INDEX sign_in_attempt_id ON sign_in_attempt (id);
+                CREATE INDEX sign_in_attempt_age ON sign_in_attempt (at);
+                DELETE FROM web_session;
+                """)
+        }
         return migrator
     }
 

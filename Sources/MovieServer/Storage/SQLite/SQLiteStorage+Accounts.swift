@@ -5,8 +5,8 @@ extension SQLiteStorage: AccountStorage {
     public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO account (name, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
-                arguments: [account.name, account.passwordHash, account.createdAt.timeIntervalSince1970]
+                sql: "INSERT INTO account (name, id, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [account.name, account.id, account.passwordHash, account.createdAt.timeIntervalSince1970]
             )
             return db.changesCount == 1
         }
@@ -36,24 +36,30 @@ extension SQLiteStorage: AccountStorage {
 
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await write { db in
-            try db.execute(sql: "DELETE FROM account WHERE name = ?", arguments: [name])
-            guard db.changesCount == 1 else { return false }
+            guard let id = try String.fetchOne(db, sql: "DELETE FROM account WHERE name = ? RETURNING id", arguments: [name]) else { return false }
             _ = try Self.endSignIns(db, account: name, id: nil)
             try Self.withdrawApprovals(db, account: name)
-            let owner = WatchlistOwner.account(name)
-            for table in ["watchlist_entry", "watchlist_request", "watchlist_change"] {
+            let owner = WatchlistOwner.account(id: id)
+            for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner])
             }
             return true
         }
     }
 
-    public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) {
+    public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO sign_in (id, account, client_id, device_name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [signIn.id, signIn.account, signIn.clientID, signIn.deviceName, signIn.createdAt.timeIntervalSince1970, signIn.lastUsedAt.timeIntervalSince1970]
+                sql: """
+                    INSERT INTO sign_in (id, account, account_id, client_id, device_name, created_at, last_used_at)
+                    SELECT ?, name, id, ?, ?, ?, ? FROM account WHERE name = ? AND id = ?
+                    """,
+                arguments: [
+                    signIn.id, signIn.clientID, signIn.deviceName, signIn.createdAt.timeIntervalSince1970, signIn.lastUsedAt.timeIntervalSince1970,
+                    signIn.account, signIn.accountID,
+                ]
             )
+            return db.changesCount == 1
         }
     }
 
@@ -81,7 +87,8 @@ extension SQLiteStorage: AccountStorage {
 
     public func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int {
         try await write { db in
-            let target = WatchlistOwner.account(name)
+            guard let id = try String.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else { return 0 }
+            let target = WatchlistOwner.account(id: id)
             let adopted = try Row.fetchAll(db, sql: """
                 INSERT INTO watchlist_entry (owner, movie_id, note, changed_at, device, removed)
                 SELECT ?, movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = ? AND true ORDER BY movie_id
@@ -114,12 +121,12 @@ extension SQLiteStorage: AccountStorage {
     }
 
     private static func account(_ row: Row) -> StoredAccount {
-        StoredAccount(name: row["name"], passwordHash: row["password_hash"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
+        StoredAccount(id: row["id"], name: row["name"], passwordHash: row["password_hash"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
     private static func signIn(_ row: Row) -> StoredSignIn {
         StoredSignIn(
-            id: row["id"], account: row["account"], clientID: row["client_id"], deviceName: row["device_name"],
+            id: row["id"], account: row["account"], accountID: row["account_id"], clientID: row["client_id"], deviceName: row["device_name"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]), lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"])
         )
     }
