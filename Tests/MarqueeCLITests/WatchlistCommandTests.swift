@@ -12,7 +12,6 @@ struct WatchlistCommandTests {
     let marquee = MarqueeProcess()
     /// The person every server test signs in as, and their list on the server.
     static let person = "alice"
-    static let owner = WatchlistOwner.account(person)
 
     /// The store's key of the person's watchlist of `api`.
     static func scope(_ api: String) -> String { WatchlistScope.key(api: api, account: person) }
@@ -42,10 +41,10 @@ struct WatchlistCommandTests {
             #expect(relay.answersCut == 1)
             #expect(relay.markedRequests == 2, "the client sent the batch again after the lost answer")
             #expect(synced.standardOutput.contains("Synced: sent 3 changes"), "\(synced.standardOutput)")
-            let journal = storage.watchlistJournal(owner: Self.owner)
+            let journal = storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person))
             #expect(journal.count == 3, "each change applied once: \(journal)")
             #expect(Set(journal.map(\.changeID)).count == 3)
-            #expect(storage.watchlist(owner: Self.owner).map(\.movieID) == [2])
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: Self.person)).map(\.movieID) == [2])
             #expect(try await Self.view(marquee, api: api, store: store)["pendingChanges"] as? Int == 0)
             await relay.stop()
 
@@ -58,12 +57,12 @@ struct WatchlistCommandTests {
             #expect(failed.status == 1)
             #expect(failed.errorLines.last?.hasSuffix("1 change still pending on this machine") == true, "\(failed.standardError)")
             #expect(stubborn.answersCut >= 1)
-            #expect(storage.watchlist(owner: Self.owner).map(\.movieID).sorted() == [2, 3], "the server applied it though no answer came back")
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: Self.person)).map(\.movieID).sorted() == [2, 3], "the server applied it though no answer came back")
             stubborn.cut(next: 0)
             let later = try await marquee.run(["sync", "--env", stubbornAPI, "--store", stubbornStore])
             #expect(later.status == 0, "\(later.standardError)")
             #expect(later.standardOutput.hasPrefix("Synced: sent 1 change;"), "the server answers the repeat with its first answer: \(later.standardOutput)")
-            #expect(storage.watchlistJournal(owner: Self.owner).filter { $0.movieID == 3 }.count == 1)
+            #expect(storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person)).filter { $0.movieID == 3 }.count == 1)
             await stubborn.stop()
         }
     }
@@ -93,7 +92,7 @@ struct WatchlistCommandTests {
             }
             var killedAfterProgress = 0
             for iteration in 0..<50 {
-                let before = storage.watchlistJournal(owner: Self.owner).count
+                let before = storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person)).count
                 let process = try marquee.launch(["sync", "--batch-size", "2", "--env", api, "--store", storeURL.path])
                 if iteration.isMultiple(of: 2) {
                     // At any moment from the start: before the first request, or in the middle.
@@ -101,22 +100,22 @@ struct WatchlistCommandTests {
                 } else {
                     // Once the server has applied something of this run, a little later: in the middle of the batches.
                     let deadline = ContinuousClock.now + .seconds(10)
-                    while storage.watchlistJournal(owner: Self.owner).count == before, process.isRunning, ContinuousClock.now < deadline {
+                    while storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person)).count == before, process.isRunning, ContinuousClock.now < deadline {
                         try await Task.sleep(for: .milliseconds(1))
                     }
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...20, using: &generator)))
                 }
                 _ = await process.signal(SIGKILL)
-                let after = storage.watchlistJournal(owner: Self.owner).count
+                let after = storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person)).count
                 if after > before && after < 500 { killedAfterProgress += 1 }
             }
             #expect(killedAfterProgress > 0, "some kills landed in the middle of a sync")
             let clean = try await marquee.run(["sync", "--env", api, "--store", storeURL.path])
             #expect(clean.status == 0, "\(clean.standardError)")
-            let journal = storage.watchlistJournal(owner: Self.owner)
+            let journal = storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person))
             #expect(journal.count == 500, "every change reached the server")
             #expect(Set(journal.map(\.changeID)).count == 500, "none twice")
-            let listed = storage.watchlist(owner: Self.owner)
+            let listed = storage.watchlist(owner: storage.owner(ofAccount: Self.person))
             #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.movieID, $0.note) }) == intended)
             let view = try await Self.view(marquee, api: api, store: storeURL.path)
             #expect(view["pendingChanges"] as? Int == 0)
@@ -182,10 +181,10 @@ struct WatchlistCommandTests {
             }
             for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.standardError)") }
             #expect(counter.markedRequests == 10, "200 changes in batches of 20, each sent once")
-            let journal = storage.watchlistJournal(owner: Self.owner)
+            let journal = storage.watchlistJournal(owner: storage.owner(ofAccount: Self.person))
             #expect(journal.count == 200)
             #expect(Set(journal.map(\.changeID)).count == 200)
-            #expect(storage.watchlist(owner: Self.owner).count == 10)
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: Self.person)).count == 10)
             await counter.stop()
         }
     }
@@ -221,7 +220,7 @@ struct WatchlistCommandTests {
             #expect(listed.standardError.contains("watchlist: sent 1 change first"), "said in --verbose only: \(listed.standardError)")
             let quiet = try await marquee.run(["top-rated", "--env", api, "--store", store])
             #expect(!quiet.standardError.contains("watchlist"))
-            #expect(storage.watchlist(owner: Self.owner).map(\.note) == ["on the train"])
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: Self.person)).map(\.note) == ["on the train"])
             let view = try await Self.view(marquee, api: api, store: store)
             #expect(view["pendingChanges"] as? Int == 0)
             #expect((view["entries"] as? [[String: Any]])?.first?["title"] as? String == "Deadpool")

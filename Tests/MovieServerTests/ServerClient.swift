@@ -42,9 +42,13 @@ func withServerClient<Result>(
     readinessTimeout: Duration = .seconds(1),
     queryTimeout: Duration = generousQueryTimeout,
     feed: FeedSettings = FeedSettings(),
+    trustedProxies: TrustedProxies = .none,
     _ body: (ServerClient) async throws -> Result
 ) async throws -> Result {
-    try await withMovieServer(catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout, queryTimeout: queryTimeout, feed: feed) {
+    try await withMovieServer(
+        catalog: catalog, auth: auth, maxAge: maxAge, storage: storage, readinessTimeout: readinessTimeout, queryTimeout: queryTimeout, feed: feed,
+        trustedProxies: trustedProxies
+    ) {
         try await body(ServerClient(server: $0))
     }
 }

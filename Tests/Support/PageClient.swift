@@ -3,18 +3,25 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// A person at the sign-in page, as a browser without scripts behaves: it keeps the session
-/// cookie, sends forms with the CSRF token the last page gave, and follows a GET's redirect (a
+/// A person at the sign-in page, as a browser without scripts behaves: it keeps the cookies
+/// (by name, each replaced or forgotten as the server says), sends forms with the CSRF token the last page gave, and follows a GET's redirect (a
 /// POST's 303 is the test's to check and ``follow(_:)``).
 public final class PageClient: @unchecked Sendable {
     public let port: Int
-    public private(set) var cookie: String?
+    /// The cookies kept, by name.
+    public private(set) var cookies: [String: String] = [:]
+    /// The `Cookie` header sent with the next request; nil when none is kept.
+    public var cookie: String? {
+        cookies.isEmpty ? nil : cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+    }
     public private(set) var csrf: String?
     /// The code the last page's form holds (the code page's field, the approval's hidden one).
     public private(set) var formCode: String?
     public private(set) var lastPage = ""
     /// Each request sent and the status it got (`POST /device/sign-up 303`), for a failure's message.
     public private(set) var history: [String] = []
+    /// Sent as `X-Forwarded-For` with each request when set: the browser as a proxy names it.
+    public var forwardedFor: String?
     /// Every `Set-Cookie` header the server sent, as sent.
     public private(set) var setCookies: [String] = []
     private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -27,6 +34,11 @@ public final class PageClient: @unchecked Sendable {
 
     public init(port: Int) {
         self.port = port
+    }
+
+    /// Forgets the cookie `name`, or keeps `value` under it, as another browser's cookie would be.
+    public func setCookie(_ name: String, _ value: String?) {
+        cookies[name] = value
     }
 
     @discardableResult
@@ -83,6 +95,7 @@ public final class PageClient: @unchecked Sendable {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        if let forwardedFor { request.headers.add(name: "X-Forwarded-For", value: forwardedFor) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: body))
@@ -92,8 +105,10 @@ public final class PageClient: @unchecked Sendable {
         history.append("\(method.rawValue) \(path.split(separator: "?")[0]) \(response.status.code)")
         for header in response.headers["set-cookie"] {
             setCookies.append(header)
-            let pair = String(header.split(separator: ";")[0])
-            cookie = header.contains("Max-Age=0") || header.lowercased().contains("expires=thu, 01 jan 1970") ? nil : pair
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { continue }
+            let forgotten = header.contains("Max-Age=0") || header.lowercased().contains("expires=thu, 01 jan 1970")
+            cookies[pair[0]] = forgotten ? nil : pair[1]
         }
         if let match = html.firstMatch(of: /name="csrf" value="([^"]+)"/) { csrf = String(match.1) }
         if !html.isEmpty { formCode = html.firstMatch(of: /name="user_code" value="([^"]*)"/).map { String($0.1) } }

@@ -39,6 +39,7 @@ public func withMovieServer<Result>(
     readinessTimeout: Duration = .seconds(1),
     queryTimeout: Duration = generousQueryTimeout,
     feed: FeedSettings = FeedSettings(),
+    trustedProxies: TrustedProxies = .none,
     logger: Logger = quietLogger,
     _ body: (TestMovieServer) async throws -> Result
 ) async throws -> Result {
@@ -50,6 +51,7 @@ public func withMovieServer<Result>(
     configuration.answersOnEventLoop = answersOnEventLoop
     configuration.readinessTimeout = readinessTimeout
     configuration.queryTimeout = queryTimeout
+    configuration.trustedProxies = trustedProxies
     let server = await MovieServer(configuration: configuration)
     let running = try await server.start()
     return try await finally(try await body(TestMovieServer(server: server, running: running))) { try? await running.stop() }

@@ -29,8 +29,11 @@ public struct AuthConfiguration: Sendable {
     public var allowsSignUp = true
     /// Where people reach the server (`https://movies.example.com`), for the sign-in page's
     /// address in device authorizations and the metadata, and to mark its cookie `Secure` when it
-    /// is https. Unset, the address is the request's `Host` over http.
+    /// is https. Unset, the address is the request's `Host` over http, when it names this machine
+    /// (``localNames``); another `Host` is refused.
     public var publicURL: String?
+    /// The names a request's `Host` may give when there is no ``publicURL``.
+    public var localNames = LocalNames.machine
     /// How many failed sign-ins one address may make on the page in ten minutes before it must
     /// wait (`429`); an account may have twice as many, from any addresses.
     public var signInLimit = 10
@@ -85,10 +88,14 @@ public struct AuthConfiguration: Sendable {
         clients.reduce(nil) { found, client in client.matches(id: id, secret: secret) ? client : found }
     }
 
-    /// The server's address as people reach it, for a request that came with `host`.
-    func baseURL(host: String?) -> String {
+    /// The server's address as people reach it, for a request that came with `host`: the public
+    /// URL, else the `Host` over http when it names this machine; else the 400 to send back.
+    func baseURL(host: String?) throws(ErrorAnswer) -> String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
-        return "http://\(host ?? "localhost")"
+        guard let host, localNames.contains(authority: host) else {
+            throw ErrorAnswer(.badRequest, code: "invalid_request", message: "The Host header names no address of this server; its operator sets the address people reach it at with --public-url.")
+        }
+        return "http://\(host)"
     }
 
     /// Movie endpoints open to anyone; the token endpoint still works.

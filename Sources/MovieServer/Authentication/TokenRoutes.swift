@@ -25,7 +25,7 @@ struct TokenRoutes: Sendable {
             let body = try await request.body.collect(upTo: Self.maximumBodySize)
             let parameters = try Self.parameters(from: body, contentType: request.headers[.contentType])
             let client = try tokens.authenticateClient(parameters, basicCredentials: try BasicCredentials.parse(request.headers[.authorization]))
-            let base = tokens.configuration.baseURL(host: request.head.authority)
+            let base = try tokens.configuration.baseURL(host: request.head.authority)
             let started = try await tokens.deviceFlow.start(
                 for: client, deviceName: parameters.device_name, verificationURI: "\(base)\(SignInPage.path)", now: tokens.configuration.now()
             )

@@ -30,7 +30,7 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
 
     static func register<Context: RequestContext>(on router: some RouterMethods<Context>, configuration: AuthConfiguration) {
         router.get(RouterPath(path)) { request, _ in
-            let metadata = AuthorizationServerMetadata(base: configuration.baseURL(host: request.head.authority))
+            let metadata = AuthorizationServerMetadata(base: try configuration.baseURL(host: request.head.authority))
             // Built from the request's Host unless a public URL is set: then no shared cache may keep it.
             return Response(
                 status: .ok,

@@ -2,15 +2,17 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// The attempts of a ``MemoryStorage``, by key, at most ``capacity`` keys. A full table first
-/// forgets the keys whose attempts have all left their window, then the keys used least recently,
-/// down to nine tenths of the capacity: a flood of new keys never forgets a key in use, such as a
-/// locked account's.
+/// forgets the keys whose attempts have all left their window, then the keys below their limit
+/// used least recently, and only then the full ones (a locked account or address), down to nine
+/// tenths of the capacity: a flood of new keys forgets what is stale, not a lock.
 final class MemoryAttempts: Sendable {
     static let capacity = 100_000
 
     private struct Key {
         var attempts: [(id: String, at: Date)] = []
         var lastUsed: Date
+        /// Whether the key held its limit when last tried.
+        var full = false
     }
 
     private let keys = NIOLockedValueBox<[String: Key]>([:])
@@ -27,6 +29,8 @@ final class MemoryAttempts: Sendable {
                 let recent = keys[limit.key]?.attempts.filter { $0.at > since } ?? []
                 if recent.count >= limit.limit, let oldest = recent.first?.at {
                     oldestBlocking = max(oldestBlocking ?? oldest, oldest)
+                    keys[limit.key]?.lastUsed = now
+                    keys[limit.key]?.full = true
                 }
             }
             if let oldestBlocking { return oldestBlocking }
@@ -36,6 +40,7 @@ final class MemoryAttempts: Sendable {
                 key.attempts.removeAll { $0.at <= since }
                 key.attempts.append((id, now))
                 key.lastUsed = now
+                key.full = key.attempts.count >= limit.limit
                 keys[limit.key] = key
             }
             return nil
@@ -67,7 +72,8 @@ final class MemoryAttempts: Sendable {
         keys = keys.filter { $0.value.attempts.contains { $0.at > since } }
         let target = capacity * 9 / 10
         guard keys.count > target else { return }
-        let oldest = keys.sorted { $0.value.lastUsed < $1.value.lastUsed }.prefix(keys.count - target).map(\.key)
+        let oldest = keys.sorted { ($0.value.full ? 1 : 0, $0.value.lastUsed) < ($1.value.full ? 1 : 0, $1.value.lastUsed) }
+            .prefix(keys.count - target).map(\.key)
         for name in oldest { keys[name] = nil }
     }
 }

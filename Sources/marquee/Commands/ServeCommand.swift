@@ -95,6 +95,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("Where people reach this server (https://movies.example.com): the sign-in page's address given to devices; https also marks its cookie Secure. Default: the request's Host, over http.", valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp("A proxy this server stands behind (an address or a range: 10.0.0.0/8, ::1); repeat it for several. A request from one names its client in --forwarded-header, read from its right end. Needs --public-url.", valueName: "cidr"))
+    var trustedProxies: [String] = []
+
+    @Option(name: .customLong("forwarded-header"), help: ArgumentHelp("The header the trusted proxies write the client's address in: x-forwarded-for (nginx's $proxy_add_x_forwarded_for) or forwarded (RFC 7239). The other one is never read.", valueName: "name"))
+    var forwardedHeader = TrustedProxies.Header.xForwardedFor.rawValue
+
     @Option(name: .customLong("device-code-lifetime"), parsing: .unconditional, help: ArgumentHelp("How long a device's sign-in code waits for a person's approval.", valueName: "seconds"))
     var deviceCodeLifetime = 600
 
@@ -135,6 +141,22 @@ struct ServeCommand: AsyncParsableCommand {
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || URL(string: publicURL)?.host == nil {
             throw ValidationError("--public-url must be an http:// or https:// address with a host, such as https://movies.example.com")
         }
+        _ = try proxies()
+        if !trustedProxies.isEmpty, publicURL == nil {
+            throw ValidationError("--trusted-proxy needs --public-url: behind a proxy, the Host header is whatever its clients send, and the server would write it into the links it gives devices")
+        }
+    }
+
+    /// `--trusted-proxy` and `--forwarded-header`, read.
+    private func proxies() throws -> TrustedProxies {
+        guard let header = TrustedProxies.Header(rawValue: forwardedHeader.lowercased()) else {
+            throw ValidationError("--forwarded-header must be x-forwarded-for or forwarded, not '\(forwardedHeader)'")
+        }
+        do {
+            return TrustedProxies(try trustedProxies.map { text throws(TrustedProxyError) in try TrustedProxies.Range(parsing: text) }, header: header)
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error.description)")
+        }
     }
 
     /// How long a stopped server waits for its database to close.
@@ -155,6 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.answersOnEventLoop = !routeEveryRequest
         configuration.feed.maximumStreams = maximumEventStreams
         configuration.feed.retention = .seconds(eventRetention)
+        configuration.trustedProxies = try proxies()
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()

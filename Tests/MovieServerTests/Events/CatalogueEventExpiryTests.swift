@@ -20,7 +20,7 @@ struct CatalogueEventExpiryTests {
             catalogueChanged: { expiries.withLockedValue { $0 += 1 } }, logger: quietLogger
         )
         let sink = CollectingSink()
-        _ = try await feed.subscribe(owner: nil, sink: sink)
+        _ = try await feed.subscribe(.application(clientID: "marquee-dev"), sink: sink)
         #expect(expiries.withLockedValue { $0 } == 0, "the import before the stream opened is not news")
 
         movies[0].name += ", Restored"

@@ -252,7 +252,7 @@ struct EventStreamCapTests {
     func capBelowConnections() async throws {
         try await withMovieServer(auth: PersonSignIn.auth(), limits: ConnectionLimits(maximumConnections: 4)) { server in
             let client = ServerClient(server: server)
-            let token = try await EventFeedTests.appToken(client)
+            let token = try await PersonSignIn.tokens("alice", on: client).access
             var open: [EventStreamTap] = []
             defer { open.forEach { $0.close() } }
             for _ in 0..<3 {

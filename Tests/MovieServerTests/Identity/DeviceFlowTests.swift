@@ -9,17 +9,39 @@ import Testing
 /// single use, and the metadata that publishes it (RFC 8414).
 @Suite("Device flow")
 struct DeviceFlowTests {
-    @Test("the metadata names the device, token and revocation endpoints and the three grants")
+    @Test("the metadata names the device, token and revocation endpoints and the three grants, at the Host when it names this machine")
     func metadata() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { server in
-            let answer = try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", "movies.test:8080")])
+            let answer = try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", "localhost:8080")])
             #expect(answer.status == 200)
             let json = try #require(answer.json)
-            #expect(json["issuer"] as? String == "http://movies.test:8080")
-            #expect(json["device_authorization_endpoint"] as? String == "http://movies.test:8080/api/auth/device")
-            #expect(json["token_endpoint"] as? String == "http://movies.test:8080/api/auth/token")
-            #expect(json["revocation_endpoint"] as? String == "http://movies.test:8080/api/auth/revoke")
+            #expect(json["issuer"] as? String == "http://localhost:8080")
+            #expect(json["device_authorization_endpoint"] as? String == "http://localhost:8080/api/auth/device")
+            #expect(json["token_endpoint"] as? String == "http://localhost:8080/api/auth/token")
+            #expect(json["revocation_endpoint"] as? String == "http://localhost:8080/api/auth/revoke")
             #expect(Set(json["grant_types_supported"] as? [String] ?? []) == ["client_credentials", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
+            #expect(try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", "[::1]:8080")]).status == 200)
+        }
+    }
+
+    @Test("without --public-url, a Host that names another site is refused (400) where the server writes its address: the metadata and a device's verification_uri")
+    func foreignHostRefused() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let metadata = try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", "evil.example:8080")])
+            #expect(metadata.status == 400)
+            #expect(!String(decoding: metadata.body, as: UTF8.self).contains("evil.example"))
+            let device = try await server.get(
+                "/api/auth/device", method: .POST, headers: TokenEndpointTests.form + [("Host", "evil.example")],
+                body: "client_id=\(ClientCredentials.development.id)&client_secret=\(ClientCredentials.development.secret)"
+            )
+            #expect(device.status == 400)
+            #expect(device.json?["error"] as? String == "invalid_request")
+        }
+        var auth = PersonSignIn.auth()
+        auth.publicURL = "https://movies.example.com"
+        try await withServerClient(auth: auth) { server in
+            let metadata = try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", "evil.example:8080")])
+            #expect(metadata.json?["issuer"] as? String == "https://movies.example.com", "a public URL is used whatever the Host")
         }
     }
 

@@ -9,28 +9,31 @@ struct SignInRulesTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test("an account may fail 20 times from many addresses, an address 10 times for many accounts; then each waits out the window")
-    func throttleLimits() {
-        let throttle = SignInThrottle()
+    func throttleLimits() async throws {
+        let throttle = SignInThrottle(storage: MemoryStorage(catalog: .empty))
         for index in 0..<20 {
-            #expect(throttle.wait(account: "alice", address: "10.0.0.\(index)", now: Self.start) == nil)
-            throttle.recordFailure(account: "alice", address: "10.0.0.\(index)", now: Self.start)
+            #expect(try await throttle.signIn(account: "alice", address: "10.0.0.\(index)", now: Self.start).isCounted)
         }
-        #expect(throttle.wait(account: "alice", address: "10.0.1.1", now: Self.start) == 600, "the 21st from a new address")
-        #expect(throttle.wait(account: "bob", address: "10.0.1.1", now: Self.start) == nil)
-        for index in 0..<10 { throttle.recordFailure(account: "user\(index)", address: "10.0.2.2", now: Self.start) }
-        #expect(throttle.wait(account: "carol", address: "10.0.2.2", now: Self.start + 60) == 540, "the 11th from one address")
-        #expect(throttle.wait(account: "carol", address: "10.0.2.2", now: Self.start + 600) == nil, "the window has passed")
-        #expect(throttle.wait(address: "sign-up:10.0.2.2", now: Self.start) == nil, "sign-ups are counted apart")
+        #expect(try await throttle.signIn(account: "alice", address: "10.0.1.1", now: Self.start) == .wait(seconds: 600), "the 21st from a new address")
+        #expect(try await throttle.signIn(account: "Alice", address: "10.0.1.1", now: Self.start) == .wait(seconds: 600), "names are counted in any case")
+        #expect(try await throttle.signIn(account: "bob", address: "10.0.1.1", now: Self.start).isCounted)
+        for index in 0..<10 { _ = try await throttle.signIn(account: "user\(index)", address: "10.0.2.2", now: Self.start) }
+        #expect(try await throttle.signIn(account: "carol", address: "10.0.2.2", now: Self.start + 60) == .wait(seconds: 540), "the 11th from one address")
+        #expect(try await throttle.signIn(account: "carol", address: "10.0.2.2", now: Self.start + 600).isCounted, "the window has passed")
+        #expect(try await throttle.signUp(address: "10.0.2.2", now: Self.start).isCounted, "sign-ups are counted apart")
     }
 
     @Test("a right password takes back the failure counted before its check")
-    func forgiven() {
-        let throttle = SignInThrottle(accountLimit: 2, addressLimit: 2)
-        throttle.recordFailure(account: "alice", address: "a", now: Self.start)
-        throttle.recordFailure(account: "alice", address: "a", now: Self.start)
-        #expect(throttle.wait(account: "alice", address: "a", now: Self.start) != nil)
-        throttle.forgive(account: "alice", address: "a")
-        #expect(throttle.wait(account: "alice", address: "a", now: Self.start) == nil)
+    func forgiven() async throws {
+        let throttle = SignInThrottle(storage: MemoryStorage(catalog: .empty), accountLimit: 2, addressLimit: 2)
+        _ = try await throttle.signIn(account: "alice", address: "a", now: Self.start)
+        guard case let .counted(id) = try await throttle.signIn(account: "alice", address: "a", now: Self.start) else {
+            Issue.record("the second attempt is within the limit")
+            return
+        }
+        #expect(try await throttle.signIn(account: "alice", address: "a", now: Self.start) == .wait(seconds: 600))
+        try await throttle.forgive(id)
+        #expect(try await throttle.signIn(account: "alice", address: "a", now: Self.start).isCounted)
     }
 
     @Test("a device's name: printable, no markup characters, at most 100 characters, the client's id when empty")
@@ -54,5 +57,11 @@ struct SignInRulesTests {
         let drawn = (0..<200).map { _ in UserCode.random().letters }
         #expect(drawn.allSatisfy { $0.count == 8 && $0.allSatisfy(UserCode.alphabet.contains) })
         #expect(Set(drawn).count > 190)
+    }
+}
+
+extension SignInThrottle.Outcome {
+    var isCounted: Bool {
+        if case .counted = self { true } else { false }
     }
 }
