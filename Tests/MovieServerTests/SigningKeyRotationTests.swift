@@ -89,6 +89,56 @@ struct SigningKeyRotationTests {
         }
     }
 
+    static let acceptedNewKey = SigningKey(id: "2026-02", secret: String(repeating: "n", count: 40), acceptOnly: true)
+
+    @Test("rotation in two steps across two instances on one database: every request and cursor is accepted at every stage; signing with a key before the other instance accepts it is what broke")
+    func twoStepRotation() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        let stages: [(String, [SigningKey], [SigningKey])] = [
+            ("before", [Self.oldKey], [Self.oldKey]),
+            ("A learns the key", [Self.oldKey, Self.acceptedNewKey], [Self.oldKey]),
+            ("both learn it", [Self.oldKey, Self.acceptedNewKey], [Self.oldKey, Self.acceptedNewKey]),
+            ("A signs with it", [Self.oldKey, Self.newKey], [Self.oldKey, Self.acceptedNewKey]),
+            ("both sign with it", [Self.oldKey, Self.newKey], [Self.oldKey, Self.newKey]),
+        ]
+        for (stage, aKeys, bKeys) in stages {
+            try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing(aKeys)), storage: storage) { a in
+                try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing(bKeys)), storage: storage) { b in
+                    for (issuer, user) in [(a, b), (b, a)] {
+                        let token = try await BearerTokenTests.accessToken(from: issuer)
+                        #expect(try await user.get("/api/movies/1", headers: Self.bearer(token)).status == 200, "\(stage): a token of one instance at the other")
+                        let page = try await issuer.get("/api/movies?query=the&limit=1", headers: Self.bearer(token))
+                        let cursor = try #require(page.json?["next"] as? String, "\(stage)")
+                        let next = try await user.get("/api/movies?query=the&limit=1&cursor=\(cursor)", headers: Self.bearer(token))
+                        #expect(next.status == 200, "\(stage): a cursor of one instance at the other")
+                    }
+                }
+            }
+        }
+        try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.oldKey, Self.newKey])), storage: storage) { a in
+            try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.oldKey])), storage: storage) { b in
+                let token = try await BearerTokenTests.accessToken(from: a)
+                #expect(try await b.get("/api/movies/1", headers: Self.bearer(token)).status == 401, "one step: A signs with a key B does not know")
+            }
+        }
+    }
+
+    @Test("an accept-only key is accepted and signs nothing; 'accept KEY-ID SECRET' lists one; a ring must keep a key that signs")
+    func acceptOnlyKeys() throws {
+        let secret = String(repeating: "s", count: 32)
+        let ring = try SigningKeyRing.parse("old \(secret)\naccept new \(secret)x", source: "keys.txt")
+        #expect(ring.keys.map(\.id) == ["old", "new"])
+        #expect(ring.newest.id == "old", "the newest key that signs")
+        #expect(ring.key(id: "new")?.acceptOnly == true)
+        let onlyAccepted = #expect(throws: SigningKeyError.self) { try SigningKeyRing.parse("accept new \(secret)", source: "keys.txt") }
+        #expect(onlyAccepted?.description == "keys.txt: every key is accept-only: at least one must sign (a line without 'accept')")
+        let named = #expect(throws: SigningKeyError.self) { try SigningKeyRing.parse("accept", source: "keys.txt") }
+        #expect(named?.description == "keys.txt, entry 1: expected 'KEY-ID SECRET'")
+        let reserved = #expect(throws: SigningKeyError.self) { try SigningKeyRing.parse("accept accept \(secret)", source: "keys.txt") }
+        #expect(reserved?.description.contains("'accept' is no key id") == true)
+        #expect(throws: SigningKeyError.onlyAcceptOnly) { try SigningKeyRing([Self.acceptedNewKey]) }
+    }
+
     @Test("the same secret gives the same single-key ring, so instances sharing MARQUEE_SIGNING_KEY accept each other's tokens")
     func singleSecretIsStable() async throws {
         let secret = String(repeating: "k", count: 40)

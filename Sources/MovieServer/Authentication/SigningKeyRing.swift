@@ -112,7 +112,7 @@ public struct SigningKeyRing: Sendable {
 }
 
 /// Why signing keys could not be used.
-public enum SigningKeyError: Error, Sendable, CustomStringConvertible {
+public enum SigningKeyError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case invalidID(String)
     case duplicateID(String)
