@@ -99,7 +99,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/catalog.json"), .copy("Resources/openapi.yaml"), .copy("Resources/pages")]
+            resources: [.copy("Resources/catalog.json"), .copy("Resources/openapi.yaml"), .copy("Resources/pages"), .copy("Resources/passwords")]
         ),
         .target(name: "ReferenceAPI", dependencies: ["Networking"], resources: [.copy("Resources/api")]),
         .executableTarget(

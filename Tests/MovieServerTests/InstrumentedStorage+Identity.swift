@@ -33,3 +33,9 @@ extension InstrumentedStorage {
     func forgetAttempt(id: String) async throws(StorageError) { base.forgetAttempt(id: id) }
     func pruneAttempts(before date: Date) async throws(StorageError) { base.pruneAttempts(before: date) }
 }
+
+extension InstrumentedStorage {
+    func rehashPassword(ofAccount name: String, from old: String, to new: String) async throws(StorageError) -> Bool {
+        base.rehashPassword(ofAccount: name, from: old, to: new)
+    }
+}

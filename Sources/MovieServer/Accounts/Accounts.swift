@@ -24,8 +24,8 @@ public struct Accounts: Sendable {
     /// without checking the password they just chose a second time.
     func made(name typed: String, password: String) async throws(AccountError) -> StoredAccount {
         let name = try AccountName(typed)
-        try PasswordRule.check(password)
-        let hash = try await hash(password)
+        try PasswordRule.check(password, accountName: name.value)
+        let hash = try await hash(PasswordRule.normalized(password))
         let account = StoredAccount(name: name.value, passwordHash: hash, createdAt: now())
         let created = try await storing { () async throws(StorageError) in try await storage.createAccount(account) }
         guard created else { throw .nameTaken(name.value) }
@@ -35,8 +35,8 @@ public struct Accounts: Sendable {
     /// Replaces the password; every device signed in to the account is signed out.
     public func setPassword(name typed: String, password: String) async throws(AccountError) {
         let name = try AccountName(typed)
-        try PasswordRule.check(password)
-        let hash = try await hash(password)
+        try PasswordRule.check(password, accountName: name.value)
+        let hash = try await hash(PasswordRule.normalized(password))
         guard try await storing({ () async throws(StorageError) in try await storage.setPasswordHash(hash, ofAccount: name.value) }) else {
             throw .unknownAccount(name.value)
         }
@@ -64,19 +64,45 @@ public struct Accounts: Sendable {
     }
 
     /// The account whose name and password these are, or nil: an unknown name and a wrong
-    /// password take as long as each other and give the same nil.
+    /// password take as long as each other (the stand-in check has the cost of the real hashes)
+    /// and give the same nil. The password is read as ``PasswordRule/normalized(_:)``; one longer
+    /// than bcrypt reads never matches. A hash of another cost than the server's, or of a password
+    /// stored before it was normalized, is made again from the password just checked.
     public func authenticate(name typed: String, password: String) async throws(AccountError) -> StoredAccount? {
         let name = try? AccountName(typed)
         let account = try await name.asyncMap { name async throws(AccountError) in
             try await storing { () async throws(StorageError) in try await storage.account(named: name.value) }
         } ?? nil
-        let matches: Bool
+        let normalized = PasswordRule.normalized(password)
+        let readable = normalized.utf8.count <= PasswordRule.maximumBytes
         do {
-            matches = try await hasher.verify(password, hash: account?.passwordHash)
+            guard try await hasher.verify(readable ? normalized : "", hash: account?.passwordHash), readable, var account else {
+                // A password kept from before normalization was hashed as it was typed.
+                guard readable, !normalized.utf8.elementsEqual(password.utf8), password.utf8.count <= PasswordRule.maximumBytes, var account,
+                      try await hasher.verify(password, hash: account.passwordHash)
+                else { return nil }
+                account.passwordHash = try await rehash(account, password: normalized)
+                return account
+            }
+            if PasswordHasher.cost(of: account.passwordHash) != hasher.cost {
+                account.passwordHash = try await rehash(account, password: normalized)
+            }
+            return account
+        } catch let error as AccountError {
+            throw error
         } catch {
             throw .busy
         }
-        return matches ? account : nil
+    }
+
+    /// Replaces the account's hash with one of `password` at the server's cost, unless the hash
+    /// changed meanwhile; the new hash (or the one kept).
+    private func rehash(_ account: StoredAccount, password: String) async throws(AccountError) -> String {
+        let hash = try await hash(password)
+        let replaced = try await storing { () async throws(StorageError) in
+            try await storage.rehashPassword(ofAccount: account.name, from: account.passwordHash, to: hash)
+        }
+        return replaced ? hash : account.passwordHash
     }
 
     private func hash(_ password: String) async throws(AccountError) -> String {

@@ -32,14 +32,28 @@ public final class PasswordHasher: Sendable {
     /// How many checks may wait for a thread; one more is ``Busy``.
     public let maximumWaiting: Int
     private let waiting = NIOLockedValueBox(0)
-    /// A hash of no one's password, checked when the account does not exist, so that an unknown
-    /// name takes as long as a wrong password (no account enumeration by timing). Made at the
-    /// first check, on the hashing threads.
-    private let decoy = NIOLockedValueBox<String?>(nil)
+    /// Hashes of no one's password by cost, one checked when the account does not exist, so that
+    /// an unknown name takes as long as a wrong password (no account enumeration by timing). Made
+    /// at the first check of a cost, on the hashing threads.
+    private let decoys = NIOLockedValueBox<[UInt8: String]>([:])
+    /// The cost of the last real hash checked: what the stand-in check costs (the configured
+    /// cost until one was checked). Sign-ins move every hash to ``cost``.
+    private let storedCost: NIOLockedValueBox<UInt8>
 
     public init(cost: UInt8 = PasswordHasher.defaultCost, maximumWaiting: Int = PasswordHasher.defaultMaximumWaiting) {
         self.cost = cost
         self.maximumWaiting = maximumWaiting
+        storedCost = NIOLockedValueBox(cost)
+    }
+
+    /// The cost of the check an unknown name gets.
+    var standInCost: UInt8 { storedCost.withLockedValue { $0 } }
+
+    /// The cost a bcrypt hash (`$2b$12$…`) was made with; nil for text that is no such hash.
+    public static func cost(of hash: String) -> UInt8? {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[0].isEmpty, parts[2].count == 2 else { return nil }
+        return UInt8(parts[2])
     }
 
     /// The bcrypt hash of `password`, with a new salt.
@@ -48,15 +62,16 @@ public final class PasswordHasher: Sendable {
         return try await run { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// Whether `password` matches `hash`; with no hash (no such account), a check of the same
-    /// length that fails.
+    /// Whether `password` matches `hash`; with no hash (no such account), a check as long as
+    /// one of the real hashes' that fails.
     public func verify(_ password: String, hash: String?) async throws -> Bool {
-        let (cost, decoy) = (cost, decoy)
+        if let real = hash.flatMap(Self.cost(of:)) { storedCost.withLockedValue { $0 = real } }
+        let (cost, decoys) = (storedCost.withLockedValue { $0 }, decoys)
         return try await run {
-            let checked = hash ?? decoy.withLockedValue { decoy in
-                if let decoy { return decoy }
+            let checked = hash ?? decoys.withLockedValue { decoys in
+                if let decoy = decoys[cost] { return decoy }
                 let made = Bcrypt.hash(UUID().uuidString, cost: cost)
-                decoy = made
+                decoys[cost] = made
                 return made
             }
             let matches = Bcrypt.verify(password, hash: checked)

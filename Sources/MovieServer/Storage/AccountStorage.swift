@@ -16,6 +16,10 @@ public protocol AccountStorage: Sendable {
     /// is no such account.
     func setPasswordHash(_ hash: String, ofAccount name: String) async throws(StorageError) -> Bool
 
+    /// Replaces the account's password hash `old` with `new`, the same password hashed again
+    /// (another cost), without ending any sign-in; `false` when the hash is not `old` any more.
+    func rehashPassword(ofAccount name: String, from old: String, to new: String) async throws(StorageError) -> Bool
+
     /// Removes the account, its watchlist (entries, kept answers, log), its events in the feed's
     /// log, its sign-ins and their refresh tokens, and its device approvals not yet redeemed, in
     /// one step; `false` when there is no such account.

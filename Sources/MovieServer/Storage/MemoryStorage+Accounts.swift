@@ -27,6 +27,14 @@ extension MemoryStorage: AccountStorage {
         }
     }
 
+    public func rehashPassword(ofAccount name: String, from old: String, to new: String) -> Bool {
+        identity.withLockedValue { state in
+            guard state.accounts[name]?.passwordHash == old else { return false }
+            state.accounts[name]?.passwordHash = new
+            return true
+        }
+    }
+
     public func removeAccount(named name: String) -> Bool {
         identity.withLockedValue { state in
             guard let removed = state.accounts.removeValue(forKey: name) else { return false }

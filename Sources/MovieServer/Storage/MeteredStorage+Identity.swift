@@ -17,6 +17,10 @@ extension MeteredStorage {
         try await observe("set_password") { () async throws(StorageError) in try await base.setPasswordHash(hash, ofAccount: name) }
     }
 
+    func rehashPassword(ofAccount name: String, from old: String, to new: String) async throws(StorageError) -> Bool {
+        try await observe("rehash_password") { () async throws(StorageError) in try await base.rehashPassword(ofAccount: name, from: old, to: new) }
+    }
+
     func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await observe("remove_account") { () async throws(StorageError) in try await base.removeAccount(named: name) }
     }

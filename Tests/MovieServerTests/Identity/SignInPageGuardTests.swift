@@ -114,7 +114,7 @@ struct SignInPageGuardTests {
             let page = PageClient(port: server.server.port)
             try await page.get("/device")
             #expect(try await page.post("/device/sign-in", ["name": "alice", "password": "correct horse"]).status == 429)
-            let pageSessions = try await storage.signIns(ofAccount: "alice").filter { $0.clientID == SignInPage.clientID }
+            let pageSessions = storage.signIns(ofAccount: "alice").filter { $0.clientID == SignInPage.clientID }
             #expect(pageSessions.count == SignInPage.sessionsPerAccount)
             #expect(Self.storedSessions(storage).count == SignInThrottle.sessionLimit, "stored rows of ended sessions expire; each was one person's sign-in")
         }

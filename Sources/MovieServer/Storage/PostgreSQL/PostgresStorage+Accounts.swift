@@ -40,6 +40,14 @@ extension PostgresStorage: AccountStorage {
         }
     }
 
+    public func rehashPassword(ofAccount name: String, from old: String, to new: String) async throws(StorageError) -> Bool {
+        try await run { client in
+            try await !client.query(
+                "UPDATE account SET password_hash = \(new) WHERE name = \(name) AND password_hash = \(old) RETURNING name", logger: self.logger
+            ).collect().isEmpty
+        }
+    }
+
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in

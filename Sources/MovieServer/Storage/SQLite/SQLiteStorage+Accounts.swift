@@ -34,6 +34,13 @@ extension SQLiteStorage: AccountStorage {
         }
     }
 
+    public func rehashPassword(ofAccount name: String, from old: String, to new: String) async throws(StorageError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET password_hash = ? WHERE name = ? AND password_hash = ?", arguments: [new, name, old])
+            return db.changesCount == 1
+        }
+    }
+
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await write { db in
             guard let id = try String.fetchOne(db, sql: "DELETE FROM account WHERE name = ? RETURNING id", arguments: [name]) else { return false }
