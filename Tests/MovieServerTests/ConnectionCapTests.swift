@@ -38,6 +38,22 @@ struct ConnectionCapTests {
         }
     }
 
+    @Test("at the cap, connections that sent no request head within a second go first: behind 12 silent sockets at a cap of 8, a new client is served long before the header timeout")
+    func silentConnectionsMakeRoom() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(120), idleTimeout: .seconds(300), maximumConnections: 8)
+        try await withMovieServer(limits: limits) { server in
+            var silent: [RawConnection] = []
+            for _ in 0..<12 { silent.append(try await RawConnection.open(port: server.port)) }
+            let started = ContinuousClock.now
+            let served = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", limit: .seconds(60))
+            #expect(served.status == 200)
+            #expect(ContinuousClock.now - started < .seconds(30), "not the header timeout of 120 s")
+            let first = try await silent[0].readUntilClosed(limit: .seconds(10))
+            #expect(first.closedByServer, "the oldest silent connection made room")
+            for connection in silent { await connection.close() }
+        }
+    }
+
     @Test("below the cap, idle kept-alive connections stay open")
     func belowTheCapNothingCloses() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(30), idleTimeout: .seconds(60), maximumConnections: 16)

@@ -23,7 +23,9 @@ import NIOHTTP1
 ///   every request read on it is answered;
 /// - a kept-alive connection with nothing to do while the server is at its connection cap: each
 ///   one is listed in ``IdleConnections`` from the moment its last answer is written until bytes
-///   of the next request arrive, and the oldest is closed to admit a new client.
+///   of the next request arrive, and the oldest is closed to admit a new client;
+/// - at the cap, before those, a new connection that has sent no whole request head within
+///   ``IdleConnections/silenceAllowedAtCap`` (listed from its opening to its first head).
 ///
 /// The timeouts share one timer that is moved only when a deadline comes closer, so a busy
 /// connection schedules nothing per request.
@@ -80,12 +82,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         stopTimer()
         lingering?.deadline.cancel()
         unlistIdle()
+        unlistSilent()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopTimer()
         unlistIdle()
+        unlistSilent()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -99,6 +103,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case let .head(head):
             awaitingHeadSince = nil
             headBytesPending = false
+            unlistSilent()
             if head.method == .CONNECT {
                 refuse(context, version: head.version, status: .methodNotAllowed, extraHeaders: [("Allow", "GET, HEAD, POST")],
                        body: #"{"error":"method_not_allowed","error_description":"This server does not tunnel CONNECT requests."}"#)
@@ -218,6 +223,32 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         lastActivity = .now()
         awaitingHeadSince = lastActivity
         scheduleCheck(context)
+        listSilent(context)
+    }
+
+    /// Whether the connection is listed in ``IdleConnections`` as one that has sent no head yet.
+    private var isListedSilent = false
+
+    private func listSilent(_ context: ChannelHandlerContext) {
+        guard let connections, !isListedSilent, let since = awaitingHeadSince else { return }
+        isListedSilent = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        connections.openedSilent(ObjectIdentifier(self), since: since, eventLoop: eventLoop) {
+            eventLoop.submit {
+                let (handler, context) = bound.value
+                guard handler.isListedSilent, handler.awaitingHeadSince != nil, !handler.isReadingRequest, handler.unanswered == 0 else { return false }
+                handler.isListedSilent = false
+                context.close(promise: nil)
+                return true
+            }
+        }
+    }
+
+    private func unlistSilent() {
+        guard isListedSilent else { return }
+        isListedSilent = false
+        connections?.spoke(ObjectIdentifier(self))
     }
 
     /// The earliest moment the connection may have to be closed, if any.

@@ -2,27 +2,38 @@ import HummingbirdCore
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The server's open connections, and which of them are kept alive with nothing to do: at the
-/// connection cap those are closed, oldest idle first, to admit new clients, as nginx reuses its
-/// kept-alive connections when it runs out. A connection reading or answering a request is never
-/// among them.
+/// The server's open connections, and which of them may be closed to admit new clients at the
+/// connection cap: first those that have sent no whole request head since they opened, once they
+/// have had ``silenceAllowedAtCap`` (a client that opens sockets and sends nothing, slowloris),
+/// then the kept-alive ones with nothing to do, oldest idle first, as nginx reuses its kept-alive
+/// connections when it runs out. A connection reading or answering a request is never closed.
 final class IdleConnections: Sendable {
-    /// Closes its connection on the connection's event loop if it is still idle there, and says
-    /// whether it did.
+    /// Closes its connection on the connection's event loop if it is still idle (or still silent)
+    /// there, and says whether it did.
     typealias CloseIfIdle = @Sendable () -> EventLoopFuture<Bool>
+
+    /// How long a new connection may stay without a whole request head while the server is at its
+    /// cap, before it is closed to admit another client.
+    static let silenceAllowedAtCap = TimeAmount.seconds(1)
 
     private struct State {
         var open = 0
         var nextOrder: UInt64 = 0
         /// Idle connections by their id, each with when it became idle (an order, oldest lowest).
         var idle: [ObjectIdentifier: (order: UInt64, close: CloseIfIdle)] = [:]
+        /// Connections that have sent no whole request head yet, with when they opened.
+        var silent: [ObjectIdentifier: (since: NIODeadline, eventLoop: any EventLoop, close: CloseIfIdle)] = [:]
+        /// Whether a later look for silent connections to close is scheduled.
+        var recheckScheduled = false
     }
 
     let maximum: Int
+    private let silenceAllowed: TimeAmount
     private let state = NIOLockedValueBox(State())
 
-    init(maximum: Int) {
+    init(maximum: Int, silenceAllowed: TimeAmount = IdleConnections.silenceAllowedAtCap) {
         self.maximum = maximum
+        self.silenceAllowed = silenceAllowed
     }
 
     var isFull: Bool { state.withLockedValue { $0.open >= maximum } }
@@ -32,7 +43,50 @@ final class IdleConnections: Sendable {
             state.open += 1
             return state.open >= maximum
         }
-        if full { closeOldestIdle() }
+        if full { makeRoom() }
+    }
+
+    /// `connection` opened at `since` and has sent no whole request head.
+    func openedSilent(_ connection: ObjectIdentifier, since: NIODeadline, eventLoop: any EventLoop, close: @escaping CloseIfIdle) {
+        state.withLockedValue { $0.silent[connection] = (since, eventLoop, close) }
+    }
+
+    /// `connection` sent its first request head, or closed.
+    func spoke(_ connection: ObjectIdentifier) {
+        _ = state.withLockedValue { $0.silent.removeValue(forKey: connection) }
+    }
+
+    /// At the cap: closes as many connections as it takes to admit one more (NIO may have
+    /// accepted a few past the cap in one read): those silent longest that have had their time
+    /// first, then the oldest idle ones; when that is not enough, looks again once the oldest
+    /// silent one's time is up.
+    func makeRoom() {
+        let now = NIODeadline.now()
+        let (silent, missing, recheck) = state.withLockedValue { state -> ([CloseIfIdle], Int, (NIODeadline, any EventLoop)?) in
+            let needed = state.open - maximum + 1
+            guard needed > 0 else { return ([], 0, nil) }
+            let byAge = state.silent.sorted { $0.value.since < $1.value.since }
+            let due = byAge.prefix { $0.value.since + silenceAllowed <= now }.prefix(needed)
+            for entry in due { state.silent.removeValue(forKey: entry.key) }
+            var recheck: (NIODeadline, any EventLoop)?
+            if due.count < needed, let young = state.silent.min(by: { $0.value.since < $1.value.since }), !state.recheckScheduled {
+                state.recheckScheduled = true
+                recheck = (young.value.since + silenceAllowed, young.value.eventLoop)
+            }
+            return (due.map(\.value.close), needed - due.count, recheck)
+        }
+        for close in silent {
+            close().whenSuccess { [self] closed in
+                if !closed, isFull { makeRoom() }
+            }
+        }
+        if let (deadline, eventLoop) = recheck {
+            eventLoop.scheduleTask(deadline: deadline) { [self] in
+                state.withLockedValue { $0.recheckScheduled = false }
+                if isFull { makeRoom() }
+            }
+        }
+        for _ in 0..<missing { closeOldestIdle() }
     }
 
     func closed() {

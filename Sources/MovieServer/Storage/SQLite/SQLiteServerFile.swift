@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// What is at a server database path, found without changing it: a file is opened for writing
 /// (which turns on WAL mode and may create a journal) only once it is known to be Marquee's.
@@ -40,6 +41,24 @@ enum SQLiteServerFile {
             return judge(path, tables: tables, steps: steps, migrations: Set(migrations))
         } catch {
             return .refused(.foreign(path, reason: "its schema cannot be read (\(SQLiteStorage.reason(error)))"))
+        }
+    }
+
+    /// Creates the file at `path`, if there is none, readable and writable by its owner only: it
+    /// holds password hashes and sessions (SQLite gives its `-wal` and `-shm` files the same mode).
+    /// An existing file that others may read is left as it is, with a warning.
+    static func createPrivately(_ path: String, logger: Logger) throws(StorageError) {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        guard errno == EEXIST else {
+            throw .unreachable("the SQLite file \(path)", reason: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+            logger.warning("the SQLite file \(path) may be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))); it holds password hashes: run 'chmod 600 \(path)'")
         }
     }
 

@@ -33,6 +33,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
         self.queryTimeout = queryTimeout
         self.tierReading = tierReading
         if case let .refused(error) = SQLiteServerFile.classify(path, migrations: SQLiteSchema.migrator.migrations) { throw error }
+        try SQLiteServerFile.createPrivately(path, logger: logger)
         let writeDeadline = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
         self.writeDeadline = writeDeadline
         var configuration = Configuration()
