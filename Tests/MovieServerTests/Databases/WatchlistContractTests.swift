@@ -74,6 +74,25 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("two changes of one movie with the same time and the same device: the first stands, the second is superseded", arguments: Backend.allCases)
+        func exactTieKeepsTheFirst(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                try await withServerClient(auth: Self.auth, storage: storage) { client in
+                    let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                    let batch = try await owner.batch(key: "tie", [
+                        Self.change("t1", 3, "add", note: "first", at: "2026-01-01T13:00:00Z", device: "d"),
+                        Self.change("t2", 3, "add", note: "second", at: "2026-01-01T13:00:00Z", device: "d"),
+                    ])
+                    let outcomes = (batch.json?["results"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
+                    #expect(outcomes == ["applied", "superseded"])
+                    let later = try await owner.put(3, key: "tie-again", #"{"note":"third","changedAt":"2026-01-01T13:00:00Z","device":"d"}"#)
+                    #expect(later.json?["outcome"] as? String == "superseded", "in another request too")
+                    let notes = (try await owner.list().json?["entries"] as? [[String: Any]])?.compactMap { $0["note"] as? String }
+                    #expect(notes == ["first"])
+                }
+            }
+        }
+
         @Test("40 concurrent sends of overlapping batches, half under one key: each change is applied once", arguments: Backend.allCases)
         func concurrentRepeats(backend: Backend) async throws {
             try await backend.withStorage { storage in
