@@ -68,7 +68,7 @@ struct PeopleOnOneMachineTests {
             let store = home.root.appendingPathComponent("movies.sqlite").path
             #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
             #expect(try await home.marquee.run(["watch", "add", "6", "--env", api, "--store", store]).status == 0)
-            #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 1)
+            #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 2, "her device, and the page she approved it on")
 
             let later = try await home.marquee.run(["watch", "add", "7", "--note", "later", "--env", api, "--store", store])
             #expect(later.status == 1)

@@ -60,8 +60,9 @@ struct ServeCommandTests {
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
     }
 
-    /// The three connections are busy (each has sent part of a request): an idle kept-alive
-    /// connection would be closed at the cap to admit the new one (`ConnectionCapTests`).
+    /// The three connections are busy (each has sent a request's head and part of its body): an
+    /// idle kept-alive connection, or one that has sent no whole head within a second, would be
+    /// closed at the cap to admit the new one (`ConnectionCapTests`).
     @Test("--max-connections: at the limit a new connection waits, unanswered, until an open one closes")
     func maximumConnections() async throws {
         let server = try marquee.launch(["serve", "--port", "0", "--public", "--max-connections", "3", "--log-level", "notice"])
@@ -71,7 +72,7 @@ struct ServeCommandTests {
             var open: [RawConnection] = []
             for _ in 0..<3 {
                 let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /health/live HTTP/1.1\r\nHost: x\r\n")
+                try await connection.send("POST /api/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=")
                 open.append(connection)
             }
             // Time for the server to accept those three alone: it accepts up to four waiting

@@ -58,11 +58,12 @@ struct SignInCommandTests {
             #expect(stranger.status != 0)
             #expect(stranger.errorLines == ["marquee: carol is not signed in to \(api); run 'marquee login' first"])
 
-            #expect(storage.signIns(ofAccount: "alice").count == 1)
+            #expect(storage.deviceSignIns(ofAccount: "alice").count == 1)
             let logout = try await home.marquee.run(["logout", "--env", api, "--account", "alice"])
             #expect(logout.standardOutput == "Signed alice out of \(api); the session was ended at the server.\n")
-            #expect(storage.signIns(ofAccount: "alice").isEmpty)
-            #expect(storage.signIns(ofAccount: "bob").count == 1)
+            #expect(storage.deviceSignIns(ofAccount: "alice").isEmpty)
+            #expect(storage.signIns(ofAccount: "alice").count == 1, "the page alice approved it on is a session of its own")
+            #expect(storage.deviceSignIns(ofAccount: "bob").count == 1)
 
             let everywhere = try await home.marquee.run(["logout", "--env", api, "--everywhere"])
             #expect(everywhere.standardOutput == "Signed bob out of \(api); every device of bob was signed out.\n", "\(everywhere.standardError)")

@@ -245,7 +245,7 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
   process start to exit; `marquee --help` is the floor of starting the process at all.
 
 """)
-    for section in ("http.md", "database.md", "server-mix.md", "router-path.md", "search-sorts.md", "watchlist.md", "store-budget.md", "live.md", "browse.md", "sign-in-flood.md", "account-lookup.md"):
+    for section in ("http.md", "database.md", "server-mix.md", "router-path.md", "search-sorts.md", "watchlist.md", "store-budget.md", "live.md", "browse.md", "sign-in-flood.md", "sign-in-attempts.md", "account-lookup.md"):
         path = os.path.join(results_dir, section)
         if os.path.exists(path):
             out.write("\n" + open(path).read())

@@ -8,7 +8,11 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 class Page:
     def __init__(self, port):
-        self.port, self.cookie, self.csrf = port, None, ""
+        self.port, self.cookies, self.csrf = port, {}, ""
+
+    @property
+    def cookie(self):
+        return "; ".join(f"{name}={value}" for name, value in sorted(self.cookies.items())) or None
 
     def request(self, method, path, fields=None):
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -18,7 +22,9 @@ class Page:
         c.request(method, path, body, headers)
         answer = c.getresponse(); html = answer.read().decode()
         for value in answer.headers.get_all("Set-Cookie") or []:
-            self.cookie = value.split(";", 1)[0]
+            name, _, kept = value.split(";", 1)[0].partition("=")
+            if "Max-Age=0" in value: self.cookies.pop(name, None)
+            else: self.cookies[name] = kept
         found = re.search(r'name="csrf" value="([^"]+)"', html)
         if found: self.csrf = found.group(1)
         if answer.status == 303: return self.request("GET", answer.headers["Location"])
