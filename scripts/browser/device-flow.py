@@ -111,8 +111,13 @@ try:
     check(shows("not one a device is waiting with"), "a used code was offered again")
 
     # Denied: the CLI ends non-zero in one line.
+    # Signed in, a complete link only fills the code in: the code is tried (and counted) when
+    # the person sends it, never by opening an address.
     cli, code, url = login(port)
     browser.get(url)
+    check(shows("The code your device shows"), "a complete link showed more than the code form: " + browser.page_source[:300])
+    check(browser.find_element(By.ID, "user-code").get_attribute("value") == code, "the second link's code is not offered")
+    browser.find_element(By.XPATH, "//button[text()='Continue']").click()
     check(shows("Approve a device"), "no approval page for the second code")
     browser.find_element(By.XPATH, "//button[text()='Deny']").click()
     check(shows("was not let in"), "no word after denying: " + browser.page_source[:500])
