@@ -54,6 +54,25 @@ struct ConnectionCapTests {
         }
     }
 
+    @Test("at the cap, a kept-alive connection that began its next head and stalled goes as a silent one does, not after the header timeout")
+    func stalledNextHeadMakesRoom() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(120), idleTimeout: .seconds(300), maximumConnections: 4)
+        try await withMovieServer(limits: limits) { server in
+            var stalled: [RawConnection] = []
+            for _ in 0..<4 {
+                let connection = try await RawConnection.open(port: server.port, sending: Self.liveRequest)
+                #expect(try await connection.read(until: #""live""#, limit: .seconds(10)) != nil)
+                try await connection.send("GET /health/li")
+                stalled.append(connection)
+            }
+            let started = ContinuousClock.now
+            let served = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", limit: .seconds(60))
+            #expect(served.status == 200)
+            #expect(ContinuousClock.now - started < .seconds(30), "not the header timeout of 120 s")
+            for connection in stalled { await connection.close() }
+        }
+    }
+
     @Test("below the cap, idle kept-alive connections stay open")
     func belowTheCapNothingCloses() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(30), idleTimeout: .seconds(60), maximumConnections: 16)

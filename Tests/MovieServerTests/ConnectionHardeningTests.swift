@@ -59,6 +59,24 @@ struct ConnectionHardeningTests {
         }
     }
 
+    @Test("a body trickled a byte at a time, each within the idle timeout, is cut off once it falls below 1 KiB/s after the header timeout")
+    func trickledBodyIsCutOff() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(2), idleTimeout: .seconds(60), maximumConnections: 1024)
+        try await withMovieServer(limits: limits) { server in
+            let trickle = try await RawConnection.open(port: server.port, sending: "POST /device/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8192\r\n\r\n")
+            let started = ContinuousClock.now
+            var cut = false
+            for _ in 0..<40 where !cut {
+                try await Task.sleep(for: .milliseconds(500))
+                do { try await trickle.send("a") } catch { cut = true }
+                if !trickle.isActive { cut = true }
+            }
+            #expect(cut, "a byte every half second is cut off, though the idle timeout is a minute")
+            #expect(ContinuousClock.now - started < .seconds(20))
+            await trickle.close()
+        }
+    }
+
     @Test("a kept-alive connection idle longer than the header timeout still serves its next request, and closes after the idle timeout")
     func keepAliveOutlastsTheHeaderTimeout() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(15), maximumConnections: 1024)

@@ -16,7 +16,7 @@ extension InstrumentedStorage {
     func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int { base.moveWatchlist(from: owner, toAccount: name) }
     func saveDeviceAuthorization(_ authorization: StoredDeviceAuthorization) async throws(StorageError) -> Bool { base.saveDeviceAuthorization(authorization) }
     func deviceAuthorization(userCode: String) async throws(StorageError) -> StoredDeviceAuthorization? { base.deviceAuthorization(userCode: userCode) }
-    func decideDeviceAuthorization(userCode: String, account: String?, now: Date) async throws(StorageError) -> Bool {
+    func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) async throws(StorageError) -> Bool {
         base.decideDeviceAuthorization(userCode: userCode, account: account, now: now)
     }
     func pollDeviceAuthorization(deviceCodeHash: [UInt8], now: Date, slowDownBy: Int) async throws(StorageError) -> StoredDeviceAuthorization? {

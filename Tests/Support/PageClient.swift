@@ -22,6 +22,8 @@ public final class PageClient: @unchecked Sendable {
     public private(set) var history: [String] = []
     /// Sent as `X-Forwarded-For` with each request when set: the browser as a proxy names it.
     public var forwardedFor: String?
+    /// Sent with each request as they are (`Origin`, `Sec-Fetch-Site`).
+    public var extraHeaders: [(String, String)] = []
     /// Every `Set-Cookie` header the server sent, as sent.
     public private(set) var setCookies: [String] = []
     private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -96,6 +98,7 @@ public final class PageClient: @unchecked Sendable {
         request.method = method
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         if let forwardedFor { request.headers.add(name: "X-Forwarded-For", value: forwardedFor) }
+        for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: body))

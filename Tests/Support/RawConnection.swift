@@ -72,6 +72,9 @@ public final class RawConnection: Sendable {
         throw RawConnectionError.notInSocketTable(serverPort: serverPort, clientPort: localPort)
     }
 
+    /// Whether the connection is still open (the server has not closed it, nor has this side).
+    public var isActive: Bool { channel.isActive }
+
     /// Sends `text` as it is.
     public func send(_ text: String) async throws {
         try await channel.writeAndFlush(ByteBuffer(string: text))

@@ -77,9 +77,11 @@ public struct Accounts: Sendable {
         let readable = normalized.utf8.count <= PasswordRule.maximumBytes
         do {
             guard try await hasher.verify(readable ? normalized : "", hash: account?.passwordHash), readable, var account else {
-                // A password kept from before normalization was hashed as it was typed.
-                guard readable, !normalized.utf8.elementsEqual(password.utf8), password.utf8.count <= PasswordRule.maximumBytes, var account,
-                      try await hasher.verify(password, hash: account.passwordHash)
+                // A password kept from before normalization was hashed as it was typed: checked
+                // too, against the stand-in when there is no account, so that a typed form that
+                // normalization changes takes as long for an unknown name as for a real one.
+                guard readable, !normalized.utf8.elementsEqual(password.utf8), password.utf8.count <= PasswordRule.maximumBytes,
+                      try await hasher.verify(password, hash: account?.passwordHash), var account
                 else { return nil }
                 account.passwordHash = try await rehash(account, password: normalized)
                 return account

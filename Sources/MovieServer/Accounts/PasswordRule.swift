@@ -6,7 +6,8 @@ import Foundation
 /// is put in Unicode normalization form C, so that `é` typed as one code point or as `e` and a
 /// combining accent is one password. Then it must be 8 to 72 bytes of UTF-8 (bcrypt reads no
 /// further than 72, so a longer one would be silently cut: refused when chosen, and never
-/// matched when typed), with no control characters, not the account's name, not a run or a
+/// matched when typed), with no control characters, not holding the account's name (of three
+/// characters or more), not a run or a
 /// repeat of a few characters (`aaaaaaaa`, `abcdefgh`, `abababab`), and not one of the passwords
 /// people choose most (a list of some 200 kept with the server, NIST SP 800-63B §5.1.1.2).
 public enum PasswordRule {
@@ -34,7 +35,7 @@ public enum PasswordRule {
             throw .unacceptablePassword("The password must not contain control characters.")
         }
         let folded = password.lowercased()
-        if let name, folded.contains(name.lowercased()) {
+        if let name, name.count >= 3, folded.contains(name.lowercased()) {
             throw .unacceptablePassword("The password must not contain the account's name.")
         }
         guard !isRunOrRepeat(folded) else {

@@ -68,7 +68,7 @@ struct DeviceFlow: Sendable {
             let gone = ErrorAnswer.tokenRequest(.badRequest, "access_denied", "The account that approved this device is gone.")
             let found: StoredAccount?
             do { found = try await storage.account(named: account) } catch { throw .storageUnavailable(error) }
-            guard let found else { throw gone }
+            guard let found, found.id == before.accountID else { throw gone }
             let signIn = StoredSignIn(
                 id: UUID().uuidString.lowercased(), account: account, accountID: found.id, clientID: client.id,
                 deviceName: before.deviceName, createdAt: now, lastUsedAt: now

@@ -11,6 +11,9 @@ import NIOHTTP1
 /// - a connection with nothing read or written for ``ConnectionLimits/idleTimeout``, between
 ///   requests or while a request is being read (never while the server is still answering): an
 ///   idle kept-alive connection lasts that long, as a client's pool expects, not the header timeout;
+/// - a request body that arrives slower than ``minimumBodyRate`` on average once the header
+///   timeout has passed since its head (a byte a minute would otherwise hold the connection for
+///   as long as the client likes);
 /// - `CONNECT`, which this server never tunnels: answered `405`, then closed;
 /// - an HTTP/1.1 request without one `Host` header, or any with two (RFC 9112 §3.2), and a head
 ///   the decoder cannot read (a URL or header block over the limit, broken syntax): a JSON `400`,
@@ -24,8 +27,9 @@ import NIOHTTP1
 /// - a kept-alive connection with nothing to do while the server is at its connection cap: each
 ///   one is listed in ``IdleConnections`` from the moment its last answer is written until bytes
 ///   of the next request arrive, and the oldest is closed to admit a new client;
-/// - at the cap, before those, a new connection that has sent no whole request head within
-///   ``IdleConnections/silenceAllowedAtCap`` (listed from its opening to its first head).
+/// - at the cap, before those, a connection that has sent no whole request head within
+///   ``IdleConnections/silenceAllowedAtCap`` of its opening, or of the first byte of its next head
+///   (listed from then until the head is read).
 ///
 /// The timeouts share one timer that is moved only when a deadline comes closer, so a busy
 /// connection schedules nothing per request.
@@ -45,12 +49,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var headBytesPending = false
     private var lastActivity = NIODeadline.now()
     private var isReadingRequest = false
+    /// When the request being read sent its head, and how many body bytes came since.
+    private var bodyStart: NIODeadline?
+    private var bodyBytes = 0
     private var unanswered = 0
     private var closesAfterAnswers = false
     private var refusing = false
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     private var lingering: (drained: Int, deadline: Scheduled<Void>)?
     private let connections: IdleConnections?
+
+    /// The least a request body must average, in bytes a second, once the header timeout has
+    /// passed since its head.
+    static let minimumBodyRate = 1024
 
     /// The most a lingering close drains, and for how long.
     static let lingerLimit = 256 * 1024
@@ -83,6 +94,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         lingering?.deadline.cancel()
         unlistIdle()
         unlistSilent()
+        closeIfSilent = nil
         context.fireChannelInactive()
     }
 
@@ -90,6 +102,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         stopTimer()
         unlistIdle()
         unlistSilent()
+        closeIfSilent = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -114,12 +127,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             isReadingRequest = true
+            bodyStart = lastActivity
+            bodyBytes = 0
             unanswered += 1
             if !head.isKeepAlive { closesAfterAnswers = true }
-        case .body:
-            break
+        case let .body(buffer):
+            bodyBytes += buffer.readableBytes
         case .end:
             isReadingRequest = false
+            bodyStart = nil
             if unanswered == 0 {
                 context.fireChannelRead(data)
                 answeredBeforeReadingAll(context)
@@ -148,6 +164,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if unanswered == 0, awaitingHeadSince == nil {
             awaitingHeadSince = lastActivity
             scheduleCheck(context)
+            listSilent(context)
         }
     }
 
@@ -229,20 +246,27 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the connection is listed in ``IdleConnections`` as one that has sent no head yet.
     private var isListedSilent = false
 
+    /// Closes the connection if it is still waiting for a whole head, made once a connection.
+    private var closeIfSilent: IdleConnections.CloseIfIdle?
+
     private func listSilent(_ context: ChannelHandlerContext) {
         guard let connections, !isListedSilent, let since = awaitingHeadSince else { return }
         isListedSilent = true
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        connections.openedSilent(ObjectIdentifier(self), since: since, eventLoop: eventLoop) {
-            eventLoop.submit {
-                let (handler, context) = bound.value
-                guard handler.isListedSilent, handler.awaitingHeadSince != nil, !handler.isReadingRequest, handler.unanswered == 0 else { return false }
-                handler.isListedSilent = false
-                context.close(promise: nil)
-                return true
+        let close = closeIfSilent ?? {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            return {
+                eventLoop.submit {
+                    let (handler, context) = bound.value
+                    guard handler.isListedSilent, handler.awaitingHeadSince != nil, !handler.isReadingRequest, handler.unanswered == 0 else { return false }
+                    handler.isListedSilent = false
+                    context.close(promise: nil)
+                    return true
+                }
             }
-        }
+        }()
+        closeIfSilent = close
+        connections.openedSilent(ObjectIdentifier(self), since: since, eventLoop: context.eventLoop, close: close)
     }
 
     private func unlistSilent() {
@@ -258,6 +282,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if isReadingRequest || unanswered == 0 {
             let idle = lastActivity + idleTimeout
             due = due.map { min($0, idle) } ?? idle
+        }
+        if isReadingRequest, let bodyStart {
+            let earned = TimeAmount.nanoseconds(Int64(bodyBytes) * 1_000_000_000 / Int64(Self.minimumBodyRate))
+            let slow = bodyStart + headerTimeout + earned
+            due = due.map { min($0, slow) } ?? slow
         }
         return due
     }

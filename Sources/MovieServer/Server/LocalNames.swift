@@ -24,16 +24,36 @@ public struct LocalNames: Sendable {
         return LocalNames(names: ["localhost", ProcessInfo.processInfo.hostName], addresses: addresses)
     }()
 
-    /// Whether `authority` (a `Host`: `name`, `name:port`, `[v6]:port`) names this machine.
+    /// Whether `authority` (a `Host`: `name`, `name:port`, `[v6]:port`) names this machine. A port
+    /// is digits only and a name letters, digits, `.` and `-`, so an authority accepted here is a
+    /// URL's host and port and nothing more (`localhost:1@evil.example` is refused).
     public func contains(authority: String) -> Bool {
-        var host = authority
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
-            host = String(host[host.index(after: host.startIndex)..<end])
-        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
-            host = String(host[..<colon])
-        }
+        guard let host = Self.host(of: authority) else { return false }
         if let address = IPAddress(host) { return addresses.contains(address) }
         let name = host.lowercased()
-        return names.contains(name) || names.contains(name.hasSuffix(".") ? String(name.dropLast()) : name)
+        return names.contains(name.hasSuffix(".") ? String(name.dropLast()) : name)
+    }
+
+    /// The host of an authority of the forms above, or nil for anything else.
+    static func host(of authority: String) -> String? {
+        var host = Substring(authority), port: Substring?
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: end)...]
+            host = host[host.index(after: host.startIndex)..<end]
+            guard host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                port = rest.dropFirst()
+            }
+        } else {
+            let parts = host.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count <= 2, let first = parts.first else { return nil }
+            host = first
+            port = parts.count == 2 ? parts[1] : nil
+            guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+        }
+        if let port { guard (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil } }
+        return host.isEmpty ? nil : String(host)
     }
 }

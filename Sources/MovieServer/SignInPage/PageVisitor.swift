@@ -46,7 +46,7 @@ struct PageVisitorSeal: Sendable {
     func open(_ value: String, now: Date) -> PageVisitor? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).compactMap { Data(base64URLEncoded: String($0)) }
         guard value.utf8.count <= 2048, parts.count == 3, let id = String(data: parts[1], encoding: .utf8), let key = keys.key(id: id),
-              Self.mac(parts[0], keyID: parts[1], key: key.key) == Array(parts[2]),
+              HMAC<SHA256>.isValidAuthenticationCode(parts[2], authenticating: parts[0] + [0] + parts[1], using: Self.visitorKey(key.key)),
               let visitor = try? JSONDecoder().decode(PageVisitor.self, from: parts[0])
         else { return nil }
         let age = Int(now.timeIntervalSince1970) - visitor.made
@@ -61,7 +61,11 @@ struct PageVisitorSeal: Sendable {
     }
 
     private static func mac(_ body: Data, keyID: Data, key: SymmetricKey) -> [UInt8] {
-        let visitorKey = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("marquee page visitor".utf8), using: key))
-        return Array(HMAC<SHA256>.authenticationCode(for: body + [0] + keyID, using: visitorKey))
+        Array(HMAC<SHA256>.authenticationCode(for: body + [0] + keyID, using: visitorKey(key)))
+    }
+
+    /// The key visitor cookies are signed with, derived from a signing key for this use alone.
+    private static func visitorKey(_ key: SymmetricKey) -> SymmetricKey {
+        SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("marquee page visitor".utf8), using: key))
     }
 }

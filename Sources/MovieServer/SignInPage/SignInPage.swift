@@ -160,7 +160,8 @@ struct SignInPage: Sendable {
                 let pending = try await pendingAuthorization(code)
                 let decided: Bool
                 do throws(StorageError) {
-                    decided = try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? session.account : nil, now: configuration.now())
+                    let approving = ApprovingAccount(name: session.account, id: session.accountID)
+                    decided = try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? approving : nil, now: configuration.now())
                 } catch { throw ErrorAnswer.storageUnavailable(error) }
                 guard decided, let pending else {
                     return render("done", status: .conflict, csrf: session.csrf, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
@@ -192,21 +193,39 @@ struct SignInPage: Sendable {
         var csrf: String { session?.csrf ?? visitor?.csrf ?? "" }
     }
 
-    /// Reads the form and checks its CSRF token against the signed-in session's or the visitor
-    /// cookie's, then runs `body`. A refused form changes no session and no cookie but the
-    /// visitor's (a new one, to try again with).
+    /// Reads the form and checks that it came from this page: a browser's `Sec-Fetch-Site` and
+    /// `Origin`, when it sends them, name this site, and its CSRF token is the signed-in session's
+    /// (once a person is signed in, only theirs: a visitor cookie planted by a sibling site is
+    /// worth nothing then) or the visitor cookie's. Then runs `body`. A refused form changes no
+    /// session and no cookie but the visitor's (a new one, to try again with).
     private func handle(_ request: Request, _ context: APIRequestContext, _ body: (PageForm, Visit) async throws -> Response) async throws -> Response {
         let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
         let form = (try? URLEncodedFormDecoder().decode(PageForm.self, from: String(buffer: buffer))) ?? PageForm()
         let session = try await signedIn(context)
         let visitor = visitor(of: request)
-        guard session?.acceptsCSRF(form.csrf) == true || visitor?.acceptsCSRF(form.csrf) == true else {
+        let tokenMatches = session.map { $0.acceptsCSRF(form.csrf) } ?? (visitor?.acceptsCSRF(form.csrf) == true)
+        guard tokenMatches, isSameOrigin(request) else {
             let fresh = visitor ?? .new(now: configuration.now())
             return render("sign-in", status: .forbidden, csrf: fresh.csrf, [
                 "message": "This form was too old or did not come from this page. Please try again.",
             ], setting: visitor == nil ? visitors.cookie(fresh, secure: secure) : nil)
         }
         return try await body(form, Visit(session: session, visitor: visitor))
+    }
+
+    /// Whether a browser that says where a form came from says it came from this site: a
+    /// `Sec-Fetch-Site` of `same-origin` (or `none`, typed by the person), and an `Origin` whose
+    /// host and port are the request's (or the public URL's). A client that sends neither, as
+    /// scripts and old browsers do, is judged by the CSRF token alone.
+    private func isSameOrigin(_ request: Request) -> Bool {
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) { return false }
+        guard let origin = request.headers[.origin] else { return true }
+        guard let sent = URL(string: origin), let host = sent.host?.lowercased() else { return false }
+        if let publicURL = configuration.publicURL.flatMap(URL.init(string:)), publicURL.host?.lowercased() == host, publicURL.port == sent.port {
+            return true
+        }
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return request.head.authority?.lowercased() == (sent.port.map { "\(shownHost):\($0)" } ?? shownHost)
     }
 
     /// The request's page session while its sign-in is on; one whose sign-in ended (signed out
@@ -235,7 +254,7 @@ struct SignInPage: Sendable {
             ])
         }
         let prefill = session.prefillCode.flatMap { UserCode(typed: $0)?.description } ?? ""
-        return render("code", status: .ok, csrf: session.csrf, ["account": session.account, "userCode": prefill])
+        return render("code", status: .ok, csrf: session.csrf, ["account": session.account, "userCode": prefill, "fromLink": !prefill.isEmpty])
     }
 
     private func pendingAuthorization(_ userCode: String) async throws -> StoredDeviceAuthorization? {
@@ -268,6 +287,11 @@ struct SignInPage: Sendable {
             throw ErrorAnswer.storageUnavailable(error)
         }
         let prefill = visit.visitor?.code ?? visit.session?.prefillCode
+        if let previous = visit.session {
+            do throws(StorageError) { _ = try await storage.endSignIns(ofAccount: previous.account, id: previous.signInID) } catch {
+                throw ErrorAnswer.storageUnavailable(error)
+            }
+        }
         context.sessions.clearSession()
         context.sessions.createSession(WebSession(signIn: signIn, prefillCode: prefill), expiresIn: Self.sessionLifetime)
         return Self.redirect(setting: visitors.cookie(nil, secure: secure))

@@ -86,10 +86,10 @@ final class SignInThrottle: Sendable {
         }
     }
 
-    /// A typed name as part of a key: as typed up to 64 characters, a digest past that, so that
-    /// a long name costs a key no more than a short one.
-    private static func keyPart(_ name: String) -> String {
-        guard name.count > 64 else { return name }
+    /// A typed name as part of a key: as typed up to 64 bytes, a digest past that, so that a long
+    /// name (or one character of a thousand combining marks) costs a key no more than a short one.
+    static func keyPart(_ name: String) -> String {
+        guard name.utf8.count > 64 else { return name }
         return "sha256:" + SHA256.hash(data: Data(name.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

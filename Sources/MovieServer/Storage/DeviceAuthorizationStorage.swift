@@ -9,9 +9,10 @@ public protocol DeviceAuthorizationStorage: Sendable {
     /// The authorization with this user code, whatever its state.
     func deviceAuthorization(userCode: String) async throws(StorageError) -> StoredDeviceAuthorization?
 
-    /// Approves the pending, unexpired authorization with this user code for `account`, or denies
-    /// it when `account` is nil; `false` when it is not pending any more (or expired).
-    func decideDeviceAuthorization(userCode: String, account: String?, now: Date) async throws(StorageError) -> Bool
+    /// Approves the pending, unexpired authorization with this user code for `account` (its name
+    /// and id; only while that account exists), or denies it when `account` is nil; `false` when
+    /// it is not pending any more (or expired), or the account is gone.
+    func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) async throws(StorageError) -> Bool
 
     /// One poll of the token endpoint, in one atomic step: the authorization as it was before the
     /// poll; its last poll becomes `now`, its interval `slowedInterval` when the poll came too
@@ -35,8 +36,10 @@ public struct StoredDeviceAuthorization: Sendable, Hashable {
     public var clientID: String
     public var deviceName: String
     public var state: State
-    /// The account that approved it.
+    /// The account that approved it: its name, and its id (an account made later under the
+    /// name is another account, and redeems nothing).
     public var account: String?
+    public var accountID: String?
     public var createdAt: Date
     public var expiresAt: Date
     /// Seconds a device must wait between polls; raised by each poll that came too soon.
@@ -45,7 +48,7 @@ public struct StoredDeviceAuthorization: Sendable, Hashable {
 
     public init(
         deviceCodeHash: [UInt8], userCode: String, clientID: String, deviceName: String, state: State = .pending,
-        account: String? = nil, createdAt: Date, expiresAt: Date, interval: Int, lastPolledAt: Date? = nil
+        account: String? = nil, accountID: String? = nil, createdAt: Date, expiresAt: Date, interval: Int, lastPolledAt: Date? = nil
     ) {
         self.deviceCodeHash = deviceCodeHash
         self.userCode = userCode
@@ -53,6 +56,7 @@ public struct StoredDeviceAuthorization: Sendable, Hashable {
         self.deviceName = deviceName
         self.state = state
         self.account = account
+        self.accountID = accountID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.interval = interval
@@ -72,5 +76,16 @@ public struct StoredDeviceAuthorization: Sendable, Hashable {
         next.lastPolledAt = now
         if state == .approved, now < expiresAt { next.state = .redeemed }
         return next
+    }
+}
+
+/// The account a person approves a device for: its name and its ``StoredAccount/id``.
+public struct ApprovingAccount: Sendable, Hashable {
+    public var name: String
+    public var id: String
+
+    public init(name: String, id: String) {
+        self.name = name
+        self.id = id
     }
 }

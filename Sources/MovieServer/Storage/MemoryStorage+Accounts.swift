@@ -97,13 +97,15 @@ extension MemoryStorage: DeviceAuthorizationStorage {
         identity.withLockedValue { $0.deviceAuthorizations.values.first { $0.userCode == userCode } }
     }
 
-    public func decideDeviceAuthorization(userCode: String, account: String?, now: Date) -> Bool {
+    public func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) -> Bool {
         identity.withLockedValue { state in
             guard let (hash, authorization) = state.deviceAuthorizations.first(where: { $0.value.userCode == userCode }),
                   authorization.state == .pending, authorization.expiresAt > now
             else { return false }
+            if let account, state.accounts[account.name]?.id != account.id { return false }
             state.deviceAuthorizations[hash]?.state = account == nil ? .denied : .approved
-            state.deviceAuthorizations[hash]?.account = account
+            state.deviceAuthorizations[hash]?.account = account?.name
+            state.deviceAuthorizations[hash]?.accountID = account?.id
             return true
         }
     }

@@ -57,7 +57,7 @@ extension MeteredStorage {
         try await observe("device_authorization") { () async throws(StorageError) in try await base.deviceAuthorization(userCode: userCode) }
     }
 
-    func decideDeviceAuthorization(userCode: String, account: String?, now: Date) async throws(StorageError) -> Bool {
+    func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) async throws(StorageError) -> Bool {
         try await observe("decide_device_authorization") { () async throws(StorageError) in
             try await base.decideDeviceAuthorization(userCode: userCode, account: account, now: now)
         }

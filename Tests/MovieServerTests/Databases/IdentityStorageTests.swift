@@ -123,8 +123,12 @@ extension ServerDatabaseTests {
                 #expect(second.isTooSoon(Self.start + 2))
                 #expect(try await storage.deviceAuthorization(userCode: "BCDFGHJK")?.interval == 10)
 
-                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: "alice", now: Self.start + 601), "expired")
-                #expect(try await storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: "alice", now: Self.start + 3))
+                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: Self.start)))
+                let alice = try #require(try await storage.account(named: "alice"))
+                let approving = ApprovingAccount(name: "alice", id: alice.id)
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: approving, now: Self.start + 601), "expired")
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: ApprovingAccount(name: "alice", id: "another id"), now: Self.start + 3), "an account of that name, not that one")
+                #expect(try await storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: approving, now: Self.start + 3))
                 #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: nil, now: Self.start + 4), "decided already")
                 let polls = try await withThrowingTaskGroup(of: StoredDeviceAuthorization?.self) { group in
                     for _ in 0..<20 {
@@ -134,7 +138,7 @@ extension ServerDatabaseTests {
                 }
                 #expect(polls.filter { $0?.state == .approved }.count == 1)
                 #expect(polls.filter { $0?.state == .redeemed }.count == 19)
-                #expect(polls.allSatisfy { $0?.account == "alice" })
+                #expect(polls.allSatisfy { $0?.account == "alice" && $0?.accountID == alice.id })
                 try await storage.removeDeviceAuthorizations(expiredBefore: Self.start + 601)
                 #expect(try await storage.deviceAuthorization(userCode: "BCDFGHJK") == nil)
             }

@@ -27,6 +27,10 @@ struct DeviceFlowTests {
     @Test("without --public-url, a Host that names another site is refused (400) where the server writes its address: the metadata and a device's verification_uri")
     func foreignHostRefused() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { server in
+            for host in ["evil.example:8080", "localhost:1@evil.example", "localhost:80/x", "127.0.0.1:8080#frag", "[::1]:80@evil.example"] {
+                let refused = try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", host)])
+                #expect(refused.status == 400, "\(host)")
+            }
             let metadata = try await server.get("/.well-known/oauth-authorization-server", headers: [("Host", "evil.example:8080")])
             #expect(metadata.status == 400)
             #expect(!String(decoding: metadata.body, as: UTF8.self).contains("evil.example"))

@@ -1,6 +1,6 @@
 import Foundation
 import MarqueeTestSupport
-import MovieServer
+@testable import MovieServer
 import Networking
 import Testing
 
@@ -48,6 +48,52 @@ extension ServerDatabaseTests {
                     defer { oldStream.close() }
                     #expect(oldStream.status == 401)
                 }
+            }
+        }
+
+        @Test("sign-ins saved while the account is removed: none is left to the next owner of its name; an approval for the old account approves nothing", arguments: Backend.allCases)
+        func racesWithRemoval(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h", createdAt: IdentityStorageTests.start)))
+                let old = try #require(try await storage.account(named: "victim"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<20 {
+                        group.addTask { _ = try await storage.saveSignIn(IdentityStorageTests.signIn("s\(index)", of: old)) }
+                        if index == 10 { group.addTask { _ = try await storage.removeAccount(named: "victim") } }
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h2", createdAt: IdentityStorageTests.start)))
+                let reborn = try #require(try await storage.account(named: "victim"))
+                #expect(try await storage.signIns(ofAccount: "victim").allSatisfy { $0.accountID == reborn.id }, "no sign-in of the old account is the new one's")
+                #expect(try await storage.signIns(ofAccount: "victim").isEmpty)
+
+                let pending = StoredDeviceAuthorization(
+                    deviceCodeHash: Array("race".utf8), userCode: "BCDFGHJK", clientID: "marquee-dev", deviceName: "tv",
+                    createdAt: IdentityStorageTests.start, expiresAt: IdentityStorageTests.start + 600, interval: 5
+                )
+                #expect(try await storage.saveDeviceAuthorization(pending))
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: ApprovingAccount(name: "victim", id: old.id), now: IdentityStorageTests.start + 1))
+                #expect(try await storage.deviceAuthorization(userCode: "BCDFGHJK")?.state == .pending)
+            }
+        }
+
+        @Test("an approval that outlived its account is redeemed by no one, though an account of the same name exists")
+        func staleApprovalIsRefused() async throws {
+            let storage = MemoryStorage(catalog: try Catalog.reference())
+            try await withServerClient(auth: PersonSignIn.auth(), storage: storage) { client in
+                let flow = DeviceFlowClient(server: client)
+                let started = try await flow.start()
+                let userCode = try #require(UserCode(typed: started.userCode)).letters
+                #expect(storage.createAccount(StoredAccount(name: "victim", passwordHash: "h", createdAt: Date())))
+                let old = try #require(storage.account(named: "victim"))
+                #expect(storage.decideDeviceAuthorization(userCode: userCode, account: ApprovingAccount(name: "victim", id: old.id), now: Date()))
+                storage.identity.withLockedValue { state in
+                    state.accounts["victim"] = StoredAccount(name: "victim", passwordHash: "h2", createdAt: Date())
+                }
+                let poll = try await flow.poll(started.deviceCode)
+                #expect(poll.error == "access_denied")
+                #expect(poll.accessToken == nil)
             }
         }
 

@@ -101,6 +101,54 @@ struct SignInPageGuardTests {
         }
     }
 
+    @Test("once signed in, only the session's CSRF token is taken: a visitor cookie planted by a sibling site, with its own token, approves nothing")
+    func plantedVisitorCookieIsRefused() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let attacker = PageClient(port: server.server.port)
+            try await attacker.get("/device")
+            let plantedCookie = try #require(attacker.cookies["marquee_visitor"]), plantedToken = try #require(attacker.csrf)
+            let started = try await DeviceFlowClient(server: server).start(deviceName: "the attacker's tv")
+
+            let victim = PageClient(port: server.server.port)
+            try await victim.get("/device")
+            try await victim.follow(try await victim.post("/device/sign-up", ["name": "alice", "password": "correct horse"]))
+            victim.setCookie("marquee_visitor", plantedCookie)
+            let code = try await victim.post("/device/code", ["user_code": started.userCode], csrf: plantedToken)
+            #expect(code.status == 403)
+            #expect(try await DeviceFlowClient(server: server).poll(started.deviceCode).error == "authorization_pending")
+        }
+    }
+
+    @Test("a form a browser says came from another site or origin is refused, whatever its token; the page's own is taken")
+    func crossOriginFormsAreRefused() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { server in
+            let page = PageClient(port: server.server.port)
+            try await page.get("/device")
+            for (name, value) in [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Site", "same-site"), ("Origin", "https://evil.example"), ("Origin", "null")] {
+                page.extraHeaders = [(name, value)]
+                let refused = try await page.post("/device/sign-up", ["name": "mallory", "password": "correct horse"])
+                #expect(refused.status == 403, "\(name): \(value)")
+            }
+            #expect(try await server.server.server.accounts.list().isEmpty)
+            page.extraHeaders = [("Sec-Fetch-Site", "same-origin"), ("Origin", "http://127.0.0.1:\(server.server.port)")]
+            #expect(try await page.post("/device/sign-up", ["name": "alice", "password": "correct horse"]).status == 303)
+        }
+    }
+
+    @Test("signing in again on the same page ends the session it replaces: the account keeps one page session")
+    func signingInAgainEndsTheOldSession() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withServerClient(auth: PersonSignIn.auth(), storage: storage) { server in
+            _ = try await server.server.server.accounts.create(name: "alice", password: "correct horse")
+            let page = PageClient(port: server.server.port)
+            try await page.get("/device")
+            for _ in 0..<3 {
+                try await page.follow(try await page.post("/device/sign-in", ["name": "alice", "password": "correct horse"]))
+            }
+            #expect(storage.signIns(ofAccount: "alice").filter { $0.clientID == SignInPage.clientID }.count == 1)
+        }
+    }
+
     @Test("an address starts at most 30 page sessions in ten minutes; an account keeps its 10 most recent")
     func sessionsAreBounded() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())

@@ -131,6 +131,10 @@ enum PostgresSchema {
             "ALTER TABLE sign_in ADD COLUMN account_id TEXT",
             "UPDATE sign_in SET account_id = account.id FROM account WHERE account.name = sign_in.account",
             "ALTER TABLE sign_in ALTER COLUMN account_id SET NOT NULL",
+            // A sign-in saved while its account is being removed waits for the removal, and is refused.
+            "ALTER TABLE sign_in ADD CONSTRAINT sign_in_account FOREIGN KEY (account_id) REFERENCES account (id) ON DELETE CASCADE",
+            "ALTER TABLE device_authorization ADD COLUMN account_id TEXT",
+            "UPDATE device_authorization SET state = 'denied' WHERE state = 'approved'",
         ] + ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"].flatMap { table -> [PostgresQuery] in [
             "DELETE FROM \(unescaped: table) WHERE owner LIKE 'account/%' AND owner NOT IN (SELECT 'account/' || name FROM account)",
             "UPDATE \(unescaped: table) SET owner = 'account/' || account.id FROM account WHERE \(unescaped: table).owner = 'account/' || account.name",

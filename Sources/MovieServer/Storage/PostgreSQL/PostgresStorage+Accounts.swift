@@ -51,10 +51,13 @@ extension PostgresStorage: AccountStorage {
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query("DELETE FROM account WHERE name = \(name) RETURNING id", logger: self.logger).collect()
+                let rows = try await connection.query("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: self.logger).collect()
                 guard let id = try rows.first?.decode(String.self) else { return false }
+                // The sign-ins first, with their refresh tokens: the account's row takes the rest
+                // of its sign-ins with it (the foreign key), but not their tokens.
                 _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
                 try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
+                try await connection.query("DELETE FROM account WHERE id = \(id)", logger: self.logger)
                 let owner = WatchlistOwner.account(id: id)
                 for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
                     try await connection.query("DELETE FROM \(unescaped: table) WHERE owner = \(owner)", logger: self.logger)

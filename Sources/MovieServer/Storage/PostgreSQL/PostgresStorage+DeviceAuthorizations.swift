@@ -27,12 +27,14 @@ extension PostgresStorage: DeviceAuthorizationStorage {
         }
     }
 
-    public func decideDeviceAuthorization(userCode: String, account: String?, now: Date) async throws(StorageError) -> Bool {
+    public func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) async throws(StorageError) -> Bool {
         try await run { client in
             let rows = try await client.query(
                 """
-                UPDATE device_authorization SET state = \(account == nil ? "denied" : "approved"), account = \(account)
-                WHERE user_code = \(userCode) AND state = 'pending' AND expires_at > \(now) RETURNING user_code
+                UPDATE device_authorization SET state = \(account == nil ? "denied" : "approved"), account = \(account?.name), account_id = \(account?.id)
+                WHERE user_code = \(userCode) AND state = 'pending' AND expires_at > \(now)
+                    AND (\(account?.id)::text IS NULL OR EXISTS (SELECT 1 FROM account WHERE name = \(account?.name) AND id = \(account?.id)))
+                RETURNING user_code
                 """,
                 logger: self.logger
             ).collect()
@@ -66,14 +68,14 @@ extension PostgresStorage: DeviceAuthorizationStorage {
         }
     }
 
-    private static let columns = "device_code_hash, user_code, client_id, device_name, state, account, created_at, expires_at, interval, last_polled_at"
+    private static let columns = "device_code_hash, user_code, client_id, device_name, state, account, account_id, created_at, expires_at, interval, last_polled_at"
 
     private static func authorization(_ row: PostgresRow) throws -> StoredDeviceAuthorization {
-        let (hash, userCode, clientID, deviceName, state, account, createdAt, expiresAt, interval, lastPolledAt) =
-            try row.decode((ByteBuffer, String, String, String, String, String?, Date, Date, Int, Date?).self)
+        let (hash, userCode, clientID, deviceName, state, account, accountID, createdAt, expiresAt, interval, lastPolledAt) =
+            try row.decode((ByteBuffer, String, String, String, String, String?, String?, Date, Date, Int, Date?).self)
         return StoredDeviceAuthorization(
             deviceCodeHash: Array(hash.readableBytesView), userCode: userCode, clientID: clientID, deviceName: deviceName,
-            state: StoredDeviceAuthorization.State(rawValue: state) ?? .denied, account: account, createdAt: createdAt,
+            state: StoredDeviceAuthorization.State(rawValue: state) ?? .denied, account: account, accountID: accountID, createdAt: createdAt,
             expiresAt: expiresAt, interval: interval, lastPolledAt: lastPolledAt
         )
     }

@@ -119,12 +119,14 @@ enum SQLiteSchema {
                 ALTER TABLE sign_in ADD COLUMN account_id TEXT NOT NULL DEFAULT '';
                 DELETE FROM sign_in WHERE account NOT IN (SELECT name FROM account);
                 UPDATE sign_in SET account_id = (SELECT id FROM account WHERE account.name = sign_in.account);
+                ALTER TABLE device_authorization ADD COLUMN account_id TEXT;
+                UPDATE device_authorization SET state = 'denied' WHERE state = 'approved';
                 """)
             for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
                 try db.execute(sql: """
-                    DELETE FROM \(table) WHERE owner LIKE 'account/%' AND owner NOT IN (SELECT 'account/' || name FROM account);
-                    UPDATE \(table) SET owner = 'account/' || (SELECT id FROM account WHERE 'account/' || account.name = \(table).owner)
-                        WHERE owner IN (SELECT 'account/' || name FROM account);
+                    DELETE FROM \(table) WHERE owner LIKE 'account/%' AND substr(owner, 9) NOT IN (SELECT name FROM account);
+                    UPDATE \(table) SET owner = 'account/' || (SELECT id FROM account WHERE account.name = substr(\(table).owner, 9))
+                        WHERE owner LIKE 'account/%';
                     """)
             }
         }

@@ -23,11 +23,18 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
         }
     }
 
-    public func decideDeviceAuthorization(userCode: String, account: String?, now: Date) async throws(StorageError) -> Bool {
+    public func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) async throws(StorageError) -> Bool {
         try await write { db in
             try db.execute(
-                sql: "UPDATE device_authorization SET state = ?, account = ? WHERE user_code = ? AND state = 'pending' AND expires_at > ?",
-                arguments: [account == nil ? "denied" : "approved", account, userCode, now.timeIntervalSince1970]
+                sql: """
+                    UPDATE device_authorization SET state = ?, account = ?, account_id = ?
+                    WHERE user_code = ? AND state = 'pending' AND expires_at > ?
+                        AND (? IS NULL OR EXISTS (SELECT 1 FROM account WHERE name = ? AND id = ?))
+                    """,
+                arguments: [
+                    account == nil ? "denied" : "approved", account?.name, account?.id, userCode, now.timeIntervalSince1970,
+                    account?.id, account?.name, account?.id,
+                ]
             )
             return db.changesCount == 1
         }
@@ -65,7 +72,7 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
         StoredDeviceAuthorization(
             deviceCodeHash: Array(row["device_code_hash"] as Data), userCode: row["user_code"], clientID: row["client_id"],
             deviceName: row["device_name"], state: StoredDeviceAuthorization.State(rawValue: row["state"]) ?? .denied,
-            account: row["account"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            account: row["account"], accountID: row["account_id"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), interval: row["interval"],
             lastPolledAt: (row["last_polled_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         )
