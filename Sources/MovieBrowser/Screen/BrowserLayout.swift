@@ -63,10 +63,12 @@ public struct BrowserLayout: Sendable {
         return [title(state)] + body + [statusLine(status, live: state.live), styled(keyLine(state), .dim)]
     }
 
-    /// The status, with the live feed's state at its right end when there is room for both.
+    /// The status, with the live feed's state at its right end when there is room for both: the
+    /// feed's state takes what the status leaves, and at least half the width.
     private func statusLine(_ status: String, live: String?) -> String {
         guard let live else { return styled(status, .bold) }
-        let right = " " + DisplayWidth.truncate(live, to: width / 2) + " "
+        let room = max(width / 2, min(width - Self.minimumWidth / 2 - 2, width - DisplayWidth.of(status) - 3))
+        let right = " " + DisplayWidth.truncate(live, to: room) + " "
         let rightWidth = DisplayWidth.of(right)
         guard rightWidth + Self.minimumWidth / 2 <= width else { return styled(status, .bold) }
         return styled(DisplayWidth.fit(status, to: width - rightWidth) + right, .bold, padded: false)
