@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// Keeps a Server-Sent Events stream open for as long as it is read: it reconnects after every
-/// break with a growing, jittered wait (``wait(after:asked:)``: the server's `retry:` and
-/// `Retry-After` respected, never less than ``shortestWait``), sends the last event id it handed
+/// break with a growing, jittered wait (the server's `retry:` and `Retry-After` respected, never
+/// less than ``shortestWait``, at most ``longestWait``), sends the last event id it handed
 /// on as `Last-Event-ID`, and treats a stream that stays silent past ``stallLimit`` (the server's
 /// heartbeats stopped) as broken, and one that passes its ``limits`` (a line or an event without
 /// an end) as one to drop. It stops for good on an answer that says the server has no such stream
@@ -104,7 +104,7 @@ public struct EventStreamClient: Sendable {
     /// and all of a ceiling, the ceiling twice the base at the first break and doubled at each
     /// further one, at most ``longestWait``; the base is what the server asked, but never less
     /// than ``shortestWait``, the floor. The wait is rounded up to a tenth of a second (a second
-    /// from 10 s on), so that a status shows what is waited.
+    /// from 10 s on, a millisecond below 1 s), so that a status shows what is waited.
     func wait(after breaks: Int, asked: Duration?) -> Duration {
         let base = max(shortestWait, asked ?? .zero)
         let ceiling = min(longestWait, base * (1 << min(max(breaks, 1), 16)))
