@@ -27,7 +27,7 @@ struct ScriptedLiveWatchlist: BrowserWatchlist {
 
 @Suite("Browse: the live feed", .timeLimit(.minutes(1)))
 struct BrowserLiveTests {
-    @Test("the feed's state is on the status line, at its right end, as it changes")
+    @Test("the feed's state is on the status line, at its right end, as it changes, with the reason of a reconnection")
     func statusLine() async throws {
         let (feed, send) = AsyncStream<BrowserLive>.makeStream()
         let session = try await RunningSession(policy: .cacheOnly) { store in ScriptedLiveWatchlist(store: store, feed: feed) }
@@ -41,6 +41,13 @@ struct BrowserLiveTests {
         send.yield(.status("reconnecting in 4 s"))
         let reconnecting = await session.frame { $0.live == "reconnecting in 4 s" }
         #expect(reconnecting.map { BrowserLayout(width: 80, height: 24, color: false).lines(for: $0, now: Date())[22].hasSuffix(" reconnecting in 4 s ") } == true)
+
+        let why = "reconnecting in 1.4 s: the server sent a line over 64 KiB"
+        send.yield(.status(why))
+        let dropped = try #require(await session.frame { $0.live == why })
+        let wide = BrowserLayout(width: 110, height: 24, color: false).lines(for: dropped, now: Date())[22]
+        #expect(wide.hasSuffix(" \(why) "), "the reason whole, in more than half the line, when the status leaves room: \(wide)")
+        #expect(DisplayWidth.of(wide) == 110)
         session.press(.character("q"))
         #expect(await session.ending.value == .quit)
     }

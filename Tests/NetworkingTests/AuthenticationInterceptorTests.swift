@@ -14,6 +14,9 @@ struct AuthenticationInterceptorTests {
         APIClient(baseURL: baseURL, transport: transport, interceptors: [interceptor])
     }
 
+    /// How an authenticator says the server refused the credential itself (OAuth's `invalid_grant`).
+    static let grantRefused = NetworkError.authenticationFailed("the server refused the refresh_token grant (invalid_grant)")
+
     @Test("every request carries the current credential")
     func adaptsRequests() async throws {
         let transport = StubTransport.accepting { $0 == "good" }
@@ -82,7 +85,7 @@ struct AuthenticationInterceptorTests {
     @Test("once the server refuses to authorize the client, later renewals fail at once without asking again")
     func latchesARefusal() async throws {
         let authenticator = FakeAuthenticator(
-            refresh: { _ in .failure(.status(code: 400, excerpt: "invalid_grant")) },
+            refresh: { _ in .failure(Self.grantRefused) },
             authorize: { _ in .failure(.status(code: 401, excerpt: "invalid_client")) }
         )
         let client = client(StubTransport.accepting { _ in false }, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("expired")))
@@ -117,10 +120,10 @@ struct AuthenticationInterceptorTests {
         #expect(authenticator.refreshCount == 1)
     }
 
-    @Test("a refused refresh falls back to authorizing")
+    @Test("a refresh refused for good (authenticationFailed) falls back to authorizing")
     func fallsBackToAuthorizing() async throws {
         let transport = StubTransport.accepting { $0 == "authorized-1" }
-        let authenticator = FakeAuthenticator(refresh: { _ in .failure(.status(code: 400, excerpt: "invalid_grant")) })
+        let authenticator = FakeAuthenticator(refresh: { _ in .failure(Self.grantRefused) })
         let store = MemoryCredentialStore("expired")
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
         #expect(authenticator.refreshCount == 1)
@@ -132,7 +135,7 @@ struct AuthenticationInterceptorTests {
     func clearsOnRefusal() async throws {
         let transport = StubTransport.accepting { _ in true }
         let authenticator = FakeAuthenticator(
-            refresh: { _ in .failure(.status(code: 400, excerpt: "invalid_grant")) },
+            refresh: { _ in .failure(Self.grantRefused) },
             authorize: { _ in .failure(.status(code: 401, excerpt: "invalid_client")) }
         )
         let store = MemoryCredentialStore("expired")

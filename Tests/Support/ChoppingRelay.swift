@@ -4,7 +4,8 @@ import NIOPosix
 
 /// A TCP relay on loopback that cuts event streams at random moments: a connection whose request
 /// starts with `marker` is closed, both sides, after a random number of the server's bytes (1 to
-/// `longest`) have been passed on, often in the middle of an event, until `cuts` were made.
+/// `longest`, or from `shortest`) have been passed on, often in the middle of an event, until
+/// `cuts` were made.
 /// Every other connection is relayed whole.
 public final class ChoppingRelay: Sendable {
     public let port: Int
@@ -27,7 +28,7 @@ public final class ChoppingRelay: Sendable {
         self.state = state
     }
 
-    public static func start(to serverPort: Int, marker: String = "GET /api/events", cuts: Int, longest: Int = 600, seed: UInt64) async throws -> ChoppingRelay {
+    public static func start(to serverPort: Int, marker: String = "GET /api/events", cuts: Int, shortest: Int = 1, longest: Int = 600, seed: UInt64) async throws -> ChoppingRelay {
         let state = NIOLockedValueBox(State(cutsLeft: cuts, seed: seed))
         let channel = try await LoopbackRelay.listen(to: { serverPort }) { client in
             let budget = NIOLockedValueBox<Int?>(nil)
@@ -41,7 +42,7 @@ public final class ChoppingRelay: Sendable {
                             state.cutsLeft -= 1
                             state.cut += 1
                             state.seed = state.seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                            return Int((state.seed >> 33) % UInt64(longest)) + 1
+                            return Int((state.seed >> 33) % UInt64(longest - shortest + 1)) + shortest
                         }
                         budget.withLockedValue { $0 = chosen }
                         return false

@@ -2,7 +2,9 @@ import Foundation
 import Movies
 import Networking
 
-/// An ``AuthService`` backed by the movie API's token endpoint. A refused grant is a `.status` error with the server's reason.
+/// An ``AuthService`` backed by the movie API's token endpoint. A grant refused as
+/// `invalid_grant` is ``Networking/NetworkError/authenticationFailed(_:)``; any other failure is
+/// the error it is, with the server's reason (``TokenEndpointAnswer``).
 ///
 /// For an application it authorizes with the client credentials. For a person (`person` names
 /// the account) it only refreshes: a person signs in with ``DeviceSignIn``, and when their chain
@@ -36,7 +38,7 @@ public struct APIAuthService: AuthService {
 
     private func credential(for grant: TokenGrant) async throws(NetworkError) -> Credential {
         let requestedAt = now()
-        let token = try await client.send(APIRoute.tokenRequest(grant))
+        let token = try TokenEndpointAnswer.token(from: try await client.send(TokenEndpointAnswer.endpoint(grant)), grant: grant)
         guard token.tokenType.lowercased() == "bearer" else {
             throw .cannotDecode(path: "$.token_type", reason: "expected Bearer, found '\(token.tokenType.prefix(20))'")
         }

@@ -12,16 +12,25 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible, CustomRefle
     /// A device's poll for the tokens a person approved (RFC 8628 §3.4).
     case deviceCode(String, clientID: String, secret: String)
 
+    /// The `grant_type` parameter: `client_credentials`, `refresh_token`, or the device code's URN.
+    var grantType: String {
+        switch self {
+        case .clientCredentials: "client_credentials"
+        case .refreshToken: "refresh_token"
+        case .deviceCode: "urn:ietf:params:oauth:grant-type:device_code"
+        }
+    }
+
     /// The `application/x-www-form-urlencoded` parameters of the token request.
     var formBody: String {
         let parameters: [(String, String)] =
             switch self {
             case let .clientCredentials(id, secret):
-                [("grant_type", "client_credentials"), ("client_id", id), ("client_secret", secret)]
+                [("grant_type", grantType), ("client_id", id), ("client_secret", secret)]
             case let .refreshToken(token, id, secret):
-                [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", id), ("client_secret", secret)]
+                [("grant_type", grantType), ("refresh_token", token), ("client_id", id), ("client_secret", secret)]
             case let .deviceCode(code, id, secret):
-                [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", code), ("client_id", id), ("client_secret", secret)]
+                [("grant_type", grantType), ("device_code", code), ("client_id", id), ("client_secret", secret)]
             }
         return parameters.map { "\(Self.formEncoded($0))=\(Self.formEncoded($1))" }.joined(separator: "&")
     }

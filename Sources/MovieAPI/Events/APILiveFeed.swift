@@ -36,7 +36,7 @@ public struct APILiveFeed: LiveFeed {
                     case let .event(event):
                         if let update = Self.decode(event) { continuation.yield(.update(update)) }
                     case let .reconnecting(delay, reason):
-                        continuation.yield(.status(.reconnecting(afterSeconds: Int(delay.components.seconds) + 1, reason: reason)))
+                        continuation.yield(.status(.reconnecting(after: delay, reason: reason)))
                     case let .stopped(error):
                         continuation.yield(.status(.off(Self.explain(error))))
                     }

@@ -130,9 +130,6 @@ extension APIRoute {
         Request(APIRoute.watchlistChanges(changes, key: key))
     }
 
-    /// The token the client's credentials are exchanged for.
-    static func tokenRequest(_ grant: TokenGrant) -> Request<APIToken> { Request(APIRoute.token(grant)) }
-
     /// A device's poll of the token endpoint: a 400 is an answer too (keep waiting, slow down,
     /// denied, expired), not a failure.
     static func devicePollRequest(_ grant: TokenGrant) -> Request<DevicePoll> {

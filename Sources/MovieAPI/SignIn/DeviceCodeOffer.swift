@@ -21,4 +21,25 @@ public struct DeviceCodeOffer: Sendable, Decodable, CustomStringConvertible {
     }
 
     public var description: String { "DeviceCodeOffer(userCode: \(userCode), verificationURI: \(verificationURI))" }
+
+    /// Why the pages this offer names cannot be shown to a person, or `nil` when they can: each
+    /// must be an absolute `http` or `https` URL with a host, in visible ASCII as a URI is (RFC
+    /// 3986). Anything else (`javascript:`, `file:`, an app's own scheme, escape sequences) is
+    /// not a page to send a person to.
+    public var pageProblem: String? {
+        if let problem = Self.problem(with: verificationURI) { return "verification_uri \(problem)" }
+        if let complete = verificationURIComplete, let problem = Self.problem(with: complete) { return "verification_uri_complete \(problem)" }
+        return nil
+    }
+
+    private static func problem(with address: String) -> String? {
+        guard !address.isEmpty, address.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            return "holds characters a web address cannot hold"
+        }
+        guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return "is not an http or https address"
+        }
+        guard let host = url.host, !host.isEmpty else { return "names no host" }
+        return nil
+    }
 }

@@ -24,15 +24,19 @@ public struct DeviceSignIn: Sendable {
         self.sleep = sleep
     }
 
-    /// A new code for the device named `deviceName`.
+    /// A new code for the device named `deviceName`; refused (``DeviceSignInError/untrustedPage(_:)``)
+    /// when the page it names is not one to send a person to.
     public func start(deviceName: String, api: String) async throws(DeviceSignInError) -> DeviceCodeOffer {
         let route = APIRoute.deviceAuthorization(clientID: clientCredentials.id, secret: clientCredentials.secret, deviceName: deviceName)
+        let offer: DeviceCodeOffer
         do {
-            return try await client.send(Request<DeviceCodeOffer>(route))
+            offer = try await client.send(Request<DeviceCodeOffer>(route))
         } catch {
             if error.statusCode == 404 || error.statusCode == 405 { throw .notSupported(api: api) }
             throw .network(error)
         }
+        if let problem = offer.pageProblem { throw .untrustedPage(problem) }
+        return offer
     }
 
     /// Polls until the person decides: their credential once approved. Each poll comes at least

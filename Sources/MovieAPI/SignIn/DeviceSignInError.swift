@@ -8,6 +8,9 @@ public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
     case expired
     /// The server refused the poll (`invalid_grant`, `invalid_client`…).
     case refused(String)
+    /// The server named a sign-in page that is not an `http` or `https` address
+    /// (``DeviceCodeOffer/pageProblem``): it is not shown, for a person would be asked to open it.
+    case untrustedPage(String)
     case network(NetworkError)
 
     public var description: String {
@@ -16,6 +19,7 @@ public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
         case .denied: "the sign-in was denied on the page; nothing was signed in"
         case .expired: "the code expired before it was approved; run 'marquee login' again for a new one"
         case let .refused(reason): "the server refused the sign-in: \(reason)"
+        case let .untrustedPage(problem): "the server's sign-in page was not shown: \(problem); nothing was signed in (is --env the server you meant?)"
         case let .network(error): error.description
         }
     }

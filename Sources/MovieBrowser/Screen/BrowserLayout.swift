@@ -15,6 +15,9 @@ public struct BrowserLayout: Sendable {
 
     /// Below this, the screen asks for a larger terminal instead of drawing a broken table.
     public static let minimumWidth = 40
+    /// The columns the live feed's state has on the status line however long the status is:
+    /// `reconnecting in 1.4 s: ` and a little of why.
+    static let liveColumns = 26
     public static let minimumHeight = 8
 
     public init(width: Int, height: Int, color: Bool) {
@@ -63,10 +66,14 @@ public struct BrowserLayout: Sendable {
         return [title(state)] + body + [statusLine(status, live: state.live), styled(keyLine(state), .dim)]
     }
 
-    /// The status, with the live feed's state at its right end when there is room for both.
+    /// The status, with the live feed's state at its right end when there is room for both: the
+    /// feed's state takes what the status leaves, and at least ``liveColumns`` (the state and its
+    /// wait), the status the rest.
     private func statusLine(_ status: String, live: String?) -> String {
         guard let live else { return styled(status, .bold) }
-        let right = " " + DisplayWidth.truncate(live, to: width / 2) + " "
+        let wanted = max(min(DisplayWidth.of(live), Self.liveColumns), width - DisplayWidth.of(status) - 3)
+        let room = min(width - Self.minimumWidth / 2 - 2, wanted)
+        let right = " " + DisplayWidth.truncate(live, to: room) + " "
         let rightWidth = DisplayWidth.of(right)
         guard rightWidth + Self.minimumWidth / 2 <= width else { return styled(status, .bold) }
         return styled(DisplayWidth.fit(status, to: width - rightWidth) + right, .bold, padded: false)

@@ -22,23 +22,33 @@ public enum LiveUpdate: Sendable, Hashable {
 public enum LiveStatus: Sendable, Hashable {
     case connecting
     case live
-    /// The stream broke; it is opened again after the wait.
-    case reconnecting(afterSeconds: Int, reason: String)
+    /// The stream broke, was dropped or could not be opened, for `reason`; it is opened again
+    /// after `delay`, the time the feed waits.
+    case reconnecting(after: Duration, reason: String)
     /// The stream is open, but what it applies to could not be brought in step (the list could
     /// not be fetched); it is tried again with the next update.
     case behind(String)
     /// It will not be opened again (the server has no feed, or the sign-in ended).
     case off(String)
 
-    /// `live`, `reconnecting in 4 s`, …: what a status line says.
+    /// `live`, `reconnecting in 1.4 s: the server ended the stream`, …: what a status line says.
     public var description: String {
         switch self {
         case .connecting: "connecting"
         case .live: "live"
-        case let .reconnecting(seconds, _): "reconnecting in \(max(seconds, 1)) s"
+        case let .reconnecting(delay, reason): "reconnecting in \(Self.seconds(delay)): \(reason)"
         case let .behind(reason): "live, but \(reason)"
         case let .off(reason): "not live: \(reason)"
         }
+    }
+
+    /// `1 s`, `1.4 s`, `37 s` (`20 ms` below a second): as precise as the feed's waits are.
+    static func seconds(_ delay: Duration) -> String {
+        let (seconds, attoseconds) = delay.components
+        let milliseconds = max(0, Int64((Double(seconds) * 1_000 + Double(attoseconds) / 1e15).rounded()))
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        let tenths = (milliseconds + 50) / 100
+        return tenths.isMultiple(of: 10) ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
 }
 

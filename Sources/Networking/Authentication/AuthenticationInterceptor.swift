@@ -12,14 +12,21 @@ import NIOConcurrencyHelpers
 ///   retried once with its result, or fails with its error; so does a request that was on the
 ///   wire while the last renewal ran, even when its 401 is read after that renewal ended.
 /// - Renewing runs inside ``CredentialStore/modifyCredential(_:)``: a credential that another
-///   process stored meanwhile is used as it is; else ``Authenticator/refresh(_:)`` is tried first,
-///   with ``Authenticator/authorize()`` as the fallback. When the server refuses both, the stored
-///   credential is cleared and requests fail with ``NetworkError/authenticationFailed(_:)``. When
-///   the server cannot be reached, the credential is kept and the network error is reported.
-/// - Once the server has refused to issue a credential at all, later renewals fail with that
-///   refusal at once: asking again with the same client credentials cannot succeed.
+///   process stored meanwhile is used as it is; else ``Authenticator/refresh(_:)`` is tried first.
+///   Only a refresh refused for good (``NetworkError/authenticationFailed(_:)``: the server refused
+///   the grant itself, or there is nothing to refresh with) falls back to
+///   ``Authenticator/authorize()``; when the server refuses that too, the stored credential is
+///   cleared and requests fail with ``NetworkError/authenticationFailed(_:)``. Any other failure
+///   of a refresh or an authorization (no connection, a time-out, a `5xx`, a `408` or `429`, an
+///   answer that cannot be read, another `4xx`) keeps the stored credential, and the request
+///   fails with that error: the next run tries again, and so does the next request unless the
+///   server refused the client (another `4xx`), which is then remembered as below.
+/// - Once the server has refused to issue a credential at all, or refused a refresh as this
+///   client makes it, later renewals fail with that refusal at once: asking again with the same
+///   client credentials cannot succeed.
 /// - More than ``RenewalLimit/maximumRenewals`` renewals within ``RenewalLimit/window`` fail
-///   instead of looping.
+///   instead of looping; a renewal that failed without a refusal (the server unreachable or
+///   unable to answer) does not count.
 /// - Endpoints that do not require authentication (a token endpoint) are left alone.
 public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
     /// When requests start carrying a credential.
@@ -179,8 +186,11 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
                     let renewed = try await authenticator.refresh(current)
                     stored = renewed
                     return .success(renewed)
+                } catch .authenticationFailed {
+                    // Refused for good: only a fresh authorization can replace it.
                 } catch {
-                    // A refused or failed refresh falls back to a fresh authorization.
+                    // The credential stays; a client the server refuses is refused again, though.
+                    return .failure(Refusable(error: error, isRefusal: Self.refusesTheClient(error)))
                 }
             }
             do throws(NetworkError) {
@@ -194,22 +204,35 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
             }
         }
         return result.mapError { failure in
-            if failure.isRefusal { refusal = failure.error }
+            if failure.isRefusal {
+                refusal = failure.error
+            } else {
+                // A renewal that could not reach the server, or get an answer, is no loop to stop.
+                renewalTimes.removeAll { $0 == start }
+            }
             return failure.error
         }
     }
 
-    /// A renewal's error, and whether it was the server refusing to authorize the client.
+    /// A renewal's error, and whether it was the server refusing to authorize the client: then
+    /// later renewals of this run fail with it at once.
     private struct Refusable: Error {
         let error: NetworkError
         let isRefusal: Bool
     }
 
+    /// Whether an authorization failed because the server will not issue a credential.
     private static func isRefusal(_ error: NetworkError) -> Bool {
         switch error {
-        case let .status(code, _): (400..<500).contains(code)
         case .authenticationFailed, .cannotDecode: true
-        default: false
+        default: refusesTheClient(error)
         }
+    }
+
+    /// A `4xx` other than `408` and `429`: the server refuses the request as this client makes
+    /// it (`invalid_client`, `invalid_request`), and asking again the same way cannot succeed.
+    private static func refusesTheClient(_ error: NetworkError) -> Bool {
+        guard case let .status(code, _) = error else { return false }
+        return (400..<500).contains(code) && code != 408 && code != 429
     }
 }

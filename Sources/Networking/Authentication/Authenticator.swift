@@ -20,7 +20,10 @@ public protocol Authenticator: Sendable {
     /// A fresh credential from nothing (for example the client credentials grant).
     func authorize() async throws(NetworkError) -> Credential
 
-    /// A fresh credential in exchange for `credential` (for example its refresh token).
+    /// A fresh credential in exchange for `credential` (for example its refresh token). Throws
+    /// ``NetworkError/authenticationFailed(_:)`` only when `credential` can never be renewed (the
+    /// server refused the grant, as OAuth's `invalid_grant`, or it has no refresh token): then
+    /// ``authorize()`` is tried. Any other error leaves `credential` stored.
     func refresh(_ credential: Credential) async throws(NetworkError) -> Credential
 }
 

@@ -159,7 +159,7 @@ enum ResponseValidation {
     static func validate(_ response: APIResponse, for endpoint: Endpoint) throws(NetworkError) {
         let revalidated = response.status == .notModified && endpoint.headerFields[.ifNoneMatch] != nil
         guard revalidated || endpoint.acceptableStatusCodes.contains(response.status.code) else {
-            throw .status(code: response.status.code, excerpt: BodyExcerpt.make(from: response.body))
+            throw .status(of: response)
         }
     }
 }

@@ -70,6 +70,12 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
         }
     }
 
+    /// The error for an answer with a status that is not accepted: its code, and an excerpt of
+    /// its body (the `error_description` of an OAuth error, a JSON error's message, or the text).
+    public static func status(of response: APIResponse) -> NetworkError {
+        .status(code: response.status.code, excerpt: BodyExcerpt.make(from: response.body))
+    }
+
     /// The HTTP status code, when the server answered with one.
     public var statusCode: Int? {
         if case let .status(code, _) = self { code } else { nil }

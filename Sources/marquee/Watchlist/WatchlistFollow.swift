@@ -3,6 +3,7 @@ import MovieAPI
 import MovieStore
 import NIOConcurrencyHelpers
 import Movies
+import TextFormatting
 
 /// `marquee watchlist --follow`: after the list, one line per change the server's live feed
 /// brings (another device's, or this one's), until the process is interrupted. The feed's state
@@ -17,7 +18,7 @@ enum WatchlistFollow {
         await live.run { report in
             switch report {
             case let .status(status):
-                FileHandle.standardError.write(Data("marquee: \(status.description)\n".utf8))
+                FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(status.description))\n".utf8))
                 if case let .off(reason) = status { stopReason.withLockedValue { $0 = reason } }
             case let .changed(item, removed):
                 line(json ? changeJSON(item, removed: removed) : changeText(item, removed: removed))

@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import MovieAPI
+import TextFormatting
 
 /// `marquee login`: signs a person in from the terminal with the device flow (RFC 8628). Prints the
 /// page's address and the code (and the address with the code in it), waits at the server's
@@ -27,8 +28,8 @@ struct LoginCommand: AsyncParsableCommand {
         try await PersonContext.with(options) { person in
             let signIn = DeviceSignIn(client: person.tokenClient(), clientCredentials: person.clientCredentials)
             let offer = try await signIn.start(deviceName: deviceName ?? "marquee on \(ProcessInfo.processInfo.hostName)", api: person.api)
-            print("To sign in to \(person.api), open \(offer.verificationURI) and enter the code \(offer.userCode)")
-            if let complete = offer.verificationURIComplete { print("(or open \(complete))") }
+            print("To sign in to \(person.api), open \(TerminalText.safe(offer.verificationURI)) and enter the code \(TerminalText.safe(offer.userCode))")
+            if let complete = offer.verificationURIComplete { print("(or open \(TerminalText.safe(complete)))") }
             print("Waiting for the approval; the code expires in \(offer.expiresIn / 60) minutes. Ctrl-C stops.")
             fflush(nil)
             let credential = try await signIn.waitForApproval(of: offer)
@@ -41,7 +42,8 @@ struct LoginCommand: AsyncParsableCommand {
                 throw CLIError.failed(ErrorReporter.describe(error))
             }
             let isDefault = try person.anyContext.defaultAccount() == account
-            print("Signed in to \(person.api) as \(account) (through the client \(person.clientCredentials.id))\(isDefault ? "; it is the default account" : "; use --account \(account) or 'marquee auth use \(account)' to act as it").")
+            let shown = TerminalText.safe(account)
+            print("Signed in to \(person.api) as \(shown) (through the client \(person.clientCredentials.id))\(isDefault ? "; it is the default account" : "; use --account \(shown) or 'marquee auth use \(shown)' to act as it").")
         }
     }
 }
