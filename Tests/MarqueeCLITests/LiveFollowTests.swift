@@ -50,6 +50,31 @@ struct LiveFollowTests {
         }
     }
 
+    @Test("--follow through tokens that lapse every 2 s: the server ends each stream at its token's lapse, the client renews and reopens, and every change arrives once")
+    func followsAcrossTokenLapses() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        let marquee = MarqueeProcess()
+        var auth = SignInCommandTests.auth()
+        auth.accessTokenLifetime = .seconds(2)
+        auth.clockSkewLeeway = 0
+        try await withMovieServer(auth: auth, storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            #expect(try await SignInCommandTests.login(marquee, api: api, port: server.port, as: "alice").status == 0)
+            let follow = try marquee.launch(["watchlist", "--follow", "--json", "--env", api])
+            #expect(await follow.nextOutputLine(containing: "entries") != nil)
+            #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
+            // Eight changes 3 s apart: a dozen renewals within a minute, more than the client's
+            // guard against renewing in a loop allows for refused credentials.
+            for (index, movie) in [2, 6, 7, 8, 9, 10, 3, 4].enumerated() {
+                if index > 0 { try await Task.sleep(for: .seconds(3)) }
+                _ = storage.applyWatchlist(Self.change("lapse\(index)", movie: movie, .add, at: 1_700_000_000_000 + Int64(index) * 1_000, on: storage), now: Date())
+                let line = await follow.nextOutputLine(containing: "\"movieId\":\(movie)")
+                #expect(line != nil, "the change made after \(index) lapses arrived: \(follow.lastOutput)")
+            }
+            #expect(await follow.signal(SIGINT) == SIGINT, "\(follow.lastOutput)")
+        }
+    }
+
     @Test("a stream cut 12 times at random moments while 300 changes are made: the store ends equal to the server's list, no change applied twice")
     func losslessResume() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())

@@ -196,6 +196,22 @@ struct AuthenticationInterceptorTests {
         #expect(authenticator.refreshCount == 3)
     }
 
+    @Test("renewing a credential because it expired is no loop: a credential that expires before each of 10 requests is renewed 10 times within the window")
+    func expiryIsNoLoop() async throws {
+        let transport = StubTransport.accepting { $0?.hasPrefix("refreshed") == true }
+        let authenticator = FakeAuthenticator()
+        let fixedNow = ContinuousClock.now
+        let store = MemoryCredentialStore("expired")
+        let client = client(transport, AuthenticationInterceptor(
+            authenticator: authenticator, store: store, limit: .init(maximumRenewals: 3, window: .seconds(60)), now: { fixedNow }
+        ))
+        for round in 1...10 {
+            _ = try await client.send(movies)
+            await store.setCredential("expired-\(round)")
+        }
+        #expect(authenticator.refreshCount == 10)
+    }
+
     @Test("an endpoint that needs no authentication is neither adapted nor retried on a 401")
     func leavesTokenRoutesAlone() async throws {
         let transport = StubTransport(rules: [.any(.status(401))])

@@ -24,9 +24,10 @@ import NIOConcurrencyHelpers
 /// - Once the server has refused to issue a credential at all, or refused a refresh as this
 ///   client makes it, later renewals fail with that refusal at once: asking again with the same
 ///   client credentials cannot succeed.
-/// - More than ``RenewalLimit/maximumRenewals`` renewals within ``RenewalLimit/window`` fail
-///   instead of looping; a renewal that failed without a refusal (the server unreachable or
-///   unable to answer) does not count.
+/// - More than ``RenewalLimit/maximumRenewals`` renewals within ``RenewalLimit/window`` of a
+///   credential the server refused before its time was up fail instead of looping. A credential
+///   renewed because it expired is never counted (a short token lifetime is no loop), and neither
+///   is a renewal that failed without a refusal (the server unreachable or unable to answer).
 /// - Endpoints that do not require authentication (a token endpoint) are left alone.
 public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
     /// When requests start carrying a credential.
@@ -170,12 +171,18 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
         if let refusal { return .failure(refusal) }
         let start = now()
         renewalTimes.removeAll { start - $0 >= limit.window }
-        guard renewalTimes.count < limit.maximumRenewals else {
-            return .failure(.authenticationFailed(
-                "the credential was renewed \(renewalTimes.count) times within \(limit.window) and the server still refuses it; stopping instead of renewing in a loop"
-            ))
+        // A credential renewed because its time is up is no loop, however short its lifetime:
+        // only a renewal of one the server refused while it should have held (or of none) counts.
+        var expired = false
+        if let stale { expired = authenticator.needsRenewal(stale) }
+        if !expired {
+            guard renewalTimes.count < limit.maximumRenewals else {
+                return .failure(.authenticationFailed(
+                    "the credential was renewed \(renewalTimes.count) times within \(limit.window) and the server still refuses it; stopping instead of renewing in a loop"
+                ))
+            }
+            renewalTimes.append(start)
         }
-        renewalTimes.append(start)
         let authenticator = self.authenticator
         let result: Result<Auth.Credential, Refusable> = await store.modifyCredential { stored in
             if let latest = stored, latest != stale, !authenticator.needsRenewal(latest) {
