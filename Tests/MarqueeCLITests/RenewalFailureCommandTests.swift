@@ -75,7 +75,7 @@ struct RenewalFailureCommandTests {
                 let newRefreshToken = try Self.storedRefreshToken(home, api: api)
                 #expect(newRefreshToken != nil && newRefreshToken != refreshToken, "the next command renewed the sign-in")
 
-                #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 1)
+                #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 2, "her device, and the page she approved it on")
                 _ = try await Self.expire(home, api: api)
                 let refused = try await home.marquee.run(["sync", "--env", api])
                 #expect(refused.status == 1)

@@ -214,12 +214,14 @@ struct SignInPage: Sendable {
     }
 
     /// Whether a browser that says where a form came from says it came from this site: a
-    /// `Sec-Fetch-Site` of `same-origin` (or `none`, typed by the person), and an `Origin` whose
-    /// host and port are the request's (or the public URL's). A client that sends neither, as
-    /// scripts and old browsers do, is judged by the CSRF token alone.
+    /// `Sec-Fetch-Site` of `same-origin` (or `none`, typed by the person), and an `Origin` (other
+    /// than `null`) whose host and port are the request's (or the public URL's). A client that
+    /// sends neither, as scripts and old browsers do, is judged by the CSRF token alone.
     private func isSameOrigin(_ request: Request) -> Bool {
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) { return false }
-        guard let origin = request.headers[.origin] else { return true }
+        // A browser sends `Origin: null` for a form of a page whose referrer policy is
+        // `no-referrer`, as this page's is: it says nothing, and `Sec-Fetch-Site` does.
+        guard let origin = request.headers[.origin], origin != "null" else { return true }
         guard let sent = URL(string: origin), let host = sent.host?.lowercased() else { return false }
         if let publicURL = configuration.publicURL.flatMap(URL.init(string:)), publicURL.host?.lowercased() == host, publicURL.port == sent.port {
             return true

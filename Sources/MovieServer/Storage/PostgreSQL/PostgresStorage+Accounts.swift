@@ -69,7 +69,8 @@ extension PostgresStorage: AccountStorage {
 
     public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool {
         try await run { client in
-            try await !client.query(
+            do {
+                return try await !client.query(
                 """
                 INSERT INTO sign_in (id, account, account_id, client_id, device_name, created_at, last_used_at)
                 SELECT \(signIn.id), name, id, \(signIn.clientID), \(signIn.deviceName), \(signIn.createdAt), \(signIn.lastUsedAt)
@@ -77,9 +78,15 @@ extension PostgresStorage: AccountStorage {
                 RETURNING id
                 """,
                 logger: self.logger
-            ).collect().isEmpty
+                ).collect().isEmpty
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.foreignKeyViolation {
+                // The account was removed while the sign-in was saved.
+                return false
+            }
         }
     }
+
+    private static let foreignKeyViolation = "23503"
 
     public func signIn(id: String) async throws(StorageError) -> StoredSignIn? {
         try await run { client in
