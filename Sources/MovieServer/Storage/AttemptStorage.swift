@@ -2,7 +2,7 @@ import Foundation
 
 /// The attempts the sign-in page limits (failed sign-ins, typed codes, sign-ups, page sessions
 /// made), counted by key in a sliding window where every instance on the database sees them, so
-/// that two instances allow no more tries than one (``SignInThrottle``).
+/// that two instances allow no more tries than one (the sign-in page's throttle).
 public protocol AttemptStorage: Sendable {
     /// Counts one attempt, named `id`, under every key of `limits`, in one atomic step, unless
     /// one of the keys already holds its limit of attempts made after `since`: then nothing is
