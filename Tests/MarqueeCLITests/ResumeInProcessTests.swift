@@ -38,7 +38,7 @@ struct ResumeInProcessTests {
             let applied = NIOLockedValueBox<[Int64]>([])
             let following = Task {
                 await live.run { report in
-                    if case let .changed(item, _) = report { applied.withLockedValue { $0.append(item.changedAt) } }
+                    if case let .changed(change) = report { applied.withLockedValue { $0.append(change.changedAt) } }
                 }
             }
             try await finally(try await {

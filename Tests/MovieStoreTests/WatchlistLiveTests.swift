@@ -38,6 +38,12 @@ struct WatchlistLiveTests {
         return (reports.makeAsyncIterator(), task)
     }
 
+    /// The movie and kind of a `.changed` report, or nil for any other report.
+    static func change(in report: WatchlistLive<RecordingWatchlistService>.Report?) -> [Int: WatchlistChange.Kind]? {
+        guard case let .changed(change)? = report else { return nil }
+        return [change.movieID: change.kind]
+    }
+
     static func change(_ movie: Int, at time: Int64) -> WatchlistChangeRecord {
         WatchlistChangeRecord(id: "other-\(movie)-\(time)", movieID: movie, action: .add, note: "from the laptop", changedAt: time, device: "laptop")
     }
@@ -54,13 +60,14 @@ struct WatchlistLiveTests {
 
         feed.send.yield(.update(.ready(cursor: "5")))
         #expect(await reports.next() == .refetched(afterReset: false))
+        #expect(Self.change(in: await reports.next()) == [3: .added], "what the fetch brought is told as changes")
         #expect(try await store.watchlist(api: api).lines.map(\.movieID) == [3])
         #expect(try await store.liveCursor(api: api) == "5")
 
         _ = try await service.apply([Self.change(6, at: 2_000)], key: "b")
         let six = WatchlistItem(movieID: 6, note: "from the laptop", changedAt: 2_000)
         feed.send.yield(.update(.watchlist(six, removed: false, cursor: "6")))
-        #expect(await reports.next() == .changed(six, removed: false))
+        #expect(Self.change(in: await reports.next()) == [6: .added])
         feed.send.yield(.update(.watchlist(six, removed: false, cursor: "6")))
         feed.send.yield(.update(.catalog(version: 4, cursor: "7")))
         #expect(await reports.next() == .catalogChanged(version: 4), "the replayed event was passed over")
@@ -103,7 +110,54 @@ struct WatchlistLiveTests {
         feed.send.yield(.update(.catalog(version: 2, cursor: "2")))
         #expect(await reports.next() == .refetched(afterReset: false))
         #expect(await reports.next() == .catalogChanged(version: 2))
+        #expect(Self.change(in: await reports.next()) == [3: .added])
         #expect(try await store.watchlist(api: api).lines.map(\.movieID) == [3])
         #expect(try await store.liveCursor(api: api) == "2")
+    }
+
+    @Test("two windows on one store, each with its own feed: every change is told once in each, whichever applied it; a change acknowledged to a third process's command too; a note changed and a removal are told as such")
+    func everyWindowSeesEveryChange() async throws {
+        let store = try makeStore()
+        let other = try MovieStore(url: store.url)
+        let third = try MovieStore(url: store.url)
+        let service = RecordingWatchlistService()
+        try await store.replaceWatchlist([], entityTag: nil, api: api)
+        try await store.applyLiveUpdate(.ready(cursor: "1"), api: api)
+        let feeds = [ScriptedLiveFeed(), ScriptedLiveFeed()]
+        var windows = [
+            start(WatchlistLive(store: store, api: api, sync: WatchlistSync(service: service, store: store, api: api), feed: feeds[0])),
+            start(WatchlistLive(store: other, api: api, sync: WatchlistSync(service: service, store: other, api: api), feed: feeds[1])),
+        ]
+        defer { windows.forEach { $0.task.cancel() } }
+        // Each window reads where the log stands before it opens its feed: once both feeds are
+        // open, every change from now on is one both must tell.
+        while feeds.contains(where: { $0.cursors.isEmpty }) { await Task.yield() }
+        let changes: [(WatchlistItem, Bool)] = [
+            (WatchlistItem(movieID: 6, note: "Friday", changedAt: 2_000), false),
+            (WatchlistItem(movieID: 7, note: "", changedAt: 2_001), false),
+            (WatchlistItem(movieID: 6, note: "Saturday", changedAt: 2_002), false),
+            (WatchlistItem(movieID: 7, note: "", changedAt: 2_003), true),
+        ]
+        for (index, (item, removed)) in changes.enumerated() {
+            for feed in index.isMultiple(of: 2) ? feeds : feeds.reversed() {
+                feed.send.yield(.update(.watchlist(item, removed: removed, cursor: String(10 + index))))
+            }
+        }
+        func collect(_ count: Int, from index: Int) async -> [[Int: WatchlistChange.Kind]] {
+            var seen: [[Int: WatchlistChange.Kind]] = []
+            while seen.count < count, let report = await windows[index].reports.next() {
+                if let change = Self.change(in: report) { seen.append(change) }
+            }
+            return seen
+        }
+        for index in windows.indices {
+            #expect(await collect(4, from: index) == [[6: .added], [7: .added], [6: .noteChanged], [7: .removed]], "window \(index)")
+        }
+        let recorded = try await third.recordWatchlistChange(movieID: 8, action: .add, note: "from a command", api: api)
+        try await third.acknowledgeWatchlistChanges([(recorded, .applied)], api: api)
+        for index in windows.indices {
+            #expect(await collect(1, from: index) == [[8: .added]], "window \(index): a third process's acknowledged change")
+        }
+        #expect(try await store.watchlistChanges(after: 0, api: api).count == 5, "each change logged once, whichever window applied it")
     }
 }

@@ -2,12 +2,15 @@ import Foundation
 import HTTPTypes
 import Movies
 
-/// `GET /api/watchlist` as the API sends it: `{"entries": [{"movieId", "note", "changedAt"}]}`.
+/// `GET /api/watchlist` as the API sends it: `{"entries": [{"movieId", "note", "changedAt",
+/// "title", "year"}]}` (a server that sends no title and year is read as well).
 public struct APIWatchlist: Decodable, Sendable, Hashable {
     public struct Entry: Decodable, Sendable, Hashable {
         public let movieId: Int
         public let note: String
         public let changedAt: String
+        public let title: String?
+        public let year: Int?
     }
 
     public let entries: [Entry]
@@ -16,7 +19,7 @@ public struct APIWatchlist: Decodable, Sendable, Hashable {
     func items() throws(APIWatchlistError) -> [WatchlistItem] {
         try entries.map { entry throws(APIWatchlistError) in
             guard let changedAt = WatchlistClock.milliseconds(entry.changedAt) else { throw .badTime(entry.changedAt) }
-            return WatchlistItem(movieID: entry.movieId, note: entry.note, changedAt: changedAt)
+            return WatchlistItem(movieID: entry.movieId, note: entry.note, changedAt: changedAt, title: entry.title, year: entry.year)
         }
     }
 }

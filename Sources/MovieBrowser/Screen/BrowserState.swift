@@ -149,7 +149,7 @@ public struct BrowserState: Sendable, Equatable {
             return [.loadMovie(id: movie.id)]
         case .character("w"):
             guard let line = watchlist.selectedLine else { return [] }
-            return toggleWatchlist(line.movieID, name: line.movie?.name ?? "movie \(line.movieID)")
+            return toggleWatchlist(line.movieID, name: line.movie?.name ?? line.title ?? "movie \(line.movieID)")
         case .character("r"):
             watchlist.isSyncing = true
             return [.syncWatchlist]

@@ -11,10 +11,33 @@ public protocol CatalogueStorage: Sendable {
 
     /// A number that changes whenever the catalog does, so that encoded lists can be kept until then.
     func catalogVersion() async throws(StorageError) -> Int64
+
+    /// The title and year of each of `ids` the catalogue holds, in one read.
+    func titles(ofMovies ids: [Int]) async throws(StorageError) -> [Int: MovieTitle]
 }
 
 extension CatalogueStorage {
     public var fixedCatalog: Catalog? { nil }
+
+    /// One ``movie(id:)`` a movie: for storage whose reads cost next to nothing (memory).
+    public func titles(ofMovies ids: [Int]) async throws(StorageError) -> [Int: MovieTitle] {
+        var titles: [Int: MovieTitle] = [:]
+        for id in Set(ids) {
+            if let movie = try await movie(id: id) { titles[id] = MovieTitle(name: movie.name, year: movie.year) }
+        }
+        return titles
+    }
+}
+
+/// A movie's title and year, as a list that names movies shows them.
+public struct MovieTitle: Sendable, Hashable {
+    public var name: String
+    public var year: Int
+
+    public init(name: String, year: Int) {
+        self.name = name
+        self.year = year
+    }
 }
 
 /// The two orderings of the API's top lists.

@@ -27,6 +27,10 @@ struct MeteredStorage: ServerStorage {
         base.prepareSearch()
     }
 
+    func titles(ofMovies ids: [Int]) async throws(StorageError) -> [Int: MovieTitle] {
+        try await observe("titles") { () async throws(StorageError) in try await base.titles(ofMovies: ids) }
+    }
+
     func catalogVersion() async throws(StorageError) -> Int64 {
         try await observe("catalog_version") { () async throws(StorageError) in try await base.catalogVersion() }
     }

@@ -123,12 +123,19 @@ enum WatchlistJSON {
 }
 
 extension WatchlistJSON {
-    /// `{"entries": [{"movieId", "note", "changedAt"}]}`, newest change first.
-    static func list(_ entries: [WatchlistEntry]) -> String {
+    /// `{"entries": [{"movieId", "note", "changedAt", "title", "year"}]}`, newest change first;
+    /// `title` and `year` are the catalogue's, left out for a movie it no longer holds.
+    static func list(_ entries: [WatchlistEntry], titles: [Int: MovieTitle] = [:]) -> String {
         var output = "{\"entries\":["
         for (index, entry) in entries.enumerated() {
             if index > 0 { output += "," }
             write(entry, to: &output)
+            if let title = titles[entry.movieID] {
+                output.removeLast()
+                output += ",\"title\":"
+                ContractJSON.writeString(title.name, to: &output)
+                output += ",\"year\":\(title.year)}"
+            }
         }
         return output + "]}"
     }

@@ -8,7 +8,8 @@ import HummingbirdAuth
 /// token, which names the account. An application's token is refused (`403`): a list belongs to a
 /// person (lists kept under a client id before accounts are handed over by the operator). A token is needed also on a `--public` server.
 ///
-/// - `GET /api/watchlist`: `{"entries": [...]}` with an `ETag` (a `304` for a match), `private`.
+/// - `GET /api/watchlist`: `{"entries": [...]}`, each with the movie's title and year, with an
+///   `ETag` (a `304` for a match), `private`.
 /// - `PUT /api/watchlist/{movieId}`, `DELETE /api/watchlist/{movieId}`: one change.
 /// - `POST /api/watchlist/changes`: up to 500 changes in order.
 ///
@@ -19,6 +20,8 @@ struct WatchlistRoutes: Sendable {
     static let maximumBodySize = 2 * 1024 * 1024
 
     let storage: any WatchlistStorage
+    /// Where the list's titles and years come from.
+    let catalogue: any CatalogueStorage
     let check: AccessTokenCheck
     /// Called after a write committed (the event feed reads its log then).
     let written: @Sendable () -> Void
@@ -28,9 +31,12 @@ struct WatchlistRoutes: Sendable {
         let router = api.group("watchlist").add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingWatchlistToken))
         router.get("") { request, context in
             let owner = try await owner(context)
-            let entries: [WatchlistEntry]
-            do throws(StorageError) { entries = try await storage.watchlist(owner: owner) } catch { throw ErrorAnswer.storageUnavailable(error) }
-            return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries)), to: request)
+            let entries: [WatchlistEntry], titles: [Int: MovieTitle]
+            do throws(StorageError) {
+                entries = try await storage.watchlist(owner: owner)
+                titles = try await catalogue.titles(ofMovies: entries.map(\.movieID))
+            } catch { throw ErrorAnswer.storageUnavailable(error) }
+            return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries, titles: titles)), to: request)
         }
         for (method, action) in [(HTTPRequest.Method.put, WatchlistChangeRecord.Action.add), (.delete, .remove)] {
             router.on(":id", method: method) { (request: Request, context: Context) -> Response in

@@ -10,6 +10,9 @@ struct KnownWatchlistEntry: Codable, FetchableRecord, PersistableRecord {
     var movieId: Int
     var note: String
     var changedAt: Int64
+    /// The movie's title and year as the server's list gave them.
+    var title: String?
+    var year: Int?
 
     enum Columns {
         static let apiId = Column(CodingKeys.apiId)

@@ -19,9 +19,16 @@ enum LiveApplying {
         let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": item.movieID])
         if let known, known.changedAt > item.changedAt { return false }
         if removed {
-            return try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": item.movieID])
+            guard try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": item.movieID]) else { return false }
+            try WatchlistChangeLog.note(before: known, after: nil, movieID: item.movieID, apiID: apiID, in: db)
+            return true
         }
-        try KnownWatchlistEntry(apiId: apiID, movieId: item.movieID, note: item.note, changedAt: item.changedAt).save(db)
+        let entry = KnownWatchlistEntry(
+            apiId: apiID, movieId: item.movieID, note: item.note, changedAt: item.changedAt,
+            title: item.title ?? known?.title, year: item.year ?? known?.year
+        )
+        try entry.save(db)
+        try WatchlistChangeLog.note(before: known, after: entry, movieID: item.movieID, apiID: apiID, in: db)
         return true
     }
 

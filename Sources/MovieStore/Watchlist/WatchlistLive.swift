@@ -7,14 +7,19 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
     /// What a running feed did.
     public enum Report: Sendable, Hashable {
         case status(LiveStatus)
-        /// A change from another device was applied.
-        case changed(WatchlistItem, removed: Bool)
+        /// A change to the known list, made by this process or another one on the store (each
+        /// change is told once to every process that follows the list).
+        case changed(WatchlistChange)
         /// The whole list was fetched again: at the start of a stream with no cursor, or after the
         /// server's `reset` (`afterReset`: events were lost, what else is shown is stale too).
         case refetched(afterReset: Bool)
         /// The catalogue changed: what is shown of it may be stale.
         case catalogChanged(version: Int64)
     }
+
+    /// How often the store's change log is read besides after each update of this process's feed:
+    /// what another process applied shows here within this.
+    static var logInterval: Duration { .milliseconds(500) }
 
     let store: MovieStore
     let api: MovieStore.APIKey
@@ -28,43 +33,76 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
         self.feed = feed
     }
 
-    /// Runs until the task is cancelled or the feed stops for good.
-    public func run(report: @Sendable (Report) async -> Void) async {
+    /// Runs until the task is cancelled or the feed stops for good. Reports come one at a time,
+    /// in order: the feed's status and refetches, and every change of the store's log from the
+    /// moment the run began.
+    public func run(report: @escaping @Sendable (Report) async -> Void) async {
         let start = try? await store.liveCursor(api: api)
-        var inStep = start != nil
-        for await item in feed.updates(after: start) {
-            switch item {
-            case let .status(status):
-                await report(.status(status))
-            case let .update(update):
-                inStep = await apply(update, inStep: inStep, report: report)
+        var position = (try? await store.watchlistLogPosition(api: api)) ?? 0
+        let (signals, signal) = AsyncStream<Signal>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.logInterval)
+                    signal.yield(.readLog)
+                }
             }
+            group.addTask {
+                var inStep = start != nil
+                for await item in feed.updates(after: start) {
+                    switch item {
+                    case let .status(status):
+                        signal.yield(.report(.status(status)))
+                    case let .update(update):
+                        inStep = await apply(update, inStep: inStep) { signal.yield(.report($0)) }
+                        signal.yield(.readLog)
+                    }
+                }
+                signal.finish()
+            }
+            for await next in signals {
+                switch next {
+                case let .report(item):
+                    await report(item)
+                case .readLog:
+                    guard let changes = try? await store.watchlistChanges(after: position, api: api) else { continue }
+                    for change in changes { await report(.changed(change)) }
+                    position = changes.last?.sequence ?? position
+                }
+            }
+            group.cancelAll()
         }
     }
 
-    /// Applies `update`; whether the store is in step with the stream afterwards. Out of step
-    /// (a stream that starts with no cursor, a `reset`, or a pull that failed), the list is
-    /// fetched whole first, and again at each update until that succeeds.
-    private func apply(_ update: LiveUpdate, inStep: Bool, report: @Sendable (Report) async -> Void) async -> Bool {
+    private enum Signal: Sendable {
+        case report(Report)
+        case readLog
+    }
+
+    /// Applies `update` to the store; whether the store is in step with the stream afterwards.
+    /// Out of step (a stream that starts with no cursor, a `reset`, or a pull that failed), the
+    /// list is fetched whole first, and again at each update until that succeeds. The changes it
+    /// makes are told through the store's log, not here.
+    private func apply(_ update: LiveUpdate, inStep: Bool, report: (Report) -> Void) async -> Bool {
         let isReset = if case .reset = update { true } else { false }
         guard inStep, !isReset else {
             do {
                 try await sync.pull()
                 try await store.applyLiveUpdate(update, api: api)
             } catch {
-                await report(.status(.behind("the list could not be fetched: \(error)")))
+                report(.status(.behind("the list could not be fetched: \(error)")))
                 return false
             }
-            await report(.refetched(afterReset: isReset))
-            if case let .catalog(version, _) = update { await report(.catalogChanged(version: version)) }
+            report(.refetched(afterReset: isReset))
+            if case let .catalog(version, _) = update { report(.catalogChanged(version: version)) }
             return true
         }
         switch update {
-        case let .watchlist(item, removed, _):
-            if (try? await store.applyLiveUpdate(update, api: api)) == true { await report(.changed(item, removed: removed)) }
+        case .watchlist:
+            _ = try? await store.applyLiveUpdate(update, api: api)
         case let .catalog(version, _):
             _ = try? await store.applyLiveUpdate(update, api: api)
-            await report(.catalogChanged(version: version))
+            report(.catalogChanged(version: version))
         case .ready, .reset:
             break
         }

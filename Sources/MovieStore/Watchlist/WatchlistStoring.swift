@@ -46,20 +46,36 @@ enum WatchlistStoring {
         for (change, applied) in acknowledged {
             try OutboxChange.filter(OutboxChange.Columns.changeId == change.id).deleteAll(db)
             guard applied else { continue }
+            let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": change.movieID])
             switch change.action {
             case .add:
-                try KnownWatchlistEntry(apiId: apiID, movieId: change.movieID, note: change.note, changedAt: change.changedAt).save(db)
+                let entry = KnownWatchlistEntry(
+                    apiId: apiID, movieId: change.movieID, note: change.note, changedAt: change.changedAt, title: known?.title, year: known?.year
+                )
+                try entry.save(db)
+                try WatchlistChangeLog.note(before: known, after: entry, movieID: change.movieID, apiID: apiID, in: db)
             case .remove:
                 try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": change.movieID])
+                try WatchlistChangeLog.note(before: known, after: nil, movieID: change.movieID, apiID: apiID, in: db)
             }
         }
     }
 
     static func replace(_ items: [WatchlistItem], entityTag: String?, api: String, at date: Date, in db: Database) throws {
         let apiID = try StoredAPI.id(making: api, in: db)
+        var before = Dictionary(try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db).map { ($0.movieId, $0) }) { first, _ in first }
         try KnownWatchlistEntry.of(apiID: apiID).deleteAll(db)
         for item in items {
-            try KnownWatchlistEntry(apiId: apiID, movieId: item.movieID, note: item.note, changedAt: item.changedAt).save(db)
+            let known = before.removeValue(forKey: item.movieID)
+            let entry = KnownWatchlistEntry(
+                apiId: apiID, movieId: item.movieID, note: item.note, changedAt: item.changedAt,
+                title: item.title ?? known?.title, year: item.year ?? known?.year
+            )
+            try entry.save(db)
+            try WatchlistChangeLog.note(before: known, after: entry, movieID: item.movieID, apiID: apiID, in: db)
+        }
+        for (movieID, gone) in before.sorted(by: { $0.key < $1.key }) {
+            try WatchlistChangeLog.note(before: gone, after: nil, movieID: movieID, apiID: apiID, in: db)
         }
         try WatchlistPullState(apiId: apiID, entityTag: entityTag, pulledAt: date.timeIntervalSince1970, serverHasNone: false).save(db)
     }
@@ -89,7 +105,9 @@ enum WatchlistStoring {
             return WatchlistView(lines: [], pendingChanges: 0, pulledAt: nil, serverHasNone: false)
         }
         var lines: [Int: WatchlistView.Line] = [:]
+        var known: [Int: KnownWatchlistEntry] = [:]
         for entry in try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db) {
+            known[entry.movieId] = entry
             lines[entry.movieId] = WatchlistView.Line(movieID: entry.movieId, note: entry.note, changedAt: entry.changedAt, pending: nil)
         }
         let pending = try self.pending(api: api, limit: Int.max, in: db)
@@ -109,6 +127,8 @@ enum WatchlistStoring {
         }
         for id in Array(lines.keys) {
             lines[id]?.movie = try MovieReading.movie(id: id, api: WatchlistScope.api(of: api), in: db)?.value
+            lines[id]?.title = known[id]?.title
+            lines[id]?.year = known[id]?.year
         }
         let state = try WatchlistPullState.fetchOne(db, key: apiID)
         return WatchlistView(

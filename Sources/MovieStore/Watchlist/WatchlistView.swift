@@ -19,13 +19,25 @@ public struct WatchlistView: Sendable, Hashable {
         public var pending: Pending?
         /// The movie as stored for this API, when it is.
         public var movie: Movie?
+        /// The title and year the server's list gave, for a movie not stored here.
+        public var title: String?
+        public var year: Int?
 
-        public init(movieID: Int, note: String, changedAt: Int64, pending: Pending?, movie: Movie? = nil) {
+        public init(movieID: Int, note: String, changedAt: Int64, pending: Pending?, movie: Movie? = nil, title: String? = nil, year: Int? = nil) {
             self.movieID = movieID
             self.note = note
             self.changedAt = changedAt
             self.pending = pending
             self.movie = movie
+            self.title = title
+            self.year = year
+        }
+
+        /// "Deadpool (2016)": the stored movie's, else the server's list's; nil when neither is known.
+        public var titleAndYear: String? {
+            if let movie { return "\(movie.name) (\(movie.year))" }
+            guard let title else { return nil }
+            return year.map { "\(title) (\($0))" } ?? title
         }
     }
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Logging
+import Networking
 import MovieStore
 import Movies
 import TextFormatting
@@ -9,7 +11,7 @@ struct WatchlistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watchlist",
         abstract: "Show the watchlist: the server's last known list with this machine's pending changes.",
-        discussion: "Reads the store only. 'marquee sync' sends pending changes and fetches the server's list. With --follow, syncs, then prints each change the server's live feed brings until interrupted (Ctrl-C)."
+        discussion: "Online, sends pending changes and fetches the server's list first (with each movie's title), then shows it; when the server cannot be reached, shows the list kept here and says why. --offline reads the store only. With --follow, then prints each change the server's live feed brings until interrupted (Ctrl-C)."
     )
 
     @Flag(help: "Print JSON instead of a table (with --follow, one object a line).")
@@ -26,7 +28,8 @@ struct WatchlistCommand: AsyncParsableCommand {
 
     func run() async throws {
         if follow { return try await runFollowing() }
-        try await CompositionRoot.withWatchlist(client.offlineOnly) { watchlist in
+        try await CompositionRoot.withWatchlist(client.offline ? client.offlineOnly : client) { watchlist in
+            await Self.refresh(watchlist)
             let view: WatchlistView
             do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
             if json {
@@ -53,6 +56,22 @@ extension WatchlistCommand {
             }
             fflush(nil)
             try await WatchlistFollow.run(watchlist, json: json)
+        }
+    }
+}
+
+extension WatchlistCommand {
+    /// Online, the server's list (and this machine's pending changes sent first), with the
+    /// titles it lacks; a failure leaves the stored list, with a warning saying why.
+    static func refresh(_ watchlist: AppWatchlist) async {
+        guard let sync = watchlist.sync else { return }
+        do throws(WatchlistSyncFailure<NetworkError>) {
+            _ = try await sync.sync()
+            await WatchlistTitles.fetchMissing(watchlist, movies: watchlist.movies)
+        } catch .noWatchlist {
+            return
+        } catch {
+            Logger(label: "marquee").warning("showing the list kept on this machine: \(WatchlistText.describe(error))")
         }
     }
 }

@@ -20,8 +20,9 @@ enum WatchlistFollow {
             case let .status(status):
                 FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(status.description))\n".utf8))
                 if case let .off(reason) = status { stopReason.withLockedValue { $0 = reason } }
-            case let .changed(item, removed):
-                line(json ? changeJSON(item, removed: removed) : changeText(item, removed: removed))
+            case let .changed(change):
+                let title = await WatchlistFollowTitle.of(change.movieID, in: watchlist)
+                line(json ? changeJSON(change, title: title) : changeText(change, title: title))
             case .refetched:
                 let count = (try? await watchlist.store.watchlist(api: watchlist.api).lines.count) ?? 0
                 line(json ? #"{"event":"refetched","entries":\#(count)}"# : "the list was fetched again: \(count) movie\(count == 1 ? "" : "s")")
@@ -32,14 +33,24 @@ enum WatchlistFollow {
         if let reason = stopReason.withLockedValue({ $0 }) { throw CLIError.failed("the live feed stopped: \(reason)") }
     }
 
-    static func changeText(_ item: WatchlistItem, removed: Bool) -> String {
-        let time = WatchlistClock.string(item.changedAt)
-        if removed { return "removed movie \(item.movieID) (\(time))" }
-        return "added movie \(item.movieID)" + (item.note.isEmpty ? "" : ", note: \(item.note)") + " (\(time))"
+    /// "added Deadpool (2016), id 6, note: Friday", "note changed: …, now: Saturday", "removed …".
+    static func changeText(_ change: WatchlistChange, title: WatchlistFollowTitle) -> String {
+        let movie = TerminalText.safe(title.text) + ", id \(change.movieID)"
+        let note = TerminalText.safe(change.note)
+        switch change.kind {
+        case .added: return "added \(movie)" + (change.note.isEmpty ? "" : ", note: \(note)")
+        case .removed: return "removed \(movie)"
+        case .noteChanged: return "note changed: \(movie), now " + (change.note.isEmpty ? "no note" : "\"\(note)\"")
+        }
     }
 
-    static func changeJSON(_ item: WatchlistItem, removed: Bool) -> String {
-        let object: [String: Any] = ["event": "changed", "movieId": item.movieID, "note": item.note, "changedAt": WatchlistClock.string(item.changedAt), "removed": removed]
+    static func changeJSON(_ change: WatchlistChange, title: WatchlistFollowTitle) -> String {
+        var object: [String: Any] = [
+            "event": "changed", "change": change.kind.rawValue, "movieId": change.movieID, "note": change.note,
+            "changedAt": WatchlistClock.string(change.changedAt), "removed": change.kind == .removed,
+        ]
+        if let name = title.name { object["title"] = name }
+        if let year = title.year { object["year"] = year }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

@@ -24,7 +24,7 @@ enum WatchlistOutput {
         let idWidth = max(2, view.lines.map { String($0.movieID).count }.max() ?? 2)
         print("  " + DisplayWidth.fit("ID", to: idWidth, alignRight: true) + "  " + DisplayWidth.fit("Title", to: 36) + "  Note")
         for line in view.lines {
-            let title = line.movie.map { "\($0.name) (\(Calendar.utc.component(.year, from: $0.releaseDate)))" } ?? "(not stored here)"
+            let title = line.titleAndYear ?? "(title not fetched on this machine yet)"
             var text = "  " + DisplayWidth.fit(String(line.movieID), to: idWidth, alignRight: true) + "  "
                 + DisplayWidth.fit(TerminalText.safe(title), to: 36) + "  " + TerminalText.safe(line.note)
             switch line.pending {
@@ -41,6 +41,7 @@ enum WatchlistOutput {
         struct Entry: Encodable {
             let movieId: Int
             let title: String?
+            let year: Int?
             let note: String
             let changedAt: String
             let pending: String?
@@ -57,7 +58,7 @@ enum WatchlistOutput {
             pulledAt: view.pulledAt.map { WatchlistClock.string(WatchlistClock.now($0)) },
             pendingChanges: view.pendingChanges,
             entries: view.lines.map { line in
-                Entry(movieId: line.movieID, title: line.movie?.name, note: line.note, changedAt: WatchlistClock.string(line.changedAt), pending: line.pending?.rawValue)
+                Entry(movieId: line.movieID, title: line.movie?.name ?? line.title, year: line.movie?.year ?? line.year, note: line.note, changedAt: WatchlistClock.string(line.changedAt), pending: line.pending?.rawValue)
             }
         )
         let encoder = JSONEncoder()

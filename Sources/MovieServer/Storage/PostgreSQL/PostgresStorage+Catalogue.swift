@@ -20,6 +20,18 @@ extension PostgresStorage: CatalogueStorage {
         }
     }
 
+    public func titles(ofMovies ids: [Int]) async throws(StorageError) -> [Int: MovieTitle] {
+        guard !ids.isEmpty else { return [:] }
+        return try await run { client in
+            var titles: [Int: MovieTitle] = [:]
+            for row in try await client.query("SELECT id, name, year FROM movie WHERE id = ANY(\(ids.map(Int64.init))::bigint[])", logger: self.logger).collect() {
+                let (id, name, year) = try row.decode((Int64, String, Int).self)
+                titles[Int(id)] = MovieTitle(name: name, year: year)
+            }
+            return titles
+        }
+    }
+
     public func catalogVersion() async throws(StorageError) -> Int64 {
         try await run { client in
             try await client.query("SELECT version FROM catalog_state", logger: self.logger).collect().first?.decode(Int64.self) ?? 0
