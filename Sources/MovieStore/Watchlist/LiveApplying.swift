@@ -20,7 +20,7 @@ enum LiveApplying {
         if let known, known.changedAt > item.changedAt { return false }
         if removed {
             guard try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": item.movieID]) else { return false }
-            try WatchlistChangeLog.note(before: known, after: nil, movieID: item.movieID, apiID: apiID, in: db)
+            try WatchlistChangeLog.note(before: known, after: nil, movieID: item.movieID, changedAt: item.changedAt, apiID: apiID, in: db)
             return true
         }
         let entry = KnownWatchlistEntry(
@@ -28,7 +28,7 @@ enum LiveApplying {
             title: item.title ?? known?.title, year: item.year ?? known?.year
         )
         try entry.save(db)
-        try WatchlistChangeLog.note(before: known, after: entry, movieID: item.movieID, apiID: apiID, in: db)
+        try WatchlistChangeLog.note(before: known, after: entry, movieID: item.movieID, changedAt: item.changedAt, apiID: apiID, in: db)
         return true
     }
 

@@ -7,8 +7,9 @@ import Movies
 enum WatchlistChangeLog {
     static let kept: Int64 = 10_000
 
-    /// Logs what replacing `before` by `after` did to the list of `apiID`, if anything.
-    static func note(before: KnownWatchlistEntry?, after: KnownWatchlistEntry?, movieID: Int, apiID: Int64, in db: Database) throws {
+    /// Logs what replacing `before` by `after` did to the list of `apiID`, if anything: a change
+    /// made at `changedAt` (a removal's own time, which no entry keeps).
+    static func note(before: KnownWatchlistEntry?, after: KnownWatchlistEntry?, movieID: Int, changedAt: Int64, apiID: Int64, in db: Database) throws {
         let kind: WatchlistChange.Kind
         switch (before, after) {
         case (nil, nil): return
@@ -18,10 +19,9 @@ enum WatchlistChangeLog {
             guard old.note != new.note else { return }
             kind = .noteChanged
         }
-        let entry = after ?? before
         try db.execute(
             sql: "INSERT INTO watchlistChangeLog (apiId, movieId, kind, note, changedAt) VALUES (?, ?, ?, ?, ?)",
-            arguments: [apiID, movieID, kind.rawValue, after?.note ?? "", entry?.changedAt ?? 0]
+            arguments: [apiID, movieID, kind.rawValue, after?.note ?? "", changedAt]
         )
         let sequence = db.lastInsertedRowID
         if sequence % 100 == 0 {

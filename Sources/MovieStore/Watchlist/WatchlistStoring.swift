@@ -53,10 +53,10 @@ enum WatchlistStoring {
                     apiId: apiID, movieId: change.movieID, note: change.note, changedAt: change.changedAt, title: known?.title, year: known?.year
                 )
                 try entry.save(db)
-                try WatchlistChangeLog.note(before: known, after: entry, movieID: change.movieID, apiID: apiID, in: db)
+                try WatchlistChangeLog.note(before: known, after: entry, movieID: change.movieID, changedAt: change.changedAt, apiID: apiID, in: db)
             case .remove:
                 try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": change.movieID])
-                try WatchlistChangeLog.note(before: known, after: nil, movieID: change.movieID, apiID: apiID, in: db)
+                try WatchlistChangeLog.note(before: known, after: nil, movieID: change.movieID, changedAt: change.changedAt, apiID: apiID, in: db)
             }
         }
     }
@@ -72,10 +72,10 @@ enum WatchlistStoring {
                 title: item.title ?? known?.title, year: item.year ?? known?.year
             )
             try entry.save(db)
-            try WatchlistChangeLog.note(before: known, after: entry, movieID: item.movieID, apiID: apiID, in: db)
+            try WatchlistChangeLog.note(before: known, after: entry, movieID: item.movieID, changedAt: item.changedAt, apiID: apiID, in: db)
         }
         for (movieID, gone) in before.sorted(by: { $0.key < $1.key }) {
-            try WatchlistChangeLog.note(before: gone, after: nil, movieID: movieID, apiID: apiID, in: db)
+            try WatchlistChangeLog.note(before: gone, after: nil, movieID: movieID, changedAt: WatchlistClock.now(date), apiID: apiID, in: db)
         }
         try WatchlistPullState(apiId: apiID, entityTag: entityTag, pulledAt: date.timeIntervalSince1970, serverHasNone: false).save(db)
     }

@@ -24,7 +24,7 @@ enum WatchlistOutput {
         let idWidth = max(2, view.lines.map { String($0.movieID).count }.max() ?? 2)
         print("  " + DisplayWidth.fit("ID", to: idWidth, alignRight: true) + "  " + DisplayWidth.fit("Title", to: 36) + "  Note")
         for line in view.lines {
-            let title = line.titleAndYear ?? "(title not fetched on this machine yet)"
+            let title = line.titleAndYear ?? "(title not fetched here)"
             var text = "  " + DisplayWidth.fit(String(line.movieID), to: idWidth, alignRight: true) + "  "
                 + DisplayWidth.fit(TerminalText.safe(title), to: 36) + "  " + TerminalText.safe(line.note)
             switch line.pending {
