@@ -61,13 +61,13 @@ extension WatchlistCommand {
 }
 
 extension WatchlistCommand {
-    /// Online, the server's list (and this machine's pending changes sent first), with the
-    /// titles it lacks; a failure leaves the stored list, with a warning saying why.
+    /// Online, the server's list (and this machine's pending changes sent first), whose entries
+    /// name their movies: one request, however long the list. A failure leaves the stored list,
+    /// with a warning saying why.
     static func refresh(_ watchlist: AppWatchlist) async {
         guard let sync = watchlist.sync else { return }
         do throws(WatchlistSyncFailure<NetworkError>) {
             _ = try await sync.sync()
-            await WatchlistTitles.fetchMissing(watchlist, movies: watchlist.movies)
         } catch .noWatchlist {
             return
         } catch {

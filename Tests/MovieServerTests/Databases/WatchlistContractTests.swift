@@ -74,6 +74,25 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("the list names each movie with the catalogue's title and year", arguments: Backend.allCases)
+        func listNamesMovies(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                try await withServerClient(auth: Self.auth, storage: storage) { client in
+                    let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                    let catalog = try Catalog.reference()
+                    for movie in catalog.movies.prefix(3) { #expect(try await owner.put(movie.id, key: "k\(movie.id)", "").status == 200) }
+                    let entries = try #require(try await owner.list().json?["entries"] as? [[String: Any]])
+                    #expect(entries.count == 3)
+                    for entry in entries {
+                        let id = try #require(entry["movieId"] as? Int)
+                        let movie = try #require(catalog.movie(id: id))
+                        #expect(entry["title"] as? String == movie.name)
+                        #expect(entry["year"] as? Int == movie.year)
+                    }
+                }
+            }
+        }
+
         @Test("two changes of one movie with the same time and the same device: the first stands, the second is superseded", arguments: Backend.allCases)
         func exactTieKeepsTheFirst(backend: Backend) async throws {
             try await backend.withStorage { storage in
