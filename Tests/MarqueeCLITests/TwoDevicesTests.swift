@@ -79,3 +79,38 @@ struct TwoDevicesTests {
         }
     }
 }
+
+extension TwoDevicesTests {
+    @Test("--follow sends what was changed on its store meanwhile each time its stream opens again, unasked; signed out everywhere from the other device, it says so in one line and exits non-zero")
+    func followHealsAndEnds() async throws {
+        var auth = SignInCommandTests.auth()
+        auth.accessTokenLifetime = .seconds(2)
+        auth.clockSkewLeeway = 0
+        var feed = FeedSettings()
+        feed.heartbeat = .milliseconds(500)
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: auth, storage: storage, feed: feed) { server in
+            let api = server.baseURL.absoluteString
+            let laptop = try TemporaryConfigHome(), phone = try TemporaryConfigHome()
+            #expect(try await SignInCommandTests.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            let window = try phone.marquee.launch(["watchlist", "--follow", "--env", api])
+            #expect(await window.nextErrorLine(containing: "marquee: live") != nil)
+
+            let offline = try await phone.marquee.run(["watch", "add", "9", "--note", "made offline", "--offline", "--env", api])
+            #expect(offline.status == 0, "\(offline.standardError)")
+            let sent = try await eventually(limit: .seconds(30)) {
+                storage.watchlist(owner: storage.owner(ofAccount: "alice")).contains { $0.movieID == 9 }
+            }
+            #expect(sent, "the pending change went when the stream opened again, with no other command: \(window.lastOutput)")
+            #expect(await window.nextOutputLine(containing: "id 9") != nil)
+
+            let everywhere = try await laptop.marquee.run(["logout", "--everywhere", "--env", api])
+            #expect(everywhere.status == 0, "\(everywhere.standardError)")
+            let status = await window.waitForExit(within: .seconds(60))
+            #expect(status == 1)
+            let last = window.lastOutput.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.hasPrefix("marquee: signed out of \(api) as alice") && last.hasSuffix("to sign in again"), "\(window.lastOutput)")
+        }
+    }
+}

@@ -38,7 +38,7 @@ public struct APILiveFeed: LiveFeed {
                     case let .reconnecting(delay, reason):
                         continuation.yield(.status(.reconnecting(after: delay, reason: reason)))
                     case let .stopped(error):
-                        continuation.yield(.status(.off(Self.explain(error))))
+                        continuation.yield(.status(Self.endsTheSignIn(error) ? .signedOut(Self.explain(error)) : .off(Self.explain(error))))
                     }
                 }
                 continuation.finish()
@@ -51,7 +51,16 @@ public struct APILiveFeed: LiveFeed {
         switch error {
         case .status(code: 404, _), .status(code: 405, _), .status(code: 501, _): "this server has no live feed"
         case .status(code: 401, _), .status(code: 403, _): "the server refused the feed to this credential"
+        case let .authenticationFailed(reason): SignedOut.sentence(in: reason) ?? "the sign-in has ended; run 'marquee login' to sign in again"
         default: error.description
+        }
+    }
+
+    /// Whether the feed stopped because the credential can no longer be renewed: the sign-in ended.
+    static func endsTheSignIn(_ error: NetworkError) -> Bool {
+        switch error {
+        case .authenticationFailed, .status(code: 401, _): true
+        default: false
         }
     }
 

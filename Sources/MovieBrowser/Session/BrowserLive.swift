@@ -7,4 +7,7 @@ public enum BrowserLive: Sendable, Equatable {
     case watchlistChanged
     /// The catalogue is at a new version: the lists, the open movie and the search are asked again.
     case catalogChanged
+    /// The person's sign-in ended (signed out everywhere, a new password): the screen shows its
+    /// sign-in again.
+    case signedOut(String)
 }

@@ -55,6 +55,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         case catalogChanged
         /// A person signed in: the feed is followed again, as theirs.
         case signedIn
+        /// The person's sign-in ended: the watchlist asks for a sign-in again.
+        case signedOut
     }
 
     /// Runs until `q`, Ctrl-C, a stop signal or the end of input. `visibleRows` is asked before
@@ -141,6 +143,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 tasks.follow?.cancel()
                 state.apply(.liveStatus(nil))
                 tasks.follow = follow(sink: sink, views: tasks.views)
+            case .signedOut:
+                perform([.loadWatchlist], state: state, tasks: &tasks, sink: sink)
             }
             pins.keep(state.shown)
             draw(state)
@@ -271,6 +275,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                     views?.refresh()
                 case .catalogChanged:
                     sink.yield(.catalogChanged)
+                case .signedOut:
+                    sink.yield(.signedOut)
                 }
             }
         }

@@ -35,7 +35,7 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
 
     /// Runs until the task is cancelled or the feed stops for good. Reports come one at a time,
     /// in order: the feed's status and refetches, and every change of the store's log from the
-    /// moment the run began.
+    /// moment the run began. Each time the stream is (re)opened, the changes pending here are sent.
     public func run(report: @escaping @Sendable (Report) async -> Void) async {
         let start = try? await store.liveCursor(api: api)
         var position = (try? await store.watchlistLogPosition(api: api)) ?? 0
@@ -53,6 +53,8 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
                     switch item {
                     case let .status(status):
                         signal.yield(.report(.status(status)))
+                        // Connected (again): what was changed here meanwhile goes now, unasked.
+                        if status == .live { _ = try? await sync.push(waiting: false) }
                     case let .update(update):
                         inStep = await apply(update, inStep: inStep) { signal.yield(.report($0)) }
                         signal.yield(.readLog)

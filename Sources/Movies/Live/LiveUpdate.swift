@@ -28,8 +28,11 @@ public enum LiveStatus: Sendable, Hashable {
     /// The stream is open, but what it applies to could not be brought in step (the list could
     /// not be fetched); it is tried again with the next update.
     case behind(String)
-    /// It will not be opened again (the server has no feed, or the sign-in ended).
+    /// It will not be opened again (the server has no feed).
     case off(String)
+    /// It will not be opened again: the person's sign-in has ended (the server refused to renew
+    /// it), for `reason`. A screen shows its sign-in again.
+    case signedOut(String)
 
     /// `live`, `reconnecting in 1.4 s: the server ended the stream`, …: what a status line says.
     public var description: String {
@@ -39,6 +42,7 @@ public enum LiveStatus: Sendable, Hashable {
         case let .reconnecting(delay, reason): "reconnecting in \(Self.seconds(delay)): \(reason)"
         case let .behind(reason): "live, but \(reason)"
         case let .off(reason): "not live: \(reason)"
+        case let .signedOut(reason): "not live: \(reason)"
         }
     }
 

@@ -10,6 +10,9 @@ enum BrowserFollowing {
     static func watchlist(_ live: WatchlistLive<APIWatchlistService>, report: @escaping @Sendable (BrowserLive) async -> Void) async {
         await live.run { item in
             switch item {
+            case let .status(.signedOut(reason)):
+                await report(.status(LiveStatus.signedOut(reason).description))
+                await report(.signedOut(reason))
             case let .status(status):
                 await report(.status(status.description))
             case .changed, .refetched(afterReset: false):

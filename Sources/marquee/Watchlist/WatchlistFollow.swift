@@ -19,7 +19,8 @@ enum WatchlistFollow {
             switch report {
             case let .status(status):
                 FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(status.description))\n".utf8))
-                if case let .off(reason) = status { stopReason.withLockedValue { $0 = reason } }
+                if case let .off(reason) = status { stopReason.withLockedValue { $0 = "the live feed stopped: \(reason)" } }
+                if case let .signedOut(reason) = status { stopReason.withLockedValue { $0 = reason } }
             case let .changed(change):
                 let title = await WatchlistFollowTitle.of(change.movieID, in: watchlist)
                 line(json ? changeJSON(change, title: title) : changeText(change, title: title))
@@ -30,7 +31,7 @@ enum WatchlistFollow {
                 line(json ? #"{"event":"catalog","version":\#(version)}"# : "the catalogue changed (version \(version))")
             }
         }
-        if let reason = stopReason.withLockedValue({ $0 }) { throw CLIError.failed("the live feed stopped: \(reason)") }
+        if let reason = stopReason.withLockedValue({ $0 }) { throw CLIError.failed(reason) }
     }
 
     /// "added Deadpool (2016), id 6, note: Friday", "note changed: …, now: Saturday", "removed …".
