@@ -125,6 +125,34 @@ struct BrowseTerminalTests {
         }
     }
 
+    @Test("signed out everywhere from another device while browse is open: the Watchlist segment shows its sign-in again")
+    func signedOutElsewhere() async throws {
+        var feed = FeedSettings()
+        feed.heartbeat = .milliseconds(500)
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage, feed: feed) { server in
+            let api = server.baseURL.absoluteString
+            let here = try TemporaryConfigHome(), elsewhere = try TemporaryConfigHome()
+            #expect(try await SignInCommandTests.login(here.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(elsewhere.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await here.marquee.run(["watch", "add", "6", "--note", "alice's pick", "--env", api]).status == 0)
+            var environment = here.marquee.environment
+            environment["NO_COLOR"] = "1"
+            let terminal = try await TmuxTerminal.start(command: try browseScript(["--env", api, "--store", store.path]), environment: environment, width: 120, height: 30)
+            defer { terminal.kill() }
+            _ = try await terminal.waitForText("from the network")
+            try await terminal.send("Left")
+            _ = try await terminal.waitForScreen(timeLimit: .seconds(60), "alice's list, live") { screen in
+                screen.contains { $0.contains("alice's pick") } && screen.contains { $0.contains("live") && !$0.contains("not live") }
+            }
+            #expect(try await elsewhere.marquee.run(["logout", "--everywhere", "--env", api]).status == 0)
+            let prompt = try await terminal.waitForScreen(timeLimit: .seconds(60), "the sign-in again") { $0.contains { $0.contains("Sign in to see your watchlist") } }
+            #expect(prompt.contains { $0.contains("and enter the code") })
+            try await terminal.send("q")
+            try await expectRestored(terminal, status: 0)
+        }
+    }
+
     @Test("against marquee serve: offline after the server is killed, the stored list stays with the error; SIGTERM restores the terminal; NO_COLOR")
     func offlineAndTerminated() async throws {
         var marquee = MarqueeProcess()

@@ -144,7 +144,10 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 state.apply(.liveStatus(nil))
                 tasks.follow = follow(sink: sink, views: tasks.views)
             case .signedOut:
-                perform([.loadWatchlist], state: state, tasks: &tasks, sink: sink)
+                let forgotten = Task { [watchlist] in if let watchlist { await watchlist.signedOut() } }
+                let load = watchlistWork(after: forgotten, change: nil, views: tasks.views, sink: sink)
+                tasks.watchlist = load.write
+                tasks.background.append(load.sync)
             }
             pins.keep(state.shown)
             draw(state)

@@ -21,10 +21,16 @@ public protocol BrowserWatchlist: Sendable {
     /// telling `report` its state and what changed. Returns at once when there is no feed to
     /// follow (the list is kept on this machine, or the network is not to be used).
     func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async
+
+    /// The person's sign-in ended (the live feed was refused a renewal): forget them, so that the
+    /// next ``signInIfNeeded(_:)`` signs someone in again.
+    func signedOut() async
 }
 
 extension BrowserWatchlist {
     public func signInIfNeeded(_ show: @escaping @Sendable (BrowserSignIn) -> Void) async -> BrowserSignInOutcome { .notNeeded }
+
+    public func signedOut() async {}
 
     public func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {}
 }

@@ -41,13 +41,16 @@ enum CompositionRoot {
         return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
             let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
-            if home == .server, chosen?.signedIn != true, options.cachePolicy != .cacheOnly {
+            let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed())
+            if home == .server, options.cachePolicy != .cacheOnly {
+                // Signed in or not, a sign-in that ends while the screen is open is asked for again.
                 let person = app.personSignIn
-                return try await body(app.movieService, SigningInWatchlist(catalogueFeed: app.catalogueFeed()) { show in
+                let signedIn = chosen?.signedIn == true ? watchlist : nil
+                return try await body(app.movieService, SigningInWatchlist(signedIn: signedIn, catalogueFeed: app.catalogueFeed()) { show in
                     await signInFromBrowser(person, environment: environment, store: store, show: show)
                 })
             }
-            return try await body(app.movieService, AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed()))
+            return try await body(app.movieService, watchlist)
         }
     }
 

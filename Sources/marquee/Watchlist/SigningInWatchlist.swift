@@ -21,8 +21,9 @@ final class SigningInWatchlist: BrowserWatchlist {
     /// The catalogue's feed on the application's token, followed until someone signs in.
     private let catalogueFeed: (any LiveFeed)?
 
-    init(catalogueFeed: (any LiveFeed)?, signIn: @escaping SignIn) {
-        current = NIOLockedValueBox(nil)
+    /// `signedIn`: the person signed in already, whose list it is until their sign-in ends.
+    init(signedIn: AppWatchlist? = nil, catalogueFeed: (any LiveFeed)?, signIn: @escaping SignIn) {
+        current = NIOLockedValueBox(signedIn)
         self.signIn = signIn
         self.catalogueFeed = catalogueFeed
     }
@@ -51,6 +52,10 @@ final class SigningInWatchlist: BrowserWatchlist {
     func sync() async -> String? {
         guard let watchlist = current.withLockedValue({ $0 }) else { return "not signed in" }
         return await watchlist.sync()
+    }
+
+    func signedOut() async {
+        current.withLockedValue { $0 = nil }
     }
 
     func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
