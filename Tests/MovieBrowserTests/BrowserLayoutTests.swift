@@ -66,7 +66,7 @@ struct BrowserLayoutTests {
         #expect(screen[1] == "   Id  Movie                              Note" + String(repeating: " ", count: 34))
         #expect(screen[2].hasPrefix(" ›  2  Movie 2 (2016)                     Friday  [pending]"))
         #expect(screen[3].hasPrefix("    1  Movie 1 (2016)"))
-        #expect(screen[4].hasPrefix("   42  movie 42 (not stored here)           [removal pending]"))
+        #expect(screen[4].hasPrefix("   42  movie 42 (title not fetched)         [removal pending]"))
         #expect(screen[screen.count - 2].hasPrefix("2 movies on the watchlist, 2 pending · not synced: cannot connect"))
         #expect(screen[screen.count - 1].hasPrefix("←/→ switch · ↑/↓ move · Enter open · w remove · r sync"))
     }

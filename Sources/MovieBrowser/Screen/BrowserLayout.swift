@@ -158,7 +158,7 @@ public struct BrowserLayout: Sendable {
         var lines = [header]
         for index in pane.lines.indices.dropFirst(pane.firstVisible).prefix(visibleRows * 2) {
             let line = pane.lines[index]
-            let title = line.titleAndYear.map(TerminalText.safe) ?? "movie \(line.movieID), title not fetched here yet"
+            let title = line.titleAndYear.map(TerminalText.safe) ?? "movie \(line.movieID) (title not fetched)"
             let mark = switch line.pending {
             case .adding?: "  [pending]"
             case .removing?: "  [removal pending]"
