@@ -58,6 +58,37 @@ struct LiveRestartTests {
         }
     }
 
+    @Test("a restart with new signing keys only: the old token is refused, the client renews with its refresh token and reopens the stream by itself, and the change made meanwhile arrives")
+    func restartWithNewKeys() async throws {
+        let database = try await Self.database()
+        let folder = URL(fileURLWithPath: database).deletingLastPathComponent()
+        func keys(_ line: String, named name: String) throws -> String {
+            let file = folder.appendingPathComponent(name)
+            try Data((line + "\n").utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            return file.path
+        }
+        let oldKeys = try keys("k1 " + String(repeating: "o", count: 40), named: "keys-old")
+        let newKeys = try keys("k2 " + String(repeating: "n", count: 40), named: "keys-new")
+        let port = try PostgresCluster.freeLoopbackPort()
+        var server = try await Self.serve(phone, database, port: port, extra: ["--signing-keys", oldKeys])
+        try await finally(try await {
+            let api = "http://127.0.0.1:\(port)/api/"
+            #expect(try await SignInCommandTests.login(laptop, api: api, port: port, as: "alice").status == 0)
+            #expect(try await SignInCommandTests.login(phone, api: api, port: port, as: "alice", signUp: false).status == 0)
+            let follow = try phone.launch(["watchlist", "--follow", "--json", "--env", api])
+            defer { follow.send(SIGKILL) }
+            #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
+
+            #expect(await server.process.signal(SIGTERM) == 0)
+            #expect(await follow.nextErrorLine(containing: "marquee: reconnecting in") != nil)
+            server = try await Self.serve(phone, database, port: port, extra: ["--signing-keys", newKeys])
+            try await expectSuccess(laptop, ["watch", "add", "6", "--note", "after new keys", "--env", api])
+            #expect(await follow.nextErrorLine(containing: "marquee: live") != nil, "\(follow.lastOutput)")
+            #expect(await follow.nextOutputLine(containing: "after new keys") != nil, "\(follow.lastOutput)")
+        }()) { _ = await server.process.signal(SIGKILL) }
+    }
+
     @Test("back after the kept events are gone: one reset, the list fetched again whole, and it holds what changed meanwhile")
     func resetAfterPruning() async throws {
         let database = try await Self.database()
