@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MovieStore
+import Networking
 import Movies
 import TextFormatting
 
@@ -42,7 +44,13 @@ extension WatchlistCommand {
     private func runFollowing() async throws {
         try await CompositionRoot.withWatchlist(client) { watchlist in
             if let sync = watchlist.sync {
-                do { _ = try await sync.sync() } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+                do throws(WatchlistSyncFailure<NetworkError>) {
+                    _ = try await sync.sync()
+                } catch {
+                    // A server that cannot be reached now is what the live feed waits out.
+                    guard case let .network(failure, _) = error, failure.meansServerUnavailable else { throw CLIError.failed(ErrorReporter.describe(error)) }
+                    Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); showing the list stored here, and trying to reach the server until Ctrl-C")
+                }
             }
             let view: WatchlistView
             do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
