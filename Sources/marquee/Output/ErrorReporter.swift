@@ -13,6 +13,10 @@ enum ErrorReporter {
         exitForUnknownCommand()
         let code = MarqueeCommand.exitCode(for: error)
         guard code != .success else { MarqueeCommand.exit(withError: error) }
+        if let negative = MovieIDArgument.negativeID(in: Array(CommandLine.arguments.dropFirst())) {
+            printLine("marquee: \(MovieIDArgument.problem(with: negative)) (see 'marquee --help')")
+            exit(ExitCode.validationFailure.rawValue)
+        }
         let message = MarqueeCommand.message(for: error)
             .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         printLine("marquee: \(lowercasingFirst(message)) (see 'marquee --help')")

@@ -24,6 +24,7 @@ struct WatchlistCommand: AsyncParsableCommand {
 
     func validate() throws {
         if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
+        try client.refusePolicy(for: "watchlist", "it shows the list stored here (with --follow, then the server's live feed); 'marquee sync' fetches the server's list")
     }
 
     func run() async throws {
