@@ -47,7 +47,13 @@ enum CompositionRoot {
                     await signInFromBrowser(person, environment: environment, store: store, show: show)
                 })
             }
-            return try await body(app.movieService, AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed()))
+            let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed())
+            if home == .server, chosen?.signedIn != true {
+                let who = chosen.map { "\($0.account) is not signed in to \(selection.identity)" } ?? "nobody is signed in to \(selection.identity)"
+                let reason = "\(who): sign in with 'marquee login --env \(selection.identity.key)' to change the watchlist (nothing was changed)"
+                return try await body(app.movieService, SignedOutWatchlist(shown: watchlist, reason: reason))
+            }
+            return try await body(app.movieService, watchlist)
         }
     }
 
