@@ -49,8 +49,8 @@ enum CompositionRoot {
             }
             let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed())
             if home == .server, chosen?.signedIn != true {
-                let who = chosen.map { "\($0.account) is not signed in to \(selection.identity)" } ?? "nobody is signed in to \(selection.identity)"
-                let reason = "\(who): sign in with 'marquee login --env \(selection.identity.key)' to change the watchlist (nothing was changed)"
+                let who = chosen.map { "\($0.account) is not signed in" } ?? "nobody is signed in"
+                let reason = "\(who): run 'marquee login' to change the watchlist"
                 return try await body(app.movieService, SignedOutWatchlist(shown: watchlist, reason: reason))
             }
             return try await body(app.movieService, watchlist)
