@@ -4,7 +4,7 @@ import Foundation
 public enum DurationText {
     public static func span(_ seconds: TimeInterval) -> String {
         switch seconds {
-        case ..<90: "\(Int(seconds.rounded())) seconds"
+        case ..<90: NumberText.counted(Int(seconds.rounded()), "second")
         case ..<5400: "\(Int((seconds / 60).rounded())) minutes"
         case ..<129_600: "\(Int((seconds / 3600).rounded())) hours"
         default: "\(Int((seconds / 86400).rounded())) days"

@@ -43,6 +43,27 @@ struct BrowserLayoutTests {
         #expect(lines(state(), width: 40)[3] == "       Ann Actor, Bob Actor" + String(repeating: " ", count: 13))
     }
 
+    @Test("ranks of 100 and over are shown whole, in the lists and in search results: the rank column is as wide as the highest rank")
+    func wideRanks() {
+        let many = (1...120).map { Sample.movie($0) }
+        var list = state(many)
+        _ = list.handle(.end, visibleRows: 4)
+        let drawn = lines(list, width: 80, height: 12)
+        #expect(drawn[1].hasPrefix("     #  Movie"), "\(drawn[1])")
+        #expect(drawn.contains { $0.hasPrefix(" › 120  Movie 120 (2016)") }, "\(drawn)")
+        #expect(!drawn.contains { $0.contains("1…") })
+
+        var search = state()
+        _ = search.handle(.character("/"), visibleRows: 4)
+        _ = search.handle(.character("m"), visibleRows: 4)
+        search.apply(.searchAnswer(text: "m", movies: many, next: nil, answer: Answer(source: .network, fetchedAt: Sample.fetchedAt), appending: false))
+        _ = search.handle(.end, visibleRows: 4)
+        let found = lines(search, width: 80, height: 12)
+        #expect(found.contains { $0.hasPrefix(" › 120  Movie 120 (2016)") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("   119  Movie 119 (2016)") }, "\(found)")
+        #expect(lines(state(), width: 80)[2].hasPrefix(" ›  1  Movie 1 (2016)"), "a short list keeps its two-column ranks")
+    }
+
     @Test("the title shows the three segments, the selected one marked, the API and the year; short names when narrow")
     func title() {
         var shown = state()

@@ -53,6 +53,11 @@ def shows(text, timeout=15):
         return False
 
 
+def one_line(selector):
+    """Whether the element laid out on one line: an inline element that wraps has a box per line."""
+    return browser.execute_script("return document.querySelector(arguments[0]).getClientRects().length", selector) == 1
+
+
 def check(condition, message):
     if not condition:
         raise SystemExit(f"browser device flow: {message}")
@@ -91,8 +96,10 @@ try:
     page = browser.find_element(By.TAG_NAME, "main").text
     check("browser test" in page and code in page and "alice" in page, "the approval page names the device, the code and the account: " + page)
     browser.save_screenshot(os.path.join(artefacts, "approve-320.png"))
+    check(one_line(".code"), "the code to compare wraps at 320 px")
     browser.set_window_size(1280, 900)
     browser.save_screenshot(os.path.join(artefacts, "approve-1280.png"))
+    check(one_line(".code"), "the code to compare wraps at 1280 px")
     browser.find_element(By.XPATH, "//button[text()='Approve']").click()
     check(shows("is now signed in as alice"), "no confirmation after approving")
     out, err = cli.communicate(timeout=60)
@@ -109,6 +116,7 @@ try:
     browser.find_element(By.ID, "user-code").send_keys(code)
     browser.find_element(By.ID, "user-code").submit()
     check(shows("not one a device is waiting with"), "a used code was offered again")
+    check("Signed in as alice." in browser.find_element(By.TAG_NAME, "main").text, "the page forgot who is signed in after a used code")
 
     # Denied: the CLI ends non-zero in one line.
     # Signed in, a complete link only fills the code in: the code is tried (and counted) when
@@ -137,6 +145,7 @@ try:
     browser.find_element(By.ID, "user-code").send_keys(code)
     browser.find_element(By.ID, "user-code").submit()
     check(shows("or it expired"), "an expired code was offered")
+    check("Signed in as bob." in browser.find_element(By.TAG_NAME, "main").text, "the page forgot who is signed in after an expired code")
     out, err = cli.communicate(timeout=60)
     check(cli.returncode == 1 and "the code expired" in err, f"expired: {cli.returncode} {err}")
     print(f"browser device flow: sign up and approve, a used code, deny, an expired code: all as expected; screenshots in {artefacts}")

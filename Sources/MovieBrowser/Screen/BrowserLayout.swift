@@ -45,13 +45,13 @@ public struct BrowserLayout: Sendable {
             body = detailLines(detail)
             answer = detail.answer
         } else if let search = state.search {
-            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header()] + searchLines(search)
+            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header(ranks: search.results.movies.count)] + searchLines(search)
             answer = search.results.answer
         } else if state.tab == .watchlist {
             body = watchlistLines(state.watchlist)
             answer = Answer()
         } else {
-            body = [header()] + tableLines(state.pane)
+            body = [header(ranks: state.pane.movies.count)] + tableLines(state.pane)
             answer = state.pane.answer
         }
         let bodyHeight = height - 3
@@ -102,14 +102,15 @@ public struct BrowserLayout: Sendable {
         return [.rank, .title, .released, .grossing, .rating].filter { shown[$0] ?? true }
     }
 
-    private func titleWidth(_ columns: [Column]) -> Int {
-        width - 3 - columns.filter { $0 != .title }.map { $0.width + 2 }.reduce(0, +)
+    private func titleWidth(_ columns: [Column], ranks: Int) -> Int {
+        width - 3 - columns.filter { $0 != .title }.map { $0.width(ranks: ranks) + 2 }.reduce(0, +)
     }
 
-    private func header() -> String {
+    /// The table's heading, its rank column as wide as the highest of `ranks` ranks.
+    private func header(ranks: Int) -> String {
         let columns = self.columns
         let cells = columns.map { column in
-            DisplayWidth.fit(column.heading, to: column == .title ? titleWidth(columns) : column.width, alignRight: column.alignsRight)
+            DisplayWidth.fit(column.heading, to: column == .title ? titleWidth(columns, ranks: ranks) : column.width(ranks: ranks), alignRight: column.alignsRight)
         }
         return styled("   " + cells.joined(separator: "  "), .bold)
     }
@@ -126,20 +127,21 @@ public struct BrowserLayout: Sendable {
             return [plain(text)]
         }
         let columns = self.columns
-        let titleWidth = titleWidth(columns)
+        let ranks = pane.movies.count
+        let titleWidth = titleWidth(columns, ranks: ranks)
         var lines: [String] = []
         let rows = pane.movies.indices.dropFirst(pane.firstVisible).prefix(visibleRows)
         for index in rows {
             let movie = pane.movies[index]
             let cells = columns.map { column in
-                DisplayWidth.fit(column.text(for: movie, rank: index + 1), to: column == .title ? titleWidth : column.width, alignRight: column.alignsRight)
+                DisplayWidth.fit(column.text(for: movie, rank: index + 1), to: column == .title ? titleWidth : column.width(ranks: ranks), alignRight: column.alignsRight)
             }
             let selected = index == pane.selection
             let marker = selected ? "›" : " "
             let row = " \(marker) " + cells.joined(separator: "  ")
             lines.append(selected && color ? Style.reverse.wrap(DisplayWidth.fit(row, to: width)) : plain(row))
             let cast = movie.cast.map { TerminalText.safe($0.name) }.joined(separator: ", ")
-            lines.append(styled("   " + String(repeating: " ", count: Column.rank.width + 2) + cast, .dim))
+            lines.append(styled("   " + String(repeating: " ", count: Column.rank.width(ranks: ranks) + 2) + cast, .dim))
         }
         return lines
     }
@@ -307,10 +309,11 @@ enum Column: Sendable, Hashable {
         }
     }
 
-    /// The width of a fixed column; the title takes what is left.
-    var width: Int {
+    /// The width of a fixed column in a table of `ranks` rows (the rank column holds the
+    /// highest); the title takes what is left.
+    func width(ranks: Int) -> Int {
         switch self {
-        case .rank: 2
+        case .rank: max(2, String(ranks).count)
         case .title: 0
         case .released: 10
         case .grossing: 14

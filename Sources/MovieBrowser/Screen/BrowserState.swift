@@ -162,7 +162,19 @@ public struct BrowserState: Sendable, Equatable {
     }
 
     /// Adds the movie to the watchlist, or removes it when it is on it: written here at once, then sent.
+    /// While a person signs in, nothing is changed: the list shown is no one's, so the change
+    /// could not be decided on it. The key leads to the sign-in screen instead.
     private mutating func toggleWatchlist(_ movieID: Int, name: String) -> [BrowserEffect] {
+        if watchlist.signIn != nil {
+            var effects: [BrowserEffect] = detail == nil ? [] : [.cancelMovie]
+            detail = nil
+            if tab != .watchlist {
+                tab = .watchlist
+                effects += [.cancelList]
+            }
+            notice = "sign in first: the watchlist is a person's (nothing was changed)"
+            return effects
+        }
         let adding = !watchlist.contains(movieID)
         notice = adding ? "added \(TerminalText.safe(name)) to the watchlist" : "removed \(TerminalText.safe(name)) from the watchlist"
         watchlist.isSyncing = true
@@ -340,6 +352,9 @@ public struct BrowserState: Sendable, Equatable {
             watchlist.status = status
         case let .watchlistSignIn(signIn):
             watchlist.signIn = signIn
+        case let .watchlistRefused(reason):
+            watchlist.isSyncing = false
+            notice = reason
         case let .liveStatus(status):
             live = status
         case let .searchFailed(text, failure):
@@ -394,6 +409,8 @@ public enum BrowserUpdate: Sendable, Equatable {
     case watchlistSynced(status: String?)
     /// The sign-in screen to show in the Watchlist segment; nil once it is done with.
     case watchlistSignIn(BrowserSignIn?)
+    /// The change asked for was not made, for this reason (shown in place of what it said).
+    case watchlistRefused(String)
     /// The live feed's state for the status line; `nil` while a new feed has said nothing yet.
     case liveStatus(String?)
 }

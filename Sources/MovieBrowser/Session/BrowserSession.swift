@@ -28,19 +28,23 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
     private let now: @Sendable () -> Date
     private let tick: Duration
     private let watchlist: (any BrowserWatchlist)?
+    private let describeError: @Sendable (any Error) -> String
 
     /// `describe` turns a failure into the words of the status line (a network failure shown
     /// beside a stored answer comes as ``CacheFailure/network(_:)``); `tick` is how often the
-    /// ages on screen ("fetched 3 minutes ago") are redrawn.
+    /// ages on screen ("fetched 3 minutes ago") are redrawn; `describeError` words the failures of
+    /// the watchlist.
     public init(
         service: Service,
         policy: CachePolicy,
         describe: @escaping @Sendable (Failure) -> String,
         now: @escaping @Sendable () -> Date = { Date() },
         tick: Duration = .seconds(1),
-        watchlist: (any BrowserWatchlist)? = nil
+        watchlist: (any BrowserWatchlist)? = nil,
+        describeError: @escaping @Sendable (any Error) -> String = BrowserWords.of
     ) {
         self.watchlist = watchlist
+        self.describeError = describeError
         self.service = service
         self.policy = policy
         self.describe = describe
@@ -93,8 +97,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             Task { [service] in try? await service.relayWritesOfOtherProcesses() },
         ]
         tasks.views = watchlist.map { watchlist in
-            WatchlistViews(watchlist: watchlist) { sink.yield(.update(.watchlistShown($0))) } failed: { error in
-                sink.yield(.update(.watchlistSynced(status: "the watchlist could not be read: \(TerminalText.safe(String(describing: error)))")))
+            WatchlistViews(watchlist: watchlist) { sink.yield(.update(.watchlistShown($0))) } failed: { [describeError] error in
+                sink.yield(.update(.watchlistSynced(status: "the watchlist could not be read: \(TerminalText.safe(describeError(error)))")))
             }
         }
         tasks.follow = follow(sink: sink, views: tasks.views)
@@ -168,8 +172,9 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         var observation: Task<Void, Never>?
         var movie: Task<Void, Never>?
         var search: Task<Void, Never>?
-        /// The last watchlist change asked for: the next one is written after it.
-        var watchlist: Task<Void, Never>?
+        /// The last watchlist change asked for: the next one is written after it. Its value is
+        /// when the last sign-in of the chain ended, if one did.
+        var watchlist: Task<ContinuousClock.Instant?, Never>?
         /// The live feed followed while the screen is open.
         var follow: Task<Void, Never>?
         var background: [Task<Void, Never>] = []
@@ -177,7 +182,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         var views: WatchlistViews?
 
         func cancelAll() {
-            ([list, observation, movie, search, watchlist, follow].compactMap { $0 } + background).forEach { $0.cancel() }
+            ([list, observation, movie, search, follow].compactMap { $0 } + background).forEach { $0.cancel() }
+            watchlist?.cancel()
             views?.cancel()
         }
     }
@@ -224,34 +230,44 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
     }
 
     /// Writes `change` (after the changes asked for before it, so they reach the outbox in the
-    /// order made) and shows the list; returns that task and the sync that follows it.
+    /// order made) and shows the list; returns that task and the sync that follows it. A change
+    /// asked for before a sign-in ended is not made: it was decided on no one's list, and would
+    /// overwrite what the person has (their note).
     private func watchlistWork(
-        after previous: Task<Void, Never>?, change: (movieID: Int, add: Bool)?, views: WatchlistViews?, sink: AsyncStream<Event>.Continuation
-    ) -> (write: Task<Void, Never>, sync: Task<Void, Never>) {
-        let write = Task { [watchlist] in
-            await previous?.value
-            guard let watchlist else { return }
+        after previous: Task<ContinuousClock.Instant?, Never>?, change: (movieID: Int, add: Bool)?, views: WatchlistViews?, sink: AsyncStream<Event>.Continuation
+    ) -> (write: Task<ContinuousClock.Instant?, Never>, sync: Task<Void, Never>) {
+        let asked = ContinuousClock.now
+        let write = Task { [watchlist, describeError] () -> ContinuousClock.Instant? in
+            var signedInAt = await previous?.value ?? nil
+            guard let watchlist else { return signedInAt }
             switch await watchlist.signInIfNeeded({ sink.yield(.update(.watchlistSignIn($0))) }) {
             case .notNeeded:
                 break
             case let .signedIn(account):
+                signedInAt = .now
                 sink.yield(.signedIn)
                 sink.yield(.update(.watchlistSignIn(nil)))
                 sink.yield(.update(.watchlistSynced(status: "signed in as \(TerminalText.safe(account))")))
             case let .failed(reason):
                 sink.yield(.update(.watchlistSignIn(nil)))
                 sink.yield(.update(.watchlistSynced(status: TerminalText.safe(reason))))
-                return
+                return signedInAt
+            }
+            if change != nil, let signedInAt, signedInAt > asked {
+                sink.yield(.update(.watchlistRefused("signed in: press w again to change the watchlist (nothing was changed)")))
+                views?.refresh()
+                return signedInAt
             }
             do {
                 if let change { try await watchlist.change(movieID: change.movieID, add: change.add) }
                 views?.refresh()
             } catch {
-                sink.yield(.update(.watchlistSynced(status: "the watchlist could not be changed: \(TerminalText.safe(String(describing: error)))")))
+                sink.yield(.update(.watchlistRefused("the watchlist was not changed: \(TerminalText.safe(describeError(error)))")))
             }
+            return signedInAt
         }
         let sync = Task { [watchlist] in
-            await write.value
+            _ = await write.value
             guard let watchlist else {
                 sink.yield(.update(.watchlistSynced(status: "this API has no watchlist")))
                 return

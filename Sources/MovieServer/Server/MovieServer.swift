@@ -212,6 +212,7 @@ public struct MovieServer: Sendable {
         SignInPage(accounts: accounts, storage: storage, configuration: configuration.auth, templates: templates, proxies: configuration.trustedProxies)
             .register(on: router, sessionStorage: storage)
         try OpenAPIRoute().register(on: api)
+        HomeRoute(templates: templates).register(on: router)
         OperationsRoutes(storage: storage, readiness: readiness, metrics: metrics, readinessTimeout: configuration.readinessTimeout).register(on: router)
     }
 }

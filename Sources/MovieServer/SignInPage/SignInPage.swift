@@ -115,7 +115,7 @@ struct SignInPage: Sendable {
                     case .busy, .storage: .serviceUnavailable
                     default: .badRequest
                     }
-                    return render("sign-in", status: status, csrf: visit.csrf, ["message": error.description])
+                    return render("sign-in", status: status, csrf: visit.csrf, ["message": error.description, "signUpName": Self.safeEcho(form.name ?? "")])
                 }
                 context.logger.notice("an account was made on the page")
                 return try await startSession(for: account, visit: visit, request: request, context: context)

@@ -3,9 +3,11 @@ import Movies
 
 extension MovieStore {
     /// Writes a change to `api`'s watchlist outbox, in one transaction, before anything is sent:
-    /// from then on it is shown, and kept until the server acknowledges it.
+    /// from then on it is shown, and kept until the server acknowledges it. An addition with a
+    /// `note` gives the movie that note (`""` clears it); one without keeps the note the movie
+    /// has on this machine's view of the list, pending changes included.
     public func recordWatchlistChange(
-        movieID: Int, action: WatchlistChangeRecord.Action, note: String = "", api: APIKey, now: Date = Date()
+        movieID: Int, action: WatchlistChangeRecord.Action, note: String? = nil, api: APIKey, now: Date = Date()
     ) async throws(StoreError) -> WatchlistChangeRecord {
         try await write { db in
             try WatchlistStoring.record(movieID: movieID, action: action, note: note, api: api, now: now, in: db)

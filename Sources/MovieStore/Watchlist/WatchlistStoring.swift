@@ -11,14 +11,19 @@ enum WatchlistStoring {
     /// state there, so that on this device a later change always wins over an earlier one. Other
     /// movies and other APIs do not count: one entry stamped far in the future holds back only
     /// its own movie.
-    static func record(movieID: Int, action: WatchlistChangeRecord.Action, note: String, api: String, now: Date, in db: Database) throws -> WatchlistChangeRecord {
+    ///
+    /// An addition with no `note` keeps the note the movie has now on this machine's view of the
+    /// list: its latest pending change's, else the server's last known one.
+    static func record(movieID: Int, action: WatchlistChangeRecord.Action, note: String?, api: String, now: Date, in db: Database) throws -> WatchlistChangeRecord {
         let apiID = try StoredAPI.id(making: api, in: db)
-        let latestSent = try OutboxChange.filter(OutboxChange.Columns.apiId == apiID && OutboxChange.Columns.movieId == movieID)
-            .select(max(OutboxChange.Columns.changedAt), as: Int64?.self).fetchOne(db) ?? nil
-        let latestKnown = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": movieID])?.changedAt
-        let latest = [latestSent, latestKnown].compactMap { $0 }.max() ?? 0
+        let ofMovie = OutboxChange.filter(OutboxChange.Columns.apiId == apiID && OutboxChange.Columns.movieId == movieID)
+        let latestSent = try ofMovie.select(max(OutboxChange.Columns.changedAt), as: Int64?.self).fetchOne(db) ?? nil
+        let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": movieID])
+        let latest = [latestSent, known?.changedAt].compactMap { $0 }.max() ?? 0
+        let lastPending = try ofMovie.order(OutboxChange.Columns.sequence.desc).fetchOne(db)
+        let currentNote = lastPending.map { $0.action == .add ? $0.note : "" } ?? known?.note ?? ""
         let record = WatchlistChangeRecord(
-            id: UUID().uuidString.lowercased(), movieID: movieID, action: action, note: action == .add ? note : "",
+            id: UUID().uuidString.lowercased(), movieID: movieID, action: action, note: action == .add ? note ?? currentNote : "",
             changedAt: min(max(WatchlistClock.now(now), latest + 1), WatchlistClock.latest), device: try StoreDevice.current(in: db)
         )
         var row = OutboxChange(record, apiID: apiID)

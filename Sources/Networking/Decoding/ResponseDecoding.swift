@@ -22,7 +22,7 @@ public enum ResponseDecoding {
         } catch let error as DecodingError {
             throw describe(error)
         } catch {
-            throw .cannotDecode(path: "$", reason: String(describing: error))
+            throw .cannotDecode(path: "$", reason: "the body could not be decoded")
         }
     }
 
@@ -40,7 +40,7 @@ public enum ResponseDecoding {
                 reason: context.codingPath.isEmpty ? "the body is not valid JSON" : context.debugDescription
             )
         @unknown default:
-            .cannotDecode(path: "$", reason: String(describing: error))
+            .cannotDecode(path: "$", reason: "the body could not be decoded")
         }
     }
 

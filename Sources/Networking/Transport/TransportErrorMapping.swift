@@ -37,7 +37,7 @@ enum TransportErrorMapping {
             case .connectTimeout:
                 return .cannotConnect(host: host, port: port, reason: "connecting timed out")
             default:
-                return .connectionLost(String(describing: error))
+                return .connectionLost(words(of: error))
             }
         }
         if error is NIOSSLError || error is BoringSSLError {
@@ -46,7 +46,7 @@ enum TransportErrorMapping {
         if let error = error as? NIOHTTPDecompression.DecompressionError {
             return error == .limit ? .bodyTooLarge(limit: bodyLimit) : .connectionLost("the compressed body is damaged")
         }
-        return .connectionLost(String(describing: error))
+        return .connectionLost(words(of: error))
     }
 
     private static func map(_ error: HTTPClientError, host: String, port: Int, timeout: Duration, bodyLimit: Int) -> NetworkError {
@@ -66,12 +66,12 @@ enum TransportErrorMapping {
         case .bodyLengthMismatch:
             .connectionLost("the response body is shorter or longer than announced")
         default:
-            .connectionLost(String(describing: error))
+            .connectionLost(words(of: error))
         }
     }
 
     private static func describe(_ error: any Error) -> String {
-        guard let error = error as? IOError else { return String(describing: error) }
+        guard let error = error as? IOError else { return words(of: error) }
         switch error.errnoCode {
         case ECONNREFUSED: return "connection refused"
         case ECONNRESET: return "connection reset by the server"
@@ -79,5 +79,18 @@ enum TransportErrorMapping {
         case EHOSTUNREACH: return "host unreachable"
         default: return String(cString: strerror(error.errnoCode)).lowercased()
         }
+    }
+
+    /// A library's error for a person: its case named in words (`HTTPClientError.remoteConnectionClosed`
+    /// is "remote connection closed"), never its type or its payload.
+    static func words(of error: any Error) -> String {
+        var name = Substring(String(describing: error))
+        if let open = name.firstIndex(of: "(") { name = name[..<open] }
+        if let dot = name.lastIndex(of: ".") { name = name[name.index(after: dot)...] }
+        let words = String(name.filter { $0.isLetter || $0.isNumber || $0 == " " })
+            .replacing(#/([A-Z]+)([A-Z][a-z])/#) { "\($0.1) \($0.2)" }
+            .replacing(#/([a-z0-9])([A-Z])/#) { "\($0.1) \($0.2)" }
+            .lowercased()
+        return words.isEmpty ? "a failure of the connection" : words
     }
 }

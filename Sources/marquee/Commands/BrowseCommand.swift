@@ -42,7 +42,9 @@ struct BrowseCommand: AsyncParsableCommand {
         let terminal = try Terminal.open()
         defer { terminal.restore() }
         let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-        let session = BrowserSession(service: service, policy: policy, describe: { ErrorReporter.describe($0) }, watchlist: watchlist)
+        let session = BrowserSession(
+            service: service, policy: policy, describe: { ErrorReporter.describe($0) }, watchlist: watchlist, describeError: { ErrorReporter.describe($0) }
+        )
         func layout() -> BrowserLayout {
             let size = terminal.size
             return BrowserLayout(width: size.width, height: size.height, color: color)

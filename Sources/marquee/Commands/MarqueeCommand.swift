@@ -10,6 +10,12 @@ struct MarqueeCommand: AsyncParsableCommand {
             running. Use --env to choose another server.
             """,
         version: MarqueeVersion.text,
-        subcommands: [TopGrossingCommand.self, LoginCommand.self, LogoutCommand.self, BrowseCommand.self, TopRatedCommand.self, MovieCommand.self, SearchCommand.self, MoviesCommand.self, WatchCommand.self, WatchlistCommand.self, SyncCommand.self, ServeCommand.self, CatalogCommand.self, AccountsCommand.self, AuthCommand.self, CacheCommand.self, GenerateCatalogCommand.self]
+        groupedSubcommands: [
+            CommandGroup(name: "Movies", subcommands: [TopGrossingCommand.self, TopRatedCommand.self, MovieCommand.self, SearchCommand.self, MoviesCommand.self, BrowseCommand.self]),
+            CommandGroup(name: "Watchlist", subcommands: [WatchCommand.self, WatchlistCommand.self, SyncCommand.self]),
+            CommandGroup(name: "Signing in", subcommands: [LoginCommand.self, LogoutCommand.self, AuthCommand.self]),
+            CommandGroup(name: "Local store", subcommands: [CacheCommand.self]),
+            CommandGroup(name: "Server", subcommands: [ServeCommand.self, AccountsCommand.self, CatalogCommand.self, GenerateCatalogCommand.self]),
+        ]
     )
 }

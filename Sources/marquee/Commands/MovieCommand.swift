@@ -10,15 +10,11 @@ struct MovieCommand: AsyncParsableCommand {
         abstract: "Show one movie and its cast."
     )
 
-    @Argument(help: "The movie's id, a whole number.")
+    @Argument(help: "The movie's id, a whole number.", transform: MovieIDArgument.parse)
     var id: Int
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var client: ClientOptions
-
-    func validate() throws {
-        guard id >= 0 else { throw ValidationError("the movie id must be 0 or more, not \(id)") }
-    }
 
     func run() async throws {
         try await SnapshotQuery.run(

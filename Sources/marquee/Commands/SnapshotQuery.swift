@@ -35,7 +35,7 @@ enum SnapshotQuery {
                 answer = try await ask(service, options.cachePolicy) { presenter.traced($0, describe: traceLine) }
             } catch {
                 presenter.traced(error)
-                throw CLIError.failed(ErrorReporter.describe(error) + (notFoundHint(error) ?? ""))
+                throw CLIError.failed(ErrorReporter.withHint(ErrorReporter.describe(error), notFoundHint(error)))
             }
             presenter.tracedEnd(of: answer)
             if let storeError = answer.storeError {
@@ -69,7 +69,7 @@ enum SnapshotQuery {
             notFoundHint: { failure in
                 // The API answers every list, even an empty one: a 404 means the path is wrong.
                 guard case .network(.status(code: 404, _)) = failure else { return nil }
-                return "; is the base URL right? The movie API usually ends in /api/"
+                return "is the base URL right? The movie API usually ends in /api/"
             }
         )
     }

@@ -50,6 +50,11 @@ enum CompositionRoot {
                     await signInFromBrowser(person, environment: environment, store: store, show: show)
                 })
             }
+            if home == .server, chosen?.signedIn != true {
+                let who = chosen.map { "\($0.account) is not signed in" } ?? "nobody is signed in"
+                let reason = "\(who): run 'marquee login' to change the watchlist"
+                return try await body(app.movieService, SignedOutWatchlist(shown: watchlist, reason: reason))
+            }
             return try await body(app.movieService, watchlist)
         }
     }

@@ -26,7 +26,7 @@ struct ClientOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("How long one attempt at a request may take (default: 30; 2 for the stub).", valueName: "seconds"))
     var timeout: Int?
 
-    @Flag(help: "Log every exchange on standard error (method, URL, status, bytes, duration, attempt, what the store did) and every authorization.")
+    @Flag(name: [.customShort("v"), .long], help: "Log every exchange on standard error (method, URL, status, bytes, duration, attempt, what the store did) and every authorization.")
     var verbose = false
 
     @Flag(help: "Print every request on standard error as a curl command, with ${MARQUEE_ACCESS_TOKEN}-style placeholders for credentials.")
@@ -71,5 +71,14 @@ enum ConsoleLevel: String, ExpressibleByArgument, CaseIterable {
         case .warning: .warning
         case .error: .error
         }
+    }
+}
+
+extension ClientOptions {
+    /// Refuses `--policy` (and `--max-age`) for a command that asks no cached question, so that a
+    /// policy given is never silently ignored; `why` says what the command does instead.
+    func refusePolicy(for command: String, _ why: String) throws {
+        guard let named = policy.map({ "--policy \($0.rawValue)" }) ?? (maximumAge != nil ? "--max-age" : nil) else { return }
+        throw ValidationError("'\(command)' takes no \(named): \(why)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MovieAPI
 import Networking
 import MovieStore
@@ -12,6 +13,10 @@ enum ErrorReporter {
         exitForUnknownCommand()
         let code = MarqueeCommand.exitCode(for: error)
         guard code != .success else { MarqueeCommand.exit(withError: error) }
+        if let negative = MovieIDArgument.negativeID(in: Array(CommandLine.arguments.dropFirst())) {
+            printLine("marquee: \(MovieIDArgument.problem(with: negative)) (see 'marquee --help')")
+            exit(ExitCode.validationFailure.rawValue)
+        }
         let message = MarqueeCommand.message(for: error)
             .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         printLine("marquee: \(lowercasingFirst(message)) (see 'marquee --help')")
@@ -47,18 +52,49 @@ enum ErrorReporter {
         exit(1)
     }
 
-    /// The one-line, user-facing text of an error that reached the end of a command, safe for a
-    /// terminal. The app's own failures arrive already in words (``CLIError``); this also puts
-    /// the libraries' errors that commands pass on untouched (ArgumentParser's, the file
-    /// context's) into one line.
+    /// The one-line, user-facing text of any error that reaches a person: the one formatter every
+    /// error path goes through, safe for a terminal. The app's own failures arrive already in
+    /// words (``CLIError``); the libraries' typed errors get their fixes here; an error of no known
+    /// type is named by its words when it has some, and never shown as a Swift value.
     static func describe(_ error: any Error) -> String {
-        let text =
-            if let error = error as? any LocalizedError, let description = error.errorDescription {
-                description
-            } else {
-                String(describing: error)
-            }
-        return oneLine(text)
+        switch error {
+        case let error as NetworkError: return describe(error)
+        case let error as StoreError: return describe(error)
+        case let error as CacheFailure<NetworkError>: return describe(error)
+        case let error as WatchlistSyncFailure<NetworkError>: return describe(error)
+        case let error as CredentialsFileError: return describe(error)
+        case let error as DeviceSignInError: return describe(error)
+        default: break
+        }
+        if let error = error as? any LocalizedError, let description = error.errorDescription { return oneLine(description) }
+        if let words = ownWords(of: error) { return oneLine(words) }
+        Logger(label: "marquee").debug("unexpected error: \(String(reflecting: error))")
+        return "an unexpected error stopped the command; run it again with --log-level debug to see it"
+    }
+
+    /// The description a type gives itself (`CustomStringConvertible`); `nil` for a value Swift
+    /// would print as code (`thing(42)`), which differs from its reflection (`Module.Kind.thing(42)`).
+    static func ownWords(of error: any Error) -> String? {
+        let words = String(describing: error)
+        return words == String(reflecting: error) ? words : nil
+    }
+
+    /// A watchlist sync that stopped, with the fixes of the failure underneath.
+    static func describe(_ failure: WatchlistSyncFailure<NetworkError>) -> String {
+        switch failure {
+        case let .network(error, sentBefore):
+            let delivered = sentBefore.delivered
+            let sent = delivered == 0 ? "" : " (after \(NumberText.counted(delivered, "change")) sent)"
+            return describe(error) + sent
+        case let .store(error): return describe(error)
+        case .noWatchlist, .lock: return oneLine(failure.description)
+        }
+    }
+
+    /// A sign-in from the terminal that did not end with a credential.
+    static func describe(_ error: DeviceSignInError) -> String {
+        if case let .network(failure) = error { return describe(failure) }
+        return oneLine(error.description)
     }
 
     /// A failed call of the cached movie service, with what to run to fix it when the app knows.
@@ -80,7 +116,7 @@ enum ErrorReporter {
                 "if the server expects other client credentials, set MARQUEE_CLIENT_ID and MARQUEE_CLIENT_SECRET"
             default: nil
             }
-        return oneLine((error.errorDescription ?? error.description) + (hint.map { "; \($0)" } ?? ""))
+        return oneLine(withHint(error.errorDescription ?? error.description, hint))
     }
 
     /// A store that cannot be used, with the commands and options that fix it.
@@ -95,12 +131,19 @@ enum ErrorReporter {
             case .diskFull: "free some space, or choose another file with --store"
             case .failed: nil
             }
-        return oneLine(error.description + (hint.map { "; \($0)" } ?? ""))
+        return oneLine(withHint(error.description, hint))
     }
 
     /// A credentials file that cannot be read or written, with what fixes it.
     static func describe(_ error: CredentialsFileError) -> String {
-        oneLine("\(describe(error as any Error)); check the file's permissions, or remove it to sign in again")
+        oneLine("\(error.description); check the file's permissions, or remove it to sign in again")
+    }
+
+    /// `text; hint`, the full stop that may end `text` (a server's sentence) dropped first.
+    static func withHint(_ text: String, _ hint: String?) -> String {
+        guard let hint else { return text }
+        let trimmed = text.hasSuffix(".") && !text.hasSuffix("..") ? String(text.dropLast()) : text
+        return "\(trimmed); \(hint)"
     }
 
     private static func oneLine(_ text: String) -> String {

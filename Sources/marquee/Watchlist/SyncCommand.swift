@@ -22,6 +22,7 @@ struct SyncCommand: AsyncParsableCommand {
             throw ValidationError("the batch size must be from 1 to \(WatchlistChangeRecord.batchLimit), not \(batchSize)")
         }
         if client.offline { throw ValidationError("sync uses the network: drop --offline ('marquee watchlist' shows the list without it)") }
+        try client.refusePolicy(for: "sync", "it always sends the pending changes to the server and fetches its list")
     }
 
     func run() async throws {

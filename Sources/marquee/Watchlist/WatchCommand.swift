@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import MovieAPI
-import MovieStore
 import Movies
-import TextFormatting
 
-/// `marquee watch add ID [--note TEXT]` and `marquee watch remove ID`: change the watchlist.
+/// `marquee watch add ID [--note TEXT | --clear-note]` and `marquee watch remove ID`: change the watchlist.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
@@ -18,86 +15,64 @@ struct WatchCommand: AsyncParsableCommand {
     )
 }
 
-/// `marquee watch add ID [--note TEXT]`.
+/// `marquee watch add ID [--note TEXT | --clear-note]`.
 struct WatchAddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a movie to the watchlist, or change its note.")
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a movie to the watchlist, or change its note.",
+        discussion: "Without --note the movie keeps the note it has; --clear-note removes it. A movie the server does not have is refused."
+    )
 
-    @Argument(help: "The movie's id (shown by every list).")
+    @Argument(help: "The movie's id (shown by every list).", transform: MovieIDArgument.parse)
     var id: Int
 
-    @Option(help: ArgumentHelp("A note kept with the movie (at most \(WatchlistNote.maximumLength) characters, no control characters).", valueName: "text"))
-    var note: String = ""
+    @Option(help: ArgumentHelp(
+        "A note kept with the movie, replacing the one it has (at most \(WatchlistNote.maximumLength) characters, no control characters).",
+        valueName: "text"
+    ))
+    var note: String?
+
+    @Flag(help: "Remove the movie's note.")
+    var clearNote = false
 
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
-        guard id >= 0 else { throw ValidationError("the movie id must be 0 or more, not \(id)") }
-        if let problem = WatchlistNote.problem(with: note) { throw ValidationError(problem) }
+        if clearNote, note != nil { throw ValidationError("--note and --clear-note cannot be used together") }
+        if note == "" { throw ValidationError("an empty --note changes nothing: to remove the movie's note, use --clear-note") }
+        if let note, let problem = WatchlistNote.problem(with: note) { throw ValidationError(problem) }
+        try client.refusePolicy(for: "watch add", WatchAddCommand.sendingRule)
     }
 
+    /// What `watch` does instead of a cache policy.
+    static let sendingRule = "the change is sent when the server answers and kept here otherwise (--offline keeps it here without trying)"
+
     func run() async throws {
-        try await WatchChange.make(.add, movieID: id, note: note, client)
+        try await WatchChange.add(movieID: id, note: clearNote ? "" : note, client)
     }
 }
 
 /// `marquee watch remove ID`.
 struct WatchRemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a movie from the watchlist.")
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a movie from the watchlist.",
+        discussion: "A movie that is not on the list is left alone, and the command says so."
+    )
 
-    @Argument(help: "The movie's id.")
+    @Argument(help: "The movie's id.", transform: MovieIDArgument.parse)
     var id: Int
 
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
-        guard id >= 0 else { throw ValidationError("the movie id must be 0 or more, not \(id)") }
+        try client.refusePolicy(for: "watch remove", WatchAddCommand.sendingRule)
     }
 
     func run() async throws {
-        try await WatchChange.make(.remove, movieID: id, note: "", client)
+        try await WatchChange.remove(movieID: id, client)
     }
 }
 
 extension WatchAddCommand: ParsableCommandWithClient {}
 extension WatchRemoveCommand: ParsableCommandWithClient {}
-
-/// One change made by `watch add` or `watch remove`: written to the outbox, then sent when
-/// the server can be reached; the command succeeds either way, and says where the change is.
-enum WatchChange {
-    static func make(_ action: WatchlistChangeRecord.Action, movieID: Int, note: String, _ options: ClientOptions) async throws {
-        try await CompositionRoot.withWatchlist(options) { watchlist in
-            let store = watchlist.store
-            do {
-                _ = try await store.recordWatchlistChange(movieID: movieID, action: action, note: note, api: watchlist.api)
-            } catch {
-                throw CLIError.failed(ErrorReporter.describe(error))
-            }
-            let title = (try? await store.movie(id: movieID, api: WatchlistScope.api(of: watchlist.api)))
-                .flatMap { $0 }.map { "\(TerminalText.safe($0.value.name)) (\(movieID))" } ?? "movie \(movieID)"
-            let done = action == .add ? (note.isEmpty ? "Added \(title) to the watchlist" : "Noted \(title) on the watchlist") : "Removed \(title) from the watchlist"
-            let delivered = await delivery(watchlist, offline: options.offline)
-            if let signedOut = SignedOut.sentence(in: delivered) {
-                throw CLIError.failed("\(signedOut) (the change is kept here and sent then)")
-            }
-            print("\(done); \(delivered)")
-        }
-    }
-
-    private static func delivery(_ watchlist: AppWatchlist, offline: Bool) async -> String {
-        if case let .thisMachine(reason) = watchlist.home { return "kept on this machine: \(reason)." }
-        guard let sync = watchlist.sync else {
-            return offline ? "pending: it is sent by the next command that uses the network, or 'marquee sync'." : "pending."
-        }
-        do {
-            let report = try await sync.push(waiting: true)
-            try? await sync.pull()
-            guard case let .sent(counts, unknown) = report else { return "pending: another process is sending changes." }
-            if !unknown.isEmpty { return "not kept: the server has no movie \(unknown.map(String.init).joined(separator: ", "))." }
-            if (counts[.superseded] ?? 0) > 0 { return "sent, but a newer change made on another device stands." }
-            return "sent to the server."
-        } catch {
-            if case .noWatchlist = error { return "kept on this machine: the server keeps no watchlist." }
-            return "not sent yet (\(WatchlistText.describe(error))): kept on this machine and sent by the next command that uses the network."
-        }
-    }
-}

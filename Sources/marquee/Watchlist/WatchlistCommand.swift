@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Networking
 import MovieStore
+import Networking
 import Movies
 import TextFormatting
 
@@ -24,6 +24,7 @@ struct WatchlistCommand: AsyncParsableCommand {
 
     func validate() throws {
         if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
+        try client.refusePolicy(for: "watchlist", "it shows the list stored here (with --follow, then the server's live feed); 'marquee sync' fetches the server's list")
     }
 
     func run() async throws {
@@ -45,7 +46,13 @@ extension WatchlistCommand {
     private func runFollowing() async throws {
         try await CompositionRoot.withWatchlist(client) { watchlist in
             if let sync = watchlist.sync {
-                do { _ = try await sync.sync() } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+                do throws(WatchlistSyncFailure<NetworkError>) {
+                    _ = try await sync.sync()
+                } catch {
+                    // A server that cannot be reached now is what the live feed waits out.
+                    guard case let .network(failure, _) = error, failure.meansServerUnavailable else { throw CLIError.failed(ErrorReporter.describe(error)) }
+                    Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); showing the list stored here, and trying to reach the server until Ctrl-C")
+                }
             }
             let view: WatchlistView
             do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }

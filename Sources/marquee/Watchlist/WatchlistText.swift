@@ -6,12 +6,7 @@ import TextFormatting
 /// The watchlist's words for the console.
 enum WatchlistText {
     static func describe(_ failure: WatchlistSyncFailure<NetworkError>) -> String {
-        switch failure {
-        case let .network(error, _): ErrorReporter.describe(error)
-        case .noWatchlist: "the server keeps no watchlist (it has no /api/watchlist); the list is kept on this machine"
-        case let .store(error): ErrorReporter.describe(error)
-        case let .lock(reason): reason
-        }
+        ErrorReporter.describe(failure)
     }
 
     /// "sent 3 changes (1 superseded by a newer change from another device)".

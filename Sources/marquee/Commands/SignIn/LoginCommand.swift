@@ -30,7 +30,7 @@ struct LoginCommand: AsyncParsableCommand {
             let offer = try await signIn.start(deviceName: deviceName ?? "marquee on \(ProcessInfo.processInfo.hostName)", api: person.api)
             print("To sign in to \(person.api), open \(TerminalText.safe(offer.verificationURI)) and enter the code \(TerminalText.safe(offer.userCode))")
             if let complete = offer.verificationURIComplete { print("(or open \(TerminalText.safe(complete)))") }
-            print("Waiting for the approval; the code expires in \(offer.expiresIn / 60) minutes. Ctrl-C stops.")
+            print("Waiting for the approval; the code expires in \(DurationText.span(TimeInterval(offer.expiresIn))). Ctrl-C stops.")
             fflush(nil)
             let credential = try await signIn.waitForApproval(of: offer)
             guard let account = TokenSubject.of(credential.accessToken) else {
