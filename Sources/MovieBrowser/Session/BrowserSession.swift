@@ -148,7 +148,10 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 state.apply(.liveStatus(nil))
                 tasks.follow = follow(sink: sink, views: tasks.views)
             case .signedOut:
-                let forgotten = Task { [watchlist] in if let watchlist { await watchlist.signedOut() } }
+                let forgotten = Task { [watchlist] () -> ContinuousClock.Instant? in
+                    if let watchlist { await watchlist.signedOut() }
+                    return nil
+                }
                 let load = watchlistWork(after: forgotten, change: nil, views: tasks.views, sink: sink)
                 tasks.watchlist = load.write
                 tasks.background.append(load.sync)
