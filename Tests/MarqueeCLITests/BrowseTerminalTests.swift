@@ -146,8 +146,10 @@ struct BrowseTerminalTests {
                 screen.contains { $0.contains("alice's pick") } && screen.contains { $0.contains("live") && !$0.contains("not live") }
             }
             #expect(try await elsewhere.marquee.run(["logout", "--everywhere", "--env", api]).status == 0)
-            let prompt = try await terminal.waitForScreen(timeLimit: .seconds(60), "the sign-in again") { $0.contains { $0.contains("Sign in to see your watchlist") } }
-            #expect(prompt.contains { $0.contains("and enter the code") })
+            let prompt = try await terminal.waitForScreen(timeLimit: .seconds(60), "the sign-in again, with its code") { screen in
+                screen.contains { $0.contains("Sign in to see your watchlist") } && screen.contains { $0.contains("and enter the code") }
+            }
+            #expect(!prompt.contains { $0.contains("alice's pick") }, "the list of a sign-in that ended is not shown")
             try await terminal.send("q")
             try await expectRestored(terminal, status: 0)
         }

@@ -31,7 +31,8 @@ struct BrowserLiveTests {
     func statusLine() async throws {
         let (feed, send) = AsyncStream<BrowserLive>.makeStream()
         let session = try await RunningSession(policy: .cacheOnly) { store in ScriptedLiveWatchlist(store: store, feed: feed) }
-        _ = await session.frame { !$0.pane.movies.isEmpty }
+        // The list settled, so the status beside the feed's state is as short as it stays.
+        _ = await session.frame { !$0.pane.movies.isEmpty && !$0.pane.answer.isRefreshing }
         send.yield(.status("live"))
         let live = try #require(await session.frame { $0.live == "live" })
         let line = BrowserLayout(width: 80, height: 24, color: false).lines(for: live, now: Date())[22]

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import MarqueeTestSupport
 import Testing
 
 @Suite("Methods and the OpenAPI document")
@@ -27,10 +28,13 @@ struct MethodAndDocumentTests {
                     "/api/movies/topRated/%FF%FE", "/api/movies/topGrossing/2016%0A", "/api/movies/topGrossing/..%2F..", "/api/movies/1;x=1"]
     )
     func rejectsJunk(path: String) async throws {
+        // Sent byte for byte: an HTTP client library decodes and re-encodes a path (one whose
+        // escapes are not UTF-8 became "/"), so it would test another path.
+        let target = path.unicodeScalars.map { $0.isASCII ? String($0) : String($0).utf8.map { String(format: "%%%02X", $0) }.joined() }.joined()
         try await withServerClient { client in
-            let answer = try await client.get(path)
-            #expect([400, 404].contains(answer.status), "\(path) answered \(answer.status)")
-            #expect(answer.json?["error"] != nil)
+            let reply = try await RawConnection.exchange(port: client.server.port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect([400, 404].contains(reply.status), "\(path) answered \(reply.text)")
+            #expect(reply.text.contains(#"{"error":""#), "\(reply.text)")
         }
     }
 

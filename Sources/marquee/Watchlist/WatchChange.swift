@@ -22,7 +22,7 @@ enum WatchChange {
             if delivery.refused(movieID) {
                 throw CLIError.failed("the server has no movie \(movieID): it was not added to the watchlist, and nothing is pending")
             }
-            let unchecked = !before.stored && !delivery.reachedServer
+            let unchecked = !before.stored && delivery.isOnItsWay
                 ? " Movie \(movieID) is not stored here, so it could not be checked: if the server has no such movie, the change is dropped when sent."
                 : ""
             print("\(done); \(try delivery.sentence())\(unchecked)")

@@ -39,6 +39,14 @@ enum WatchlistSending {
         if case .sent = self { true } else { false }
     }
 
+    /// Whether the change is still to reach the server (so the server is still to check it).
+    var isOnItsWay: Bool {
+        switch self {
+        case .busy, .notSent, .pending: true
+        case .sent, .kept: false
+        }
+    }
+
     /// The end of the command's sentence; a signed-out person is an error.
     func sentence() throws -> String {
         switch self {
