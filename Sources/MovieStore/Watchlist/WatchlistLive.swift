@@ -44,7 +44,7 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.logInterval)
-                    signal.yield(.readLog)
+                    signal.yield(.tick)
                 }
             }
             group.addTask {
@@ -56,17 +56,26 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
                         // Connected (again): what was changed here meanwhile goes now, unasked.
                         if status == .live { _ = try? await sync.push(waiting: false) }
                     case let .update(update):
+                        signal.yield(.applying)
                         inStep = await apply(update, inStep: inStep) { signal.yield(.report($0)) }
                         signal.yield(.readLog)
                     }
                 }
                 signal.finish()
             }
+            // While an update is applied, the ticks wait for it: what it logs is told after what
+            // it reports (a refetch before the changes it brought).
+            var applying = false
             for await next in signals {
                 switch next {
                 case let .report(item):
                     await report(item)
-                case .readLog:
+                case .applying:
+                    applying = true
+                case .tick where applying:
+                    continue
+                case .readLog, .tick:
+                    applying = false
                     guard let changes = try? await store.watchlistChanges(after: position, api: api) else { continue }
                     for change in changes { await report(.changed(change)) }
                     position = changes.last?.sequence ?? position
@@ -78,7 +87,12 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
 
     private enum Signal: Sendable {
         case report(Report)
+        /// An update of the feed is being applied to the store.
+        case applying
+        /// The update was applied: the log is read.
         case readLog
+        /// Time to read the log for what other processes applied.
+        case tick
     }
 
     /// Applies `update` to the store; whether the store is in step with the stream afterwards.
