@@ -28,7 +28,8 @@ extension SearchTiers {
         titleColumn: String,
         count: (_ match: String, _ upTo: Int) throws -> Int,
         sorted: (_ match: String, _ relevance: Int, _ limit: Int) throws -> [Item],
-        walked: (_ relevance: Int, _ limit: Int) throws -> [Item]
+        walked: (_ relevance: Int, _ limit: Int) throws -> [Item],
+        titleStarts: TitleStartReading<Item>
     ) throws -> FTS5TierReading<Item> {
         let total = try count(FTS5Query.allWords(words), sortingLimit)
         guard total > 0 else { return .nothing }
@@ -39,10 +40,24 @@ extension SearchTiers {
         let wanted = limit + 1
         var found: [(item: Item, relevance: Int)] = []
         for relevance in relevances(wordsInSomeTitle: inSomeTitle) where found.count < wanted {
+            let asked = wanted - found.count
+            if isTitleStart(relevance) {
+                let matching = try titleStarts.count(relevance, sortingLimit)
+                guard matching > 0 else { continue }
+                let items: [Item]
+                switch reading(count: matching) {
+                case .sortingMatches:
+                    items = try titleStarts.sorted(relevance, asked)
+                case .walkingIndex:
+                    let met = try walked(relevance, asked)
+                    items = met.count < asked ? try titleStarts.sorted(relevance, asked) : met
+                }
+                found += items.map { ($0, relevance) }
+                continue
+            }
             let match = fts5Query(relevance: relevance, wordsInSomeTitle: inSomeTitle, titleColumn: titleColumn)
             let matching = relevance == 0 && inSomeTitle == 0 ? total : try count(match, sortingLimit)
             guard matching > 0 else { continue }
-            let asked = wanted - found.count
             let items: [Item]
             switch reading(count: matching) {
             case .sortingMatches:
@@ -54,5 +69,19 @@ extension SearchTiers {
             found += items.map { ($0, relevance) }
         }
         return .byRelevance(found)
+    }
+}
+
+/// How the relevances of titles that begin with a search's words (or are them) are read: through
+/// an index of the title words, not the text index, which cannot tell where a word stands.
+package struct TitleStartReading<Item> {
+    /// How many movies of a relevance there are, counting no further than the limit given.
+    let count: (_ relevance: Int, _ upTo: Int) throws -> Int
+    /// The first movies (up to the limit given) of a relevance, sorted.
+    let sorted: (_ relevance: Int, _ limit: Int) throws -> [Item]
+
+    package init(count: @escaping (_ relevance: Int, _ upTo: Int) throws -> Int, sorted: @escaping (_ relevance: Int, _ limit: Int) throws -> [Item]) {
+        self.count = count
+        self.sorted = sorted
     }
 }

@@ -58,8 +58,34 @@ package struct FTS5TieredSearch {
         try tiers.readWithFTS5(
             titleColumn: tables.titleColumn, count: count(_:upTo:),
             sorted: { match, relevance, limit in try sorted(match: match, relevance: relevance, limit: limit) },
-            walked: { relevance, limit in try walked(relevance: relevance, limit: limit) }
+            walked: { relevance, limit in try walked(relevance: relevance, limit: limit) },
+            titleStarts: TitleStartReading(count: countTitleStarts(relevance:upTo:), sorted: sortedTitleStarts(relevance:limit:))
         )
+    }
+
+    /// The condition that the title words are those of `relevance` (``SearchTiers/titleWordsRange(_:)``),
+    /// which the index of the title words reads as one range.
+    private func titleStart(_ relevance: Int) -> SQL {
+        let titleWords = "movie.\(tables.movieTitleWords)"
+        let (start, end) = tiers.titleWordsRange(relevance)
+        guard let end else { return "\(sql: titleWords) = \(start)" }
+        return "\(sql: titleWords) >= \(start) AND \(sql: titleWords) < \(end) AND \(sql: titleWords) <> \(SearchText.wholeTitle(tiers.words))"
+    }
+
+    /// How many movies of a title-start relevance there are (in the scope), counting no further than `limit`.
+    private func countTitleStarts(relevance: Int, upTo limit: Int) throws -> Int {
+        var sql: SQL = "SELECT count(*) FROM (SELECT 1 FROM movie WHERE \(titleStart(relevance))"
+        if let scope { sql += " AND \(scope)" }
+        sql += " LIMIT \(limit))"
+        return try Int.fetchOne(db, SQLRequest<Int>(literal: sql, cached: true)) ?? 0
+    }
+
+    /// A title-start relevance's movies through the index of the title words, sorted.
+    private func sortedTitleStarts(relevance: Int, limit: Int) throws -> [Row] {
+        var sql: SQL = "SELECT \(sql: selection) FROM movie WHERE \(titleStart(relevance))"
+        sql += conditions(relevance: relevance, yearColumn: "movie.year")
+        sql += " ORDER BY \(sql: order.sql) LIMIT \(limit)"
+        return try fetch(sql)
     }
 
     private var text: String { tables.text }
@@ -80,6 +106,8 @@ package struct FTS5TieredSearch {
     private func sorted(match: String, relevance: Int, limit: Int) throws -> [Row] {
         var sql: SQL = "SELECT \(sql: selection) FROM \(sql: text) CROSS JOIN movie ON movie.\(sql: tables.movieKey) = \(sql: text).rowid"
         sql += " WHERE \(sql: text) MATCH \(match)"
+        // The text index finds every title with all the words: those that begin with them are a relevance above.
+        if relevance == tiers.words.count { sql += " AND NOT (\(startsWithWords))" }
         sql += conditions(relevance: relevance, yearColumn: "+movie.year")
         sql += " ORDER BY \(sql: order.sql) LIMIT \(limit)"
         return try fetch(sql)
@@ -97,14 +125,27 @@ package struct FTS5TieredSearch {
         sql += needles.map { needle in
             SQL("(instr(\(sql: titleWords), \(needle)) > 0 OR instr(\(sql: text).\(sql: tables.castColumn), \(needle)) > 0)")
         }.joined(separator: " AND ")
-        let inTitle = needles.map { needle in SQL("(instr(\(sql: titleWords), \(needle)) > 0)") }.joined(separator: " + ")
-        sql += " AND (\(inTitle)) = \(relevance)"
+        sql += " AND (\(relevanceExpression)) = \(relevance)"
         sql += conditions(relevance: relevance, yearColumn: "movie.year")
         if let (key, id) = try lastRowOfBudget(relevance: relevance) {
             sql += " AND (\(sql: order.column), movie.id) \(sql: order.ascending ? "<=" : ">=") (\(key), \(id))"
         }
         sql += " ORDER BY \(sql: order.sql) LIMIT \(limit)"
         return try fetch(sql)
+    }
+
+    /// A movie's relevance (``SearchText/relevance(_:titleWords:)``) as SQL: its title's words,
+    /// one more when the title begins with them, one more again when it is them.
+    private var relevanceExpression: SQL {
+        let titleWords = "movie.\(tables.movieTitleWords)"
+        let inTitle = tiers.words.indices.map { SQL("(instr(\(sql: titleWords), \(SearchText.needle(tiers.words, $0))) > 0)") }
+        return (inTitle + [SQL("(\(startsWithWords))"), SQL("(\(sql: titleWords) = \(SearchText.wholeTitle(tiers.words)))")]).joined(separator: " + ")
+    }
+
+    /// Whether the title begins with the words.
+    private var startsWithWords: SQL {
+        let start = SearchText.titleStart(tiers.words)
+        return "substr(movie.\(sql: tables.movieTitleWords), 1, \(start.unicodeScalars.count)) = \(start)"
     }
 
     /// The sort value and id of the last row a walk may read, or `nil` when fewer rows remain.

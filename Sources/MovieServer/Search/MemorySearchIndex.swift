@@ -5,8 +5,8 @@ import Movies
 /// (at start in memory; for a database, per catalogue version: ``SearchIndexKeeper``).
 ///
 /// A listing page is a range of its sort's order after the cursor. A search counts, for each
-/// movie its words reach, how many of them it holds (all words, and title words: its relevance),
-/// then reads a relevance at a time, highest first, as ``SearchTiers`` does on SQLite: a relevance
+/// movie its words reach, how many of them it holds (all words, and title words), and whether its
+/// title begins with them or is them (``PackedTitles``): its relevance. It then reads a relevance at a time, highest first, as ``SearchTiers`` does on SQLite: a relevance
 /// with few movies is sorted by rank, one with many is met by walking the sort's order. No page
 /// sorts the catalogue, whatever the sort.
 struct MemorySearchIndex: Sendable {
@@ -18,6 +18,7 @@ struct MemorySearchIndex: Sendable {
     private let titleKeys: [String]
     private let allWords: WordPostings
     private let titleWords: WordPostings
+    private let titles: PackedTitles
     private let grossing: MovieOrder
     private let rating: MovieOrder
     private let released: MovieOrder
@@ -38,6 +39,7 @@ struct MemorySearchIndex: Sendable {
         years = entries.map { Int32(clamping: $0.year) }
         allWords = WordPostings(count: entries.count) { entries[$0].allWords.split(separator: " ") }
         titleWords = WordPostings(count: entries.count) { entries[$0].titleWords.split(separator: " ") }
+        titles = PackedTitles(count: entries.count) { entries[$0].titleWords }
         func byID(_ a: Int, _ b: Int) -> Bool { ids[a] < ids[b] }
         grossing = MovieOrder(count: entries.count) { a, b in
             grossingValues[a] != grossingValues[b] ? grossingValues[a] < grossingValues[b] : byID(a, b)
@@ -66,7 +68,8 @@ struct MemorySearchIndex: Sendable {
         }
         let tiers = relevanceTiers(of: search)
         var found: [IndexHit] = []
-        for relevance in stride(from: min(search.after?.relevance ?? search.words.count, search.words.count), through: 0, by: -1) {
+        let highest = SearchText.highestRelevance(search.words)
+        for relevance in stride(from: min(search.after?.relevance ?? highest, highest), through: 0, by: -1) {
             guard found.count < page.wanted, relevance < tiers.members.count else { continue }
             let members = tiers.members[relevance]
             guard !members.isEmpty else { continue }
@@ -116,14 +119,18 @@ struct MemorySearchIndex: Sendable {
             if length < shortestLength { (shortest, shortestLength) = (lists, length) }
         }
         var relevance = [UInt8](repeating: .max, count: ids.count)
-        var members = [[Int]](repeating: [], count: words.count + 1)
+        let highest = SearchText.highestRelevance(words)
+        var members = [[Int]](repeating: [], count: highest + 1)
         let everyWord = UInt8(words.count)
+        let start = Array(SearchText.titleStart(words).utf8), whole = Array(SearchText.wholeTitle(words).utf8)
         for list in shortest {
             for movie in list.lazy.map(Int.init) where matched[movie] == everyWord {
                 matched[movie] = 0
                 guard search.year.map({ Int32(clamping: $0) == years[movie] }) ?? true else { continue }
-                relevance[movie] = inTitle[movie]
-                members[min(Int(inTitle[movie]), words.count)].append(movie)
+                var found = min(Int(inTitle[movie]), words.count)
+                if found == words.count { found += titles.bonus(of: movie, start: start, whole: whole) }
+                relevance[movie] = UInt8(found)
+                members[found].append(movie)
             }
         }
         return (members, relevance)

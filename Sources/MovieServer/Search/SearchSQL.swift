@@ -39,10 +39,20 @@ struct SearchSQL {
         search.words.indices.map { SearchText.needle(search.words, $0) }
     }
 
-    /// The relevance expression; `placeholder` is asked for one value per needle, in order.
+    /// The values the relevance expression binds, in order: the needles, then the start of a
+    /// title that begins with the words and a title that is them (``SearchText/relevance(_:titleWords:)``).
+    var relevanceValues: [String] {
+        search.words.isEmpty ? [] : needles + [SearchText.titleStart(search.words), SearchText.wholeTitle(search.words)]
+    }
+
+    /// The relevance expression; `placeholder` is asked for one value per ``relevanceValues``, in order.
     func relevance(_ placeholder: () -> String) -> String {
         guard !search.words.isEmpty else { return "0" }
-        return needles.map { _ in "(CASE WHEN " + contains("movie.title_words", placeholder()) + " THEN 1 ELSE 0 END)" }.joined(separator: " + ")
+        let inTitle = needles.map { _ in "(CASE WHEN " + contains("movie.title_words", placeholder()) + " THEN 1 ELSE 0 END)" }
+        let length = SearchText.titleStart(search.words).unicodeScalars.count
+        let begins = "(CASE WHEN substr(movie.title_words, 1, \(length)) = \(placeholder()) THEN 1 ELSE 0 END)"
+        let whole = "(CASE WHEN movie.title_words = \(placeholder()) THEN 1 ELSE 0 END)"
+        return (inTitle + [begins, whole]).joined(separator: " + ")
     }
 
     /// The `WHERE` clause: `match` (the words' condition, given its placeholder; `nil` without
@@ -68,7 +78,7 @@ struct SearchSQL {
     /// The keyset condition after `position`, with the values it binds, in the order their
     /// placeholders appear in the text (`placeholder` is called in that order too).
     func after(_ position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
-        let needleValues = needles.map { SearchSQLValue.text($0) }
+        let needleValues = relevanceValues.map { SearchSQLValue.text($0) }
         var sql = "", values: [SearchSQLValue] = []
         if !search.words.isEmpty {
             let first = relevance(placeholder), rank = placeholder()

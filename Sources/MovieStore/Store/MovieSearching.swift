@@ -3,7 +3,8 @@ import GRDB
 import Movies
 
 /// Searches one API's stored movies by the server's rules (``SearchText``): every word but the
-/// last one of the movie's words, the last the start of one; more words in the title first;
+/// last one of the movie's words, the last the start of one; the whole title first, then titles
+/// that begin with the words, then more words in the title;
 /// then the request's sort and the id. The words go through the FTS5 table `movieWords`.
 ///
 /// A first page by relevance (or grossing) of one to three words is read as the server reads it
@@ -30,8 +31,13 @@ enum MovieSearching {
     static func ranked(_ request: MovieSearchRequest, limit: Int?, api: String, in db: Database) throws -> [Row] {
         let words = request.words
         var arguments: [any DatabaseValueConvertible] = []
-        let relevance = words.isEmpty ? "0" : words.indices.map { _ in "(instr(movie.titleWords, ?) > 0)" }.joined(separator: " + ")
-        arguments += words.indices.map { SearchText.needle(words, $0) }
+        var relevance = "0"
+        if !words.isEmpty {
+            let start = SearchText.titleStart(words)
+            relevance = words.indices.map { _ in "(instr(movie.titleWords, ?) > 0)" }.joined(separator: " + ")
+                + " + (substr(movie.titleWords, 1, \(start.unicodeScalars.count)) = ?) + (movie.titleWords = ?)"
+            arguments += words.indices.map { SearchText.needle(words, $0) } + [start, SearchText.wholeTitle(words)]
+        }
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM movie"
         if !words.isEmpty { sql += " JOIN movieWords ON movieWords.rowid = movie.rowid" }
         sql += " WHERE movie.apiId = \(StoredAPI.idOfKey)"

@@ -16,6 +16,7 @@ enum StoreMigrations {
         migrator.registerMigration("v9: when each movie and list was last used, and what screens show, for the budget", migrate: trackUse)
         migrator.registerMigration("v10: where each watchlist's live feed stands", migrate: addLiveCursor)
         migrator.registerMigration("v11: the watchlist's titles as its server gave them, and a log of its changes for every window", migrate: addWatchlistLog)
+        migrator.registerMigration("v12: titles as people say them, and an index of the titles' words", migrate: indexTitleWords)
         return migrator
     }
 

@@ -10,21 +10,53 @@ public enum SearchText {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
     }
 
-    /// The folded words of `text`, in order, repeats kept.
+    /// The folded words of `text`, in order, repeats kept. Initials written with dots are one
+    /// word: `E.T.` and `L.A.` are `et` and `la`, as a person types them either way.
     public static func words(_ text: String) -> [String] {
         var words: [String] = []
         var current = String.UnicodeScalarView()
+        var separator = String.UnicodeScalarView()
+        // Whether the last word is initials so far (`e`, `e.t`): one letter, or letters joined by single dots.
+        var initials = false
+        func endWord() {
+            guard !current.isEmpty else { return }
+            let single = current.count == 1 && current.first!.properties.isAlphabetic
+            if single, initials, String(separator) == ".", let last = words.popLast() {
+                words.append(last + String(current))
+            } else {
+                words.append(String(current))
+                initials = single
+            }
+            if !single { initials = false }
+            current = String.UnicodeScalarView()
+            separator = String.UnicodeScalarView()
+        }
         for scalar in folded(text).unicodeScalars {
             if isWordCharacter(scalar) {
                 current.append(scalar)
-            } else if !current.isEmpty {
-                words.append(String(current))
-                current = String.UnicodeScalarView()
+            } else {
+                if !current.isEmpty { endWord() }
+                separator.append(scalar)
             }
         }
-        if !current.isEmpty { words.append(String(current)) }
+        endWord()
         return words
     }
+
+    /// The words of a title as a person says it: a title written in the catalogue convention
+    /// with its article last (`Jungle Book, The`, `Mundo, El`, `Grande Illusion, La`) starts with it.
+    public static func titleWords(_ title: String) -> [String] {
+        let words = words(title)
+        guard words.count > 1, let article = words.last, articles.contains(article) else { return words }
+        let folded = folded(title).trimmingCharacters(in: .whitespaces)
+        guard let comma = folded.lastIndex(of: ","),
+              SearchText.words(String(folded[folded.index(after: comma)...])) == [article] else { return words }
+        return [article] + words.dropLast()
+    }
+
+    /// The articles a catalogue writes after a comma at a title's end (English, Spanish, French,
+    /// Italian, German, Portuguese): `Jungle Book, The`.
+    static let articles: Set<String> = ["the", "a", "an", "el", "la", "los", "las", "le", "les", "l", "il", "lo", "gli", "der", "die", "das", "os"]
 
     /// Letters and digits, by general category: what SQLite's `unicode61` tokenizer and
     /// PostgreSQL's parser also keep inside a word.
@@ -61,7 +93,7 @@ public enum SearchText {
         public let titleKey: String
 
         public init(title: String, cast: [String]) {
-            let titleWords = SearchText.words(title)
+            let titleWords = SearchText.titleWords(title)
             let castWords = cast.flatMap { SearchText.words($0) }
             self.titleWords = " " + titleWords.joined(separator: " ") + " "
             self.castWords = " " + castWords.joined(separator: " ") + " "
@@ -76,9 +108,31 @@ public enum SearchText {
         words.enumerated().allSatisfy { index, word in allWords.contains(needle(words, index)) }
     }
 
-    /// How many of `words` are in the title words (` finding dory `), the last as a prefix: a movie's relevance.
+    /// A movie's relevance to `words`: how many of them are in its title words (` finding dory `),
+    /// the last as a prefix; one more when the title begins with them, in order; one more again
+    /// when it is them and nothing else. So `star wars` puts "Star Wars" (4) before "Star Wars:
+    /// Episode II" (3) before "Rogue One: A Star Wars Story" (2), whatever the sort says.
     public static func relevance(_ words: [String], titleWords: String) -> Int {
-        words.indices.filter { titleWords.contains(needle(words, $0)) }.count
+        let inTitle = words.indices.filter { titleWords.contains(needle(words, $0)) }.count
+        guard inTitle == words.count, !words.isEmpty else { return inTitle }
+        let start = titleStart(words)
+        guard titleWords.hasPrefix(start) else { return inTitle }
+        return inTitle + (titleWords == wholeTitle(words) ? 2 : 1)
+    }
+
+    /// The highest relevance of a search of `words`: its whole title.
+    public static func highestRelevance(_ words: [String]) -> Int {
+        words.isEmpty ? 0 : words.count + 2
+    }
+
+    /// ` star wa`: the title words of a title that begins with `words` start with this.
+    public static func titleStart(_ words: [String]) -> String {
+        " " + words.joined(separator: " ")
+    }
+
+    /// ` star wars `: the title words of a title that is `words`.
+    public static func wholeTitle(_ words: [String]) -> String {
+        " " + words.joined(separator: " ") + " "
     }
 
     /// ` w ` for a whole word, ` w` for the last, which may be the start of one.

@@ -36,10 +36,31 @@ package struct SearchTiers: Sendable {
         self.strategy = strategy
     }
 
-    /// The relevances a page can hold, highest first: from the position's (or the number of words
-    /// in some title, `wordsInSomeTitle`, which no movie's relevance exceeds) down to none.
+    /// The relevances a page can hold, highest first: from the position's (or the highest a
+    /// movie can have: a whole title when some title holds every word, `wordsInSomeTitle` else)
+    /// down to none.
     package func relevances(wordsInSomeTitle: Int) -> [Int] {
-        Array((0...min(positionRelevance ?? words.count, wordsInSomeTitle)).reversed())
+        let highest = wordsInSomeTitle == words.count ? SearchText.highestRelevance(words) : wordsInSomeTitle
+        return Array((0...min(positionRelevance ?? highest, highest)).reversed())
+    }
+
+    /// Whether movies of `relevance` are titles that begin with the words (or are them), which an
+    /// index of the title words finds, rather than the text index.
+    package func isTitleStart(_ relevance: Int) -> Bool {
+        relevance > words.count
+    }
+
+    /// The title words (` star wars `) of the titles of `relevance` (the highest: the words, whole),
+    /// or the range of those that begin with the words (`start` up to, not including, `end`).
+    package func titleWordsRange(_ relevance: Int) -> (start: String, end: String?) {
+        if relevance == SearchText.highestRelevance(words) { return (SearchText.wholeTitle(words), nil) }
+        let start = SearchText.titleStart(words)
+        var scalars = Array(start.unicodeScalars)
+        if let last = scalars.popLast(), let next = Unicode.Scalar(last.value + 1) {
+            scalars.append(next)
+            return (start, String(String.UnicodeScalarView(scalars)))
+        }
+        return (start, start + "\u{10FFFF}")
     }
 
     /// The count from which walking the index is cheaper than sorting: about √(page × a million).

@@ -31,7 +31,7 @@ extension ServerDatabaseTests {
 
         /// Each movie's title words and all its words, folded once for every query.
         static let movieWords: [(movie: CatalogMovie, title: [String], all: [String])] = catalog.movies.map { movie in
-            let title = SearchText.words(movie.name)
+            let title = SearchText.titleWords(movie.name)
             return (movie, title, title + movie.cast.flatMap { SearchText.words($0.name) })
         }
 
@@ -219,7 +219,13 @@ extension ServerDatabaseTests {
                     index == words.count - 1 ? list.contains { $0.hasPrefix(words[index]) } : list.contains(words[index])
                 }
                 guard words.indices.allSatisfy({ has(all, $0) }) else { return nil }
-                return (movie, words.indices.filter { has(title, $0) }.count)
+                let inTitle = words.indices.filter { has(title, $0) }.count
+                // A title that begins with the words, in order (the last as a prefix), is one
+                // higher; a title that is the words, one higher again.
+                let begins = title.count >= words.count && words.indices.allSatisfy { index in
+                    index == words.count - 1 ? title[index].hasPrefix(words[index]) : title[index] == words[index]
+                }
+                return (movie, inTitle + (begins ? 1 : 0) + (title == words ? 1 : 0))
             }
             func key(_ movie: CatalogMovie) -> SortKey {
                 switch sort {

@@ -149,6 +149,18 @@ enum PostgresSchema {
             "CREATE INDEX sign_in_attempt_id ON sign_in_attempt (id)",
             "CREATE INDEX sign_in_attempt_age ON sign_in_attempt (at)",
         ]),
+        // Titles are found as people say them (``SearchText/titleWords(_:)``): an article written
+        // last comes first, and dotted initials are one word; the movies whose words can change
+        // (a comma or a dot in the title, a dot in a cast name) are indexed again. The B-tree of
+        // the title words reads the titles that begin with a search's words.
+        Step(name: "server-v10-title-words", statements: [
+            #"CREATE INDEX movie_title_words ON movie (title_words COLLATE "C")"#,
+        ], then: { connection, logger in
+            try await PostgresSearch.indexStoredMovies(connection, logger: logger, where: """
+                (name LIKE '%,%' OR name LIKE '%.%' OR id IN (
+                    SELECT movie_cast.movie_id FROM movie_cast JOIN actor ON actor.id = movie_cast.actor_id WHERE actor.name LIKE '%.%'))
+                """)
+        }),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.

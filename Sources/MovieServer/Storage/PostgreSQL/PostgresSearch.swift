@@ -32,7 +32,7 @@ enum PostgresSearch {
         let parts = SearchSQL(search: search, contains: { "position(\($1) in \($0)) > 0" }, textCollation: #" COLLATE "C""#)
         var values: [SearchSQLValue] = []
         let relevance = parts.relevance(placeholder)
-        values += parts.needles.map { .text($0) }
+        values += parts.relevanceValues.map { .text($0) }
         let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie.all_tsv @@ to_tsquery('simple', \($0))" }, .text(tsquery(search.words)))
         let (whereClause, bound) = parts.whereClause(match: match, placeholder)
         values += bound
@@ -72,10 +72,22 @@ enum PostgresSearch {
 
     /// Fills the search columns of the movies stored before search existed, a thousand at a time.
     @Sendable static func indexStoredMovies(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await indexStoredMovies(connection, logger: logger, where: "true")
+    }
+
+    /// Writes again the search columns of the stored movies that meet `condition` (SQL of this
+    /// program's own), a thousand at a time.
+    static func indexStoredMovies(_ connection: PostgresConnection, logger: Logger, where condition: String) async throws {
         var lastID = Int.min
         while true {
             let batch = try await PostgresCatalogQueries.movies(
-                connection, "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE id > \(lastID) ORDER BY id LIMIT 1000", logger: logger
+                connection,
+                PostgresQuery(unsafeSQL: "SELECT id, name, year, release_date, grossing, rating FROM movie WHERE id > $1 AND \(condition) ORDER BY id LIMIT 1000", binds: {
+                    var binds = PostgresBindings()
+                    binds.append(lastID)
+                    return binds
+                }()),
+                logger: logger
             )
             guard let last = batch.last else { return }
             let indexed = batch.map(SearchText.Indexed.init)

@@ -70,7 +70,7 @@ struct PostgresTieredSearch {
     private func firstWalk(relevance: Int, after: SearchPosition?, limit: Int, budget: Int) async throws -> (ids: [Int], metAMatch: Bool) {
         var query = Statement()
         let filter = matching(relevance: nil, &query)
-        var needles = parts.needles.makeIterator()
+        var needles = parts.relevanceValues.makeIterator()
         let inRelevance = "(\(parts.relevance { query.bind(.text(needles.next() ?? "")) })) = \(query.bind(.integer(relevance)))"
         var inner = "SELECT movie.id, movie.grossing, movie.rating, movie.release_date, movie.title_key, movie.title_words, movie.all_words FROM movie"
         inner += query.narrowing(parts: parts, year: search.year, after: after)
@@ -101,9 +101,17 @@ struct PostgresTieredSearch {
     /// The relevance's movies through a GIN index, sorted.
     private func sorted(relevance: Int, after: SearchPosition?, limit: Int) async throws -> [Int] {
         var query = Statement()
-        let indexed = relevance == 0
-            ? "movie.all_tsv @@ to_tsquery('simple', \(query.bind(.text(PostgresSearch.tsquery(search.words)))))"
-            : "movie.title_tsv @@ to_tsquery('simple', \(query.bind(.text(tsquery(inTitleAtLeast: relevance)))))"
+        let indexed: String
+        if tiers.isTitleStart(relevance) {
+            // Titles that begin with the words, or are them: a range of the title words' B-tree index.
+            let (start, end) = tiers.titleWordsRange(relevance)
+            indexed = end.map { "movie.title_words COLLATE \"C\" >= \(query.bind(.text(start))) AND movie.title_words COLLATE \"C\" < \(query.bind(.text($0)))" }
+                ?? "movie.title_words COLLATE \"C\" = \(query.bind(.text(start)))"
+        } else if relevance == 0 {
+            indexed = "movie.all_tsv @@ to_tsquery('simple', \(query.bind(.text(PostgresSearch.tsquery(search.words)))))"
+        } else {
+            indexed = "movie.title_tsv @@ to_tsquery('simple', \(query.bind(.text(tsquery(inTitleAtLeast: relevance)))))"
+        }
         let filter = [indexed] + matching(relevance: relevance, &query)
         var sql = "SELECT movie.id FROM movie WHERE " + filter.joined(separator: " AND ")
         sql += query.narrowing(parts: parts, year: search.year, after: after, joining: " AND ")
@@ -128,7 +136,7 @@ struct PostgresTieredSearch {
     private func matching(relevance: Int?, _ query: inout Statement) -> [String] {
         var conditions = parts.needles.map { "position(\(query.bind(.text($0))) in movie.all_words) > 0" }
         guard let relevance else { return conditions }
-        var needles = parts.needles.makeIterator()
+        var needles = parts.relevanceValues.makeIterator()
         let inTitle = parts.relevance { query.bind(.text(needles.next() ?? "")) }
         conditions.append("(\(inTitle)) = \(query.bind(.integer(relevance)))")
         return conditions

@@ -141,6 +141,22 @@ enum SQLiteSchema {
                 DELETE FROM web_session;
                 """)
         }
+        // Titles are found as people say them (``SearchText/titleWords(_:)``): an article written
+        // last comes first, and dotted initials are one word. Only a title with a comma or a dot,
+        // or a cast name with a dot, can have other words: those are written again. The index of
+        // the title words reads the titles that begin with a search's words.
+        migrator.registerMigration("server-v10-title-words") { db in
+            let changed = """
+                SELECT * FROM movie WHERE name LIKE '%,%' OR name LIKE '%.%' OR id IN (
+                    SELECT movie_cast.movie_id FROM movie_cast JOIN actor ON actor.id = movie_cast.actor_id WHERE actor.name LIKE '%.%')
+                """
+            for movie in try SQLiteCatalogQueries.movies(db, sql: changed, arguments: []) {
+                let indexed = SearchText.Indexed(movie)
+                try db.execute(sql: "UPDATE movie SET title_words = ? WHERE id = ?", arguments: [indexed.titleWords, movie.id])
+                try SQLiteCatalogWriter.index(movie.id, indexed, in: db)
+            }
+            try db.execute(sql: "CREATE INDEX movie_title_words ON movie (title_words)")
+        }
         return migrator
     }
 

@@ -27,7 +27,7 @@ enum SQLiteSearch {
         let placeholder = { "?" }
         var values: [SearchSQLValue] = []
         let relevance = parts.relevance(placeholder)
-        values += parts.needles.map { .text($0) }
+        values += parts.relevanceValues.map { .text($0) }
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM "
         sql += search.words.isEmpty ? "movie" : "movie_words CROSS JOIN movie ON movie.id = movie_words.rowid"
         let match: ((String) -> String, SearchSQLValue)? = search.words.isEmpty ? nil : ({ "movie_words MATCH \($0)" }, .text(FTS5Query.allWords(search.words)))

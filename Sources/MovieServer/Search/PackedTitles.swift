@@ -1,0 +1,29 @@
+/// Every movie's title words (` finding dory `) in one buffer of UTF-8 bytes, so that the index can
+/// tell which titles begin with a search's words, or are them, without a string per movie.
+struct PackedTitles: Sendable {
+    private let bytes: [UInt8]
+    /// Where each movie's title words start in `bytes`; one more, the end.
+    private let starts: [Int32]
+
+    init(count: Int, titleWords: (Int) -> String) {
+        var bytes: [UInt8] = []
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(count + 1)
+        for movie in 0..<count {
+            bytes += titleWords(movie).utf8
+            starts.append(Int32(bytes.count))
+        }
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    /// How a title stands to a search's words (``SearchText/relevance(_:titleWords:)``): 2 when it
+    /// is `whole`, 1 when it begins with `start`, else 0.
+    func bonus(of movie: Int, start: [UInt8], whole: [UInt8]) -> Int {
+        let from = Int(starts[movie]), end = Int(starts[movie + 1])
+        guard end - from >= start.count else { return 0 }
+        for offset in start.indices where bytes[from + offset] != start[offset] { return 0 }
+        guard end - from == whole.count else { return 1 }
+        return bytes[end - 1] == UInt8(ascii: " ") && end - from == start.count + 1 ? 2 : 1
+    }
+}
