@@ -48,4 +48,36 @@ struct SearchTextTests {
         #expect(!SearchText.matches(["dory", "x"], allWords: indexed.allWords))
         #expect(SearchText.relevance(["dory", "ellen"], titleWords: indexed.titleWords) == 1)
     }
+
+    @Test("initials written with dots are one word, typed with the dots or without", arguments: [
+        ("E.T. the Extra-Terrestrial", ["et", "the", "extra", "terrestrial"]),
+        ("L.A. Confidential", ["la", "confidential"]),
+        ("e.t", ["et"]), ("U.S.A.", ["usa"]), ("A.I. Artificial Intelligence", ["ai", "artificial", "intelligence"]),
+        ("Mr. T", ["mr", "t"]), ("E. T.", ["e", "t"]), ("2.5 Dollars", ["2", "5", "dollars"]), ("Titan A.E.", ["titan", "ae"]),
+    ])
+    func initials(text: String, words: [String]) {
+        #expect(SearchText.words(text) == words)
+    }
+
+    @Test("a title written with its article last starts with it; other commas change nothing", arguments: [
+        ("Jungle Book, The", ["the", "jungle", "book"]), ("Mundo, El", ["el", "mundo"]), ("Grande Illusion, La", ["la", "grande", "illusion"]),
+        ("Star Is Born, A", ["a", "star", "is", "born"]), ("Murder, She Wrote", ["murder", "she", "wrote"]),
+        ("Love, Actually", ["love", "actually"]), ("The Good, the Bad and the Ugly", ["the", "good", "the", "bad", "and", "the", "ugly"]),
+        ("Say Anything, The Movie", ["say", "anything", "the", "movie"]), ("The", ["the"]),
+    ])
+    func articleLast(title: String, words: [String]) {
+        #expect(SearchText.titleWords(title) == words)
+    }
+
+    @Test("a relevance: the whole title highest, then a title that begins with the words (the last a prefix), then how many it holds")
+    func relevanceLevels() {
+        let words = ["star", "wars"]
+        #expect(SearchText.relevance(words, titleWords: " star wars ") == 4)
+        #expect(SearchText.relevance(words, titleWords: " star wars episode ii ") == 3)
+        #expect(SearchText.relevance(words, titleWords: " star warsaw ") == 3)
+        #expect(SearchText.relevance(words, titleWords: " rogue one a star wars story ") == 2)
+        #expect(SearchText.relevance(words, titleWords: " wars star ") == 2)
+        #expect(SearchText.relevance(words, titleWords: " star trek ") == 1)
+        #expect(SearchText.highestRelevance(words) == 4)
+    }
 }
