@@ -1,7 +1,7 @@
 import GRDB
 
 extension SQLiteSchema {
-    /// The indexes of search's orders (made by `server-v2-search`). A first import of many movies
+    /// The indexes of search's orders (made by `server-v2-search`) and of the title words. A first import of many movies
     /// drops them and makes them again at its end, in the same transaction: SQLite builds an index
     /// from sorted rows in a fraction of the time it takes to put a million movies into it one at a
     /// time (six indexes: about 4 s against 11 s for a million).
@@ -16,7 +16,12 @@ extension SQLiteSchema {
             "CREATE INDEX movie_rating ON movie (rating, id)",
             "CREATE INDEX movie_released ON movie (release_date, id)",
             "CREATE INDEX movie_title ON movie (title_key, id)",
+            titleWords,
         ]
+
+        /// The index of the title words (`server-v10-title-words`): the titles that begin with a
+        /// search's words are one range of it.
+        static let titleWords = "CREATE INDEX movie_title_words ON movie (title_words)"
 
         /// Drops the indexes when `count` movies go into an empty catalogue and they are many;
         /// returns the definitions of those it dropped, which ``create(_:in:)`` must make again

@@ -155,7 +155,7 @@ enum SQLiteSchema {
                 try db.execute(sql: "UPDATE movie SET title_words = ? WHERE id = ?", arguments: [indexed.titleWords, movie.id])
                 try SQLiteCatalogWriter.index(movie.id, indexed, in: db)
             }
-            try db.execute(sql: "CREATE INDEX movie_title_words ON movie (title_words)")
+            try db.execute(sql: OrderIndexes.titleWords)
         }
         return migrator
     }
