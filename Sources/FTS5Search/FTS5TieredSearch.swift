@@ -63,13 +63,19 @@ package struct FTS5TieredSearch {
         )
     }
 
-    /// The condition that the title words are those of `relevance` (``SearchTiers/titleWordsRange(_:)``),
-    /// which the index of the title words reads as one range.
+    /// The condition that the title words are those of `relevance`
+    /// (``SearchTiers/titleWordsConditions(_:)``), which the index of the title words reads as a range.
     private func titleStart(_ relevance: Int) -> SQL {
         let titleWords = "movie.\(tables.movieTitleWords)"
-        let (start, end) = tiers.titleWordsRange(relevance)
-        guard let end else { return "\(sql: titleWords) = \(start)" }
-        return "\(sql: titleWords) >= \(start) AND \(sql: titleWords) < \(end) AND \(sql: titleWords) <> \(SearchText.wholeTitle(tiers.words))"
+        return tiers.titleWordsConditions(relevance).map { condition -> SQL in
+            switch condition {
+            case let .equal(text): "\(sql: titleWords) = \(text)"
+            case let .notEqual(text): "\(sql: titleWords) <> \(text)"
+            case let .atLeast(text): "\(sql: titleWords) >= \(text)"
+            case let .below(text): "\(sql: titleWords) < \(text)"
+            case let .outside(from, to): "NOT (\(sql: titleWords) >= \(from) AND \(sql: titleWords) < \(to))"
+            }
+        }.joined(separator: " AND ")
     }
 
     /// How many movies of a title-start relevance there are (in the scope), counting no further than `limit`.
@@ -135,11 +141,14 @@ package struct FTS5TieredSearch {
     }
 
     /// A movie's relevance (``SearchText/relevance(_:titleWords:)``) as SQL: its title's words,
-    /// one more when the title begins with them, one more again when it is them.
+    /// one more when the title begins with them, one more when it begins with them as whole words,
+    /// one more again when it is them.
     private var relevanceExpression: SQL {
         let titleWords = "movie.\(tables.movieTitleWords)"
         let inTitle = tiers.words.indices.map { SQL("(instr(\(sql: titleWords), \(SearchText.needle(tiers.words, $0))) > 0)") }
-        return (inTitle + [SQL("(\(startsWithWords))"), SQL("(\(sql: titleWords) = \(SearchText.wholeTitle(tiers.words)))")]).joined(separator: " + ")
+        let whole = SearchText.wholeTitle(tiers.words)
+        let startsWithWholeWords = SQL("(substr(\(sql: titleWords), 1, \(whole.unicodeScalars.count)) = \(whole))")
+        return (inTitle + [SQL("(\(startsWithWords))"), startsWithWholeWords, SQL("(\(sql: titleWords) = \(whole))")]).joined(separator: " + ")
     }
 
     /// Whether the title begins with the words.

@@ -17,13 +17,14 @@ struct PackedTitles: Sendable {
         self.starts = starts
     }
 
-    /// How a title stands to a search's words (``SearchText/relevance(_:titleWords:)``): 2 when it
-    /// is `whole`, 1 when it begins with `start`, else 0.
+    /// How a title stands to a search's words (``SearchText/relevance(_:titleWords:)``): 3 when it
+    /// is `whole`, 2 when it begins with `whole` (the words as whole words), 1 when it begins with
+    /// `start` (the last word a prefix), else 0. `whole` is `start` and a space.
     func bonus(of movie: Int, start: [UInt8], whole: [UInt8]) -> Int {
         let from = Int(starts[movie]), end = Int(starts[movie + 1])
         guard end - from >= start.count else { return 0 }
         for offset in start.indices where bytes[from + offset] != start[offset] { return 0 }
-        guard end - from == whole.count else { return 1 }
-        return bytes[end - 1] == UInt8(ascii: " ") && end - from == start.count + 1 ? 2 : 1
+        guard end - from >= whole.count, bytes[from + start.count] == whole[start.count] else { return 1 }
+        return end - from == whole.count ? 3 : 2
     }
 }

@@ -40,9 +40,9 @@ struct SearchSQL {
     }
 
     /// The values the relevance expression binds, in order: the needles, then the start of a
-    /// title that begins with the words and a title that is them (``SearchText/relevance(_:titleWords:)``).
+    /// title that begins with the words, of one that begins with them as whole words, and a title that is them (``SearchText/relevance(_:titleWords:)``).
     var relevanceValues: [String] {
-        search.words.isEmpty ? [] : needles + [SearchText.titleStart(search.words), SearchText.wholeTitle(search.words)]
+        search.words.isEmpty ? [] : needles + [SearchText.titleStart(search.words), SearchText.wholeTitle(search.words), SearchText.wholeTitle(search.words)]
     }
 
     /// The relevance expression; `placeholder` is asked for one value per ``relevanceValues``, in order.
@@ -51,8 +51,9 @@ struct SearchSQL {
         let inTitle = needles.map { _ in "(CASE WHEN " + contains("movie.title_words", placeholder()) + " THEN 1 ELSE 0 END)" }
         let length = SearchText.titleStart(search.words).unicodeScalars.count
         let begins = "(CASE WHEN substr(movie.title_words, 1, \(length)) = \(placeholder()) THEN 1 ELSE 0 END)"
+        let beginsWithWholeWords = "(CASE WHEN substr(movie.title_words, 1, \(length + 1)) = \(placeholder()) THEN 1 ELSE 0 END)"
         let whole = "(CASE WHEN movie.title_words = \(placeholder()) THEN 1 ELSE 0 END)"
-        return (inTitle + [begins, whole]).joined(separator: " + ")
+        return (inTitle + [begins, beginsWithWholeWords, whole]).joined(separator: " + ")
     }
 
     /// The `WHERE` clause: `match` (the words' condition, given its placeholder; `nil` without

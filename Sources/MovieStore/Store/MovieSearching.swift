@@ -35,8 +35,10 @@ enum MovieSearching {
         if !words.isEmpty {
             let start = SearchText.titleStart(words)
             relevance = words.indices.map { _ in "(instr(movie.titleWords, ?) > 0)" }.joined(separator: " + ")
-                + " + (substr(movie.titleWords, 1, \(start.unicodeScalars.count)) = ?) + (movie.titleWords = ?)"
-            arguments += words.indices.map { SearchText.needle(words, $0) } + [start, SearchText.wholeTitle(words)]
+                + " + (substr(movie.titleWords, 1, \(start.unicodeScalars.count)) = ?) + (substr(movie.titleWords, 1, \(start.unicodeScalars.count + 1)) = ?)"
+                + " + (movie.titleWords = ?)"
+            let whole = SearchText.wholeTitle(words)
+            arguments += words.indices.map { SearchText.needle(words, $0) } + [start, whole, whole]
         }
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM movie"
         if !words.isEmpty { sql += " JOIN movieWords ON movieWords.rowid = movie.rowid" }

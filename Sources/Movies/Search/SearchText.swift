@@ -109,20 +109,20 @@ public enum SearchText {
     }
 
     /// A movie's relevance to `words`: how many of them are in its title words (` finding dory `),
-    /// the last as a prefix; one more when the title begins with them, in order; one more again
-    /// when it is them and nothing else. So `star wars` puts "Star Wars" (4) before "Star Wars:
-    /// Episode II" (3) before "Rogue One: A Star Wars Story" (2), whatever the sort says.
+    /// the last as a prefix; one more when the title begins with them, in order (the last as a
+    /// prefix); one more when it begins with them as whole words; one more again when it is them
+    /// and nothing else. So `star wars` puts "Star Wars" (5) before "Star Wars: Episode II" (4)
+    /// before "Star Warsaw" (3) before "Rogue One: A Star Wars Story" (2), whatever the sort says.
     public static func relevance(_ words: [String], titleWords: String) -> Int {
         let inTitle = words.indices.filter { titleWords.contains(needle(words, $0)) }.count
         guard inTitle == words.count, !words.isEmpty else { return inTitle }
-        let start = titleStart(words)
-        guard titleWords.hasPrefix(start) else { return inTitle }
-        return inTitle + (titleWords == wholeTitle(words) ? 2 : 1)
+        let whole = wholeTitle(words)
+        return inTitle + (titleWords.hasPrefix(titleStart(words)) ? 1 : 0) + (titleWords.hasPrefix(whole) ? 1 : 0) + (titleWords == whole ? 1 : 0)
     }
 
     /// The highest relevance of a search of `words`: its whole title.
     public static func highestRelevance(_ words: [String]) -> Int {
-        words.isEmpty ? 0 : words.count + 2
+        words.isEmpty ? 0 : words.count + 3
     }
 
     /// ` star wa`: the title words of a title that begins with `words` start with this.
@@ -130,7 +130,8 @@ public enum SearchText {
         " " + words.joined(separator: " ")
     }
 
-    /// ` star wars `: the title words of a title that is `words`.
+    /// ` star wars `: the title words of a title that is `words`, and the start of those of a title
+    /// that begins with them as whole words.
     public static func wholeTitle(_ words: [String]) -> String {
         " " + words.joined(separator: " ") + " "
     }

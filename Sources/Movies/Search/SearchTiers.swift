@@ -50,17 +50,27 @@ package struct SearchTiers: Sendable {
         relevance > words.count
     }
 
-    /// The title words (` star wars `) of the titles of `relevance` (the highest: the words, whole),
-    /// or the range of those that begin with the words (`start` up to, not including, `end`).
-    package func titleWordsRange(_ relevance: Int) -> (start: String, end: String?) {
-        if relevance == SearchText.highestRelevance(words) { return (SearchText.wholeTitle(words), nil) }
-        let start = SearchText.titleStart(words)
-        var scalars = Array(start.unicodeScalars)
+    /// The conditions on the title words (` star wars `) of the titles of a title-start
+    /// `relevance`, each a comparison an index of the title words reads as a range: the whole
+    /// title; the titles that begin with the words as whole words; those that begin with them,
+    /// the last a prefix only.
+    package func titleWordsConditions(_ relevance: Int) -> [TitleWordsCondition] {
+        let start = SearchText.titleStart(words), whole = SearchText.wholeTitle(words)
+        switch relevance - words.count {
+        case 3: return [.equal(whole)]
+        case 2: return [.atLeast(whole), .below(Self.after(whole)), .notEqual(whole)]
+        default: return [.atLeast(start), .below(Self.after(start)), .outside(whole, Self.after(whole))]
+        }
+    }
+
+    /// The least text after every text that begins with `prefix`: its last character one higher.
+    static func after(_ prefix: String) -> String {
+        var scalars = Array(prefix.unicodeScalars)
         if let last = scalars.popLast(), let next = Unicode.Scalar(last.value + 1) {
             scalars.append(next)
-            return (start, String(String.UnicodeScalarView(scalars)))
+            return String(String.UnicodeScalarView(scalars))
         }
-        return (start, start + "\u{10FFFF}")
+        return prefix + "\u{10FFFF}"
     }
 
     /// The count from which walking the index is cheaper than sorting: about √(page × a million).
@@ -106,5 +116,27 @@ package enum TierReading: Sendable, Hashable {
     package enum Choice: Sendable {
         case sortingMatches
         case walkingIndex
+    }
+}
+
+/// A comparison of a title's words (``SearchTiers/titleWordsConditions(_:)``), written in SQL by
+/// each database.
+package enum TitleWordsCondition: Sendable, Hashable {
+    case equal(String)
+    case notEqual(String)
+    case atLeast(String)
+    case below(String)
+    /// Not in `[from, to)`.
+    case outside(String, String)
+
+    /// The condition as SQL on `column`, with `bind` giving each value's placeholder in order.
+    package func sql(_ column: String, _ bind: (String) -> String) -> String {
+        switch self {
+        case let .equal(text): "\(column) = \(bind(text))"
+        case let .notEqual(text): "\(column) <> \(bind(text))"
+        case let .atLeast(text): "\(column) >= \(bind(text))"
+        case let .below(text): "\(column) < \(bind(text))"
+        case let .outside(from, to): "NOT (\(column) >= \(bind(from)) AND \(column) < \(bind(to)))"
+        }
     }
 }

@@ -53,14 +53,14 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("a title's relevance: the whole title, then a title that begins with the words, then one that holds them", arguments: Backend.allCases)
+        @Test("a title's relevance: the whole title, then one that begins with the whole words, then with their letters, then one that holds them", arguments: Backend.allCases)
         func relevanceOrder(backend: Backend) async throws {
             try await backend.withStorage(holding: Self.catalog) { storage in
                 try await withServerClient(storage: storage) { client in
                     let found = try await SearchContractTests.walk(client, "query=alien", limit: 100, catalogSize: Self.catalog.movies.count).compactMap(Self.title)
-                    #expect(found == ["Alien", "Alien: Covenant", "Aliens", "Cowboys & Aliens"], "\(backend)")
+                    #expect(found == ["Alien", "Alien: Covenant", "Aliens", "Cowboys & Aliens"], "\(backend): Aliens grossed more than Alien: Covenant, which begins with the whole word")
                     let up = try await SearchContractTests.walk(client, "query=up&sort=rating", limit: 100, catalogSize: Self.catalog.movies.count).compactMap(Self.title)
-                    #expect(up == ["Up", "Up: The Return", "Grown Ups"], "\(backend): the tiers stand under any sort")
+                    #expect(up == ["Up", "Up: The Return", "Upgrade", "Grown Ups"], "\(backend): the relevances stand under any sort")
                 }
             }
         }

@@ -221,11 +221,13 @@ extension ServerDatabaseTests {
                 guard words.indices.allSatisfy({ has(all, $0) }) else { return nil }
                 let inTitle = words.indices.filter { has(title, $0) }.count
                 // A title that begins with the words, in order (the last as a prefix), is one
-                // higher; a title that is the words, one higher again.
+                // higher; one that begins with them as whole words, one higher; a title that is
+                // the words, one higher again.
                 let begins = title.count >= words.count && words.indices.allSatisfy { index in
                     index == words.count - 1 ? title[index].hasPrefix(words[index]) : title[index] == words[index]
                 }
-                return (movie, inTitle + (begins ? 1 : 0) + (title == words ? 1 : 0))
+                let beginsWithWholeWords = title.count >= words.count && Array(title.prefix(words.count)) == words
+                return (movie, inTitle + (begins ? 1 : 0) + (beginsWithWholeWords ? 1 : 0) + (title == words ? 1 : 0))
             }
             func key(_ movie: CatalogMovie) -> SortKey {
                 switch sort {

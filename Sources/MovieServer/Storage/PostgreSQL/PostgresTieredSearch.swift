@@ -104,9 +104,9 @@ struct PostgresTieredSearch {
         let indexed: String
         if tiers.isTitleStart(relevance) {
             // Titles that begin with the words, or are them: a range of the title words' B-tree index.
-            let (start, end) = tiers.titleWordsRange(relevance)
-            indexed = end.map { "movie.title_words COLLATE \"C\" >= \(query.bind(.text(start))) AND movie.title_words COLLATE \"C\" < \(query.bind(.text($0)))" }
-                ?? "movie.title_words COLLATE \"C\" = \(query.bind(.text(start)))"
+            indexed = tiers.titleWordsConditions(relevance)
+                .map { $0.sql(#"movie.title_words COLLATE "C""#) { query.bind(.text($0)) } }
+                .joined(separator: " AND ")
         } else if relevance == 0 {
             indexed = "movie.all_tsv @@ to_tsquery('simple', \(query.bind(.text(PostgresSearch.tsquery(search.words)))))"
         } else {
