@@ -73,7 +73,6 @@ package struct FTS5TieredSearch {
             case let .notEqual(text): "\(sql: titleWords) <> \(text)"
             case let .atLeast(text): "\(sql: titleWords) >= \(text)"
             case let .below(text): "\(sql: titleWords) < \(text)"
-            case let .outside(from, to): "NOT (\(sql: titleWords) >= \(from) AND \(sql: titleWords) < \(to))"
             }
         }.joined(separator: " AND ")
     }

@@ -59,7 +59,9 @@ package struct SearchTiers: Sendable {
         switch relevance - words.count {
         case 3: return [.equal(whole)]
         case 2: return [.atLeast(whole), .below(Self.after(whole)), .notEqual(whole)]
-        default: return [.atLeast(start), .below(Self.after(start)), .outside(whole, Self.after(whole))]
+        // After `start`, a title's words go on with a space (a whole word: the relevance above) or
+        // with a letter or digit, all of which sort after `whole`'s end: one range, past the other.
+        default: return [.atLeast(Self.after(whole)), .below(Self.after(start))]
         }
     }
 
@@ -126,8 +128,6 @@ package enum TitleWordsCondition: Sendable, Hashable {
     case notEqual(String)
     case atLeast(String)
     case below(String)
-    /// Not in `[from, to)`.
-    case outside(String, String)
 
     /// The condition as SQL on `column`, with `bind` giving each value's placeholder in order.
     package func sql(_ column: String, _ bind: (String) -> String) -> String {
@@ -136,7 +136,6 @@ package enum TitleWordsCondition: Sendable, Hashable {
         case let .notEqual(text): "\(column) <> \(bind(text))"
         case let .atLeast(text): "\(column) >= \(bind(text))"
         case let .below(text): "\(column) < \(bind(text))"
-        case let .outside(from, to): "NOT (\(column) >= \(bind(from)) AND \(column) < \(bind(to)))"
         }
     }
 }
