@@ -1,6 +1,7 @@
 import Foundation
 
-/// A search of one to three words, answered one relevance at a time: the movies with all the
+/// A search of one to three words, answered one relevance at a time: the whole title, the titles
+/// that begin with the words (as whole words, then the last a prefix), the movies with all the
 /// words in their title, then those with one fewer, down to those that match by their cast alone.
 ///
 /// Sorting every match by relevance before the first page costs what the words match: a third of
