@@ -103,19 +103,12 @@ public final class Terminal: @unchecked Sendable {
             }
         }
         reader.start()
-        var sources: [any DispatchSourceSignal] = []
         // SIGQUIT too: left to the runtime, its backtracer would draw over the screen and wait
         // for a key; here it ends the browser like SIGTERM, with the terminal restored.
-        let stopping = [SIGTERM, SIGINT, SIGHUP, SIGQUIT].map { ($0, TerminalInput.signal($0)) }
-        for (number, input) in [(SIGWINCH, TerminalInput.resize)] + stopping {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(input) }
-            source.resume()
-            sources.append(source)
+        let signals = SignalPipe.start([SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGQUIT]) { number in
+            continuation.yield(number == SIGWINCH ? .resize : .signal(number))
         }
-        let watched = SignalSources(sources)
-        continuation.onTermination = { _ in watched.cancel() }
+        continuation.onTermination = { _ in signals?.stop() }
         return stream
     }
 }
@@ -129,17 +122,4 @@ public enum TerminalInput: Sendable, Equatable {
     case signal(Int32)
     /// Standard input closed.
     case hangUp
-}
-
-/// Dispatch signal sources, cancelled together. Cancelling a source is safe from any thread.
-private final class SignalSources: @unchecked Sendable {
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ sources: [any DispatchSourceSignal]) {
-        self.sources = sources
-    }
-
-    func cancel() {
-        sources.forEach { $0.cancel() }
-    }
 }
