@@ -7,15 +7,18 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 class Page:
-    def __init__(self, port):
+    def __init__(self, port, source=None):
+        """`source`: the loopback address the browser connects from (127.0.0.1 unless given), so
+        that several people's browsers are counted apart by the server's per-address limits."""
         self.port, self.cookies, self.csrf = port, {}, ""
+        self.source = (source, 0) if source else None
 
     @property
     def cookie(self):
         return "; ".join(f"{name}={value}" for name, value in sorted(self.cookies.items())) or None
 
     def request(self, method, path, fields=None):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=self.source)
         headers = dict(FORM) if fields is not None else {}
         if self.cookie: headers["Cookie"] = self.cookie
         body = urllib.parse.urlencode({**(fields or {}), "csrf": self.csrf}) if fields is not None else None
@@ -31,8 +34,8 @@ class Page:
         return answer.status, html
 
 
-def approve(port, user_code, name, password="bench password", sign_up=True):
-    page = Page(port)
+def approve(port, user_code, name, password="bench password", sign_up=True, source=None):
+    page = Page(port, source)
     page.request("GET", f"/device?user_code={user_code}")
     page.request("POST", "/device/sign-up" if sign_up else "/device/sign-in", {"name": name, "password": password})
     page.request("POST", "/device/code", {"user_code": user_code})

@@ -9,10 +9,10 @@ import TextFormatting
 /// can be reached. A movie the server does not have is an error, and nothing of it stays pending;
 /// removing a movie that is not on the list changes nothing and says so.
 enum WatchChange {
-    static func add(movieID: Int, note: String?, _ options: ClientOptions) async throws {
+    static func add(movieID: Int, note: String?, json: Bool, _ options: ClientOptions) async throws {
         try await CompositionRoot.withWatchlist(options) { watchlist in
             let before = try await WatchlistLook.at(movieID, in: watchlist)
-            try await record(movieID, .add, note: note, in: watchlist.store, api: watchlist.api)
+            let change = try await record(movieID, .add, note: note, in: watchlist.store, api: watchlist.api)
             let done =
                 if note == "" { before.line == nil ? "Added \(before.name) to the watchlist" : "Cleared the note of \(before.name)" }
                 else if note != nil { "Noted \(before.name) on the watchlist" }
@@ -25,29 +25,34 @@ enum WatchChange {
             let unchecked = !before.stored && delivery.isOnItsWay
                 ? " Movie \(movieID) is not stored here, so it could not be checked: if the server has no such movie, the change is dropped when sent."
                 : ""
-            print("\(done); \(try delivery.sentence())\(unchecked)")
+            let sentence = "\(done); \(try delivery.sentence())\(unchecked)"
+            print(json ? WatchChangeJSON.line(change, delivery: delivery, message: sentence) : sentence)
         }
     }
 
-    static func remove(movieID: Int, _ options: ClientOptions) async throws {
+    static func remove(movieID: Int, json: Bool, _ options: ClientOptions) async throws {
         try await CompositionRoot.withWatchlist(options) { watchlist in
             let before = try await WatchlistLook.at(movieID, in: watchlist)
             guard before.line != nil else {
                 let seen = before.fresh ? "" : " as this machine last saw it"
                 let advice = before.fresh ? "" : " ('marquee sync' fetches the server's list)"
-                print("\(before.name.capitalizingFirst) is not on the watchlist\(seen); nothing was changed\(advice).")
+                let sentence = "\(before.name.capitalizingFirst) is not on the watchlist\(seen); nothing was changed\(advice)."
+                print(json ? WatchChangeJSON.unchanged(movieID: movieID, message: sentence) : sentence)
                 return
             }
-            try await record(movieID, .remove, note: nil, in: watchlist.store, api: watchlist.api)
+            let change = try await record(movieID, .remove, note: nil, in: watchlist.store, api: watchlist.api)
             let delivery = await WatchlistSending.send(watchlist, offline: options.offline)
             if delivery.refused(movieID) { throw CLIError.failed("the server has no movie \(movieID); nothing is pending") }
-            print("Removed \(before.name) from the watchlist; \(try delivery.sentence())")
+            let sentence = "Removed \(before.name) from the watchlist; \(try delivery.sentence())"
+            print(json ? WatchChangeJSON.line(change, delivery: delivery, message: sentence) : sentence)
         }
     }
 
-    private static func record(_ movieID: Int, _ action: WatchlistChangeRecord.Action, note: String?, in store: MovieStore, api: String) async throws {
+    private static func record(
+        _ movieID: Int, _ action: WatchlistChangeRecord.Action, note: String?, in store: MovieStore, api: String
+    ) async throws -> WatchlistChangeRecord {
         do {
-            _ = try await store.recordWatchlistChange(movieID: movieID, action: action, note: note, api: api)
+            return try await store.recordWatchlistChange(movieID: movieID, action: action, note: note, api: api)
         } catch {
             throw CLIError.failed(ErrorReporter.describe(error))
         }

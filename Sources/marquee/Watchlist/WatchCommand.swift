@@ -35,6 +35,9 @@ struct WatchAddCommand: AsyncParsableCommand {
     @Flag(help: "Remove the movie's note.")
     var clearNote = false
 
+    @Flag(help: WatchChangeJSON.help)
+    var json = false
+
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
@@ -48,7 +51,7 @@ struct WatchAddCommand: AsyncParsableCommand {
     static let sendingRule = "the change is sent when the server answers and kept here otherwise (--offline keeps it here without trying)"
 
     func run() async throws {
-        try await WatchChange.add(movieID: id, note: clearNote ? "" : note, client)
+        try await WatchChange.add(movieID: id, note: clearNote ? "" : note, json: json, client)
     }
 }
 
@@ -63,6 +66,9 @@ struct WatchRemoveCommand: AsyncParsableCommand {
     @Argument(help: "The movie's id.", transform: MovieIDArgument.parse)
     var id: Int
 
+    @Flag(help: WatchChangeJSON.help)
+    var json = false
+
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
@@ -70,7 +76,7 @@ struct WatchRemoveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await WatchChange.remove(movieID: id, client)
+        try await WatchChange.remove(movieID: id, json: json, client)
     }
 }
 
