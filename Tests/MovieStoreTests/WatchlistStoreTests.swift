@@ -17,10 +17,11 @@ final class RecordingWatchlistService: WatchlistService {
     var applied: [String] { state.withLock { $0.applied } }
     func fail(with error: (any Error)?) { state.withLock { $0.failure = error } }
 
-    func watchlist(ifNoneMatch entityTag: String?) async throws -> Revalidation<[WatchlistItem]> {
+    func watchlist(ifNoneMatch entityTag: String?) async throws -> Revalidation<WatchlistSnapshot> {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            return .modified(state.items.values.sorted { $0.changedAt > $1.changedAt }, Freshness(entityTag: "\"\(state.applied.count)\"", maxAge: nil, mayStore: true))
+            let items = state.items.values.sorted { $0.changedAt > $1.changedAt }
+            return .modified(WatchlistSnapshot(items: items), Freshness(entityTag: "\"\(state.applied.count)\"", maxAge: nil, mayStore: true))
         }
     }
 

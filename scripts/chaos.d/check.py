@@ -225,6 +225,16 @@ class Checker:
                  and op.get("exit") == 0 and op["began"] >= change["ended"]]
         return min(syncs) if syncs else None
 
+    @staticmethod
+    def fetched(op):
+        """Whether `op` surely fetched the server's list: a sync that succeeded, or an online
+        `watchlist` that succeeded and said nothing of a server it could not reach."""
+        if op.get("exit") != 0:
+            return False
+        if op.get("op") == "sync":
+            return True
+        return op.get("op") == "list" and "--offline" not in op.get("args", []) and not op.get("stderr")
+
     def check_causality(self):
         last_applied = {}
         for row in self.journal:
@@ -241,11 +251,11 @@ class Checker:
                 acknowledged = self.acknowledged_at(winner)
                 if acknowledged is None:
                     continue
-                seen = [op for op in self.ops if op["device"] == lost["device"] and op.get("op") == "sync" and op.get("exit") == 0
+                seen = [op for op in self.ops if op["device"] == lost["device"] and self.fetched(op)
                         and op["began"] > acknowledged and op["ended"] < lost["began"]]
                 if seen:
                     self.flag("out of order", f"{self.describe(lost)} lost to {self.describe(winner)}, which the server had acknowledged at "
-                                              f"t={acknowledged:.2f} s and {lost['device']} had fetched by its sync at t={seen[0]['began']:.2f}–{seen[0]['ended']:.2f} s")
+                                              f"t={acknowledged:.2f} s and {lost['device']} had fetched by its '{seen[0]['op']}' at t={seen[0]['began']:.2f}–{seen[0]['ended']:.2f} s")
             if row["outcome"] == "applied":
                 last_applied[key] = row
 

@@ -3,7 +3,8 @@ import HTTPTypes
 import Movies
 
 /// `GET /api/watchlist` as the API sends it: `{"entries": [{"movieId", "note", "changedAt",
-/// "title", "year"}]}` (a server that sends no title and year is read as well).
+/// "title", "year"}], "removed": [{"movieId", "changedAt"}]}` (a server that sends no title and
+/// year, or no removals, is read as well).
 public struct APIWatchlist: Decodable, Sendable, Hashable {
     public struct Entry: Decodable, Sendable, Hashable {
         public let movieId: Int
@@ -13,7 +14,14 @@ public struct APIWatchlist: Decodable, Sendable, Hashable {
         public let year: Int?
     }
 
+    /// A movie that left the list, and when.
+    public struct Removal: Decodable, Sendable, Hashable {
+        public let movieId: Int
+        public let changedAt: String
+    }
+
     public let entries: [Entry]
+    public let removed: [Removal]?
 
     /// The domain items; an entry whose time is not one the API writes is a decoding failure.
     func items() throws(APIWatchlistError) -> [WatchlistItem] {
@@ -21,6 +29,17 @@ public struct APIWatchlist: Decodable, Sendable, Hashable {
             guard let changedAt = WatchlistClock.milliseconds(entry.changedAt) else { throw .badTime(entry.changedAt) }
             return WatchlistItem(movieID: entry.movieId, note: entry.note, changedAt: changedAt, title: entry.title, year: entry.year)
         }
+    }
+
+    /// The list and its removals; a time that is not one the API writes is a decoding failure.
+    func snapshot() throws(APIWatchlistError) -> WatchlistSnapshot {
+        let removals = try removed.map { removed throws(APIWatchlistError) in
+            try Dictionary(removed.map { removal throws(APIWatchlistError) in
+                guard let changedAt = WatchlistClock.milliseconds(removal.changedAt) else { throw .badTime(removal.changedAt) }
+                return (removal.movieId, changedAt)
+            }, uniquingKeysWith: max)
+        }
+        return WatchlistSnapshot(items: try items(), removals: removals)
     }
 }
 

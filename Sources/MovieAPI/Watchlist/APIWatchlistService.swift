@@ -10,13 +10,13 @@ public final class APIWatchlistService: WatchlistService {
         self.client = client
     }
 
-    public func watchlist(ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<[WatchlistItem]> {
+    public func watchlist(ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<WatchlistSnapshot> {
         let request = APIRoute.watchlistRequest()
         switch try await client.send(request, ifNoneMatch: entityTag) {
         case let .modified(response):
             let watchlist = try request.decode(response.body)
             do throws(APIWatchlistError) {
-                return .modified(try watchlist.items(), APIMovieService.freshness(of: response))
+                return .modified(try watchlist.snapshot(), APIMovieService.freshness(of: response))
             } catch {
                 throw .cannotDecode(path: "/api/watchlist", reason: "a watchlist entry's changedAt is not an RFC 3339 time")
             }

@@ -2,8 +2,13 @@ import Foundation
 import Movies
 
 extension MemoryStorage: WatchlistStorage {
-    public func watchlist(owner: String) -> [WatchlistEntry] {
+    public func watchlistEntries(owner: String) -> [WatchlistEntry] {
         watchlists.list(owner: owner)
+    }
+
+    /// The entries of `owner`'s watchlist (not its tombstones), the newest change first.
+    public func watchlist(owner: String) -> [WatchlistEntry] {
+        watchlistEntries(owner: owner).filter { !$0.removed }
     }
 
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) -> WatchlistAnswer {

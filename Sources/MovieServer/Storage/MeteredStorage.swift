@@ -51,8 +51,8 @@ struct MeteredStorage: ServerStorage {
         try await observe("purge_refresh_tokens") { () async throws(StorageError) in try await base.removeRefreshTokens(expiredBefore: date) }
     }
 
-    func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
-        try await observe("watchlist") { () async throws(StorageError) in try await base.watchlist(owner: owner) }
+    func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await observe("watchlist") { () async throws(StorageError) in try await base.watchlistEntries(owner: owner) }
     }
 
     func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {

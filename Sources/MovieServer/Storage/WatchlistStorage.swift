@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 
 /// Each owner's watchlist on the server, written through ``WatchlistPlan``.
 public protocol WatchlistStorage: Sendable {
-    /// The entries of `owner`'s watchlist (not its tombstones), the newest change first.
-    func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry]
+    /// Every entry of `owner`'s watchlist, its tombstones (`removed`) included, the newest change
+    /// first: a removal's time is what a device needs to tell a later change from an earlier one.
+    func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry]
 
     /// Applies `write` as ``WatchlistPlan`` decides, in one transaction (its answer kept under its
     /// key with it), and returns the answer: of concurrent writes with the same key or change

@@ -15,7 +15,7 @@ final class MemoryWatchlists: Sendable {
     private let owners = NIOLockedValueBox<[String: Owner]>([:])
 
     func list(owner: String) -> [WatchlistEntry] {
-        let entries = owners.withLockedValue { $0[owner]?.entries.values.filter { !$0.removed } ?? [] }
+        let entries = owners.withLockedValue { $0[owner].map { Array($0.entries.values) } ?? [] }
         return WatchlistEntry.newestFirst(entries)
     }
 

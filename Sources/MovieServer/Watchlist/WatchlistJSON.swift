@@ -123,11 +123,13 @@ enum WatchlistJSON {
 }
 
 extension WatchlistJSON {
-    /// `{"entries": [{"movieId", "note", "changedAt", "title", "year"}]}`, newest change first;
-    /// `title` and `year` are the catalogue's, left out for a movie it no longer holds.
+    /// `{"entries": [{"movieId", "note", "changedAt", "title", "year"}], "removed": [{"movieId",
+    /// "changedAt"}]}`, each newest change first; `title` and `year` are the catalogue's, left out
+    /// for a movie it no longer holds. The removals (`entries` with `removed` set) tell a device
+    /// when each movie left the list, so that it can tell an older change of it from a newer one.
     static func list(_ entries: [WatchlistEntry], titles: [Int: MovieTitle] = [:]) -> String {
         var output = "{\"entries\":["
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in entries.filter({ !$0.removed }).enumerated() {
             if index > 0 { output += "," }
             write(entry, to: &output)
             if let title = titles[entry.movieID] {
@@ -136,6 +138,11 @@ extension WatchlistJSON {
                 ContractJSON.writeString(title.name, to: &output)
                 output += ",\"year\":\(title.year)}"
             }
+        }
+        output += "],\"removed\":["
+        for (index, removal) in entries.filter(\.removed).enumerated() {
+            if index > 0 { output += "," }
+            output += "{\"movieId\":\(removal.movieID),\"changedAt\":\"\(WatchlistClock.string(removal.version.changedAt))\"}"
         }
         return output + "]}"
     }

@@ -8,8 +8,8 @@ import HummingbirdAuth
 /// token, which names the account. An application's token is refused (`403`): a list belongs to a
 /// person (lists kept under a client id before accounts are handed over by the operator). A token is needed also on a `--public` server.
 ///
-/// - `GET /api/watchlist`: `{"entries": [...]}`, each with the movie's title and year, with an
-///   `ETag` (a `304` for a match), `private`.
+/// - `GET /api/watchlist`: `{"entries": [...], "removed": [...]}`, each entry with the movie's
+///   title and year, each removal with its time, with an `ETag` (a `304` for a match), `private`.
 /// - `PUT /api/watchlist/{movieId}`, `DELETE /api/watchlist/{movieId}`: one change.
 /// - `POST /api/watchlist/changes`: up to 500 changes in order.
 ///
@@ -33,8 +33,8 @@ struct WatchlistRoutes: Sendable {
             let owner = try await owner(context)
             let entries: [WatchlistEntry], titles: [Int: MovieTitle]
             do throws(StorageError) {
-                entries = try await storage.watchlist(owner: owner)
-                titles = try await catalogue.titles(ofMovies: entries.map(\.movieID))
+                entries = try await storage.watchlistEntries(owner: owner)
+                titles = try await catalogue.titles(ofMovies: entries.filter { !$0.removed }.map(\.movieID))
             } catch { throw ErrorAnswer.storageUnavailable(error) }
             return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries, titles: titles)), to: request)
         }

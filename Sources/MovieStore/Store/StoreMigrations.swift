@@ -17,6 +17,7 @@ enum StoreMigrations {
         migrator.registerMigration("v10: where each watchlist's live feed stands", migrate: addLiveCursor)
         migrator.registerMigration("v11: the watchlist's titles as its server gave them, and a log of its changes for every window", migrate: addWatchlistLog)
         migrator.registerMigration("v12: titles as people say them, and an index of the titles' words", migrate: indexTitleWords)
+        migrator.registerMigration("v13: when each movie left a known watchlist", migrate: addWatchlistRemovals)
         return migrator
     }
 

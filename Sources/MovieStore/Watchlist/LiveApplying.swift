@@ -3,7 +3,8 @@ import Movies
 
 /// Applies the live feed's updates to a watchlist scope, in the caller's transaction, each at
 /// most once: an update whose sequence is not past the scope's cursor is a replay and changes
-/// nothing. A change older than what the store knows of its movie is passed over too.
+/// nothing. A change older than what the store knows of its movie (its entry, or when it left the
+/// list) is passed over too: a replayed addition does not bring back a movie removed since.
 enum LiveApplying {
     /// Whether `update` changed the known list.
     static func apply(_ update: LiveUpdate, api: String, in db: Database) throws -> Bool {
@@ -18,7 +19,9 @@ enum LiveApplying {
         guard case let .watchlist(item, removed, _) = update else { return false }
         let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": item.movieID])
         if let known, known.changedAt > item.changedAt { return false }
+        if let removedAt = try WatchlistRemovals.at(item.movieID, apiID: apiID, in: db), removedAt > item.changedAt { return false }
         if removed {
+            try WatchlistRemovals.note(item.movieID, at: item.changedAt, apiID: apiID, in: db)
             guard try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": item.movieID]) else { return false }
             try WatchlistChangeLog.note(before: known, after: nil, movieID: item.movieID, changedAt: item.changedAt, apiID: apiID, in: db)
             return true

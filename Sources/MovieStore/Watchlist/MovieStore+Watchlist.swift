@@ -37,9 +37,12 @@ extension MovieStore {
         try await write { db in try WatchlistStoring.acknowledge(acknowledged, api: api, in: db) }
     }
 
-    /// Makes `items` the server's known watchlist for `api`, with the answer's entity tag.
-    public func replaceWatchlist(_ items: [WatchlistItem], entityTag: String?, api: APIKey, pulledAt: Date = Date()) async throws(StoreError) {
-        try await write { db in try WatchlistStoring.replace(items, entityTag: entityTag, api: api, at: pulledAt, in: db) }
+    /// Makes `items` the server's known watchlist for `api`, with the answer's entity tag, and
+    /// `removals` (when the server sent them) the known times its removed movies left it.
+    public func replaceWatchlist(
+        _ items: [WatchlistItem], removals: [Int: Int64]? = nil, entityTag: String?, api: APIKey, pulledAt: Date = Date()
+    ) async throws(StoreError) {
+        try await write { db in try WatchlistStoring.replace(items, removals: removals, entityTag: entityTag, api: api, at: pulledAt, in: db) }
     }
 
     /// Records that the server confirmed (`304`) the known watchlist of `api`.

@@ -8,7 +8,8 @@ import Movies
 enum WatchlistStoring {
     /// Writes a change to the outbox and returns it. Its time is this machine's clock, but always
     /// after the last change this store made to the movie on this API and after the movie's known
-    /// state there, so that on this device a later change always wins over an earlier one. Other
+    /// state there (its entry, or when it left the list), so that a change made after seeing
+    /// another wins over it, whatever the two clocks say. Other
     /// movies and other APIs do not count: one entry stamped far in the future holds back only
     /// its own movie.
     ///
@@ -19,7 +20,8 @@ enum WatchlistStoring {
         let ofMovie = OutboxChange.filter(OutboxChange.Columns.apiId == apiID && OutboxChange.Columns.movieId == movieID)
         let latestSent = try ofMovie.select(max(OutboxChange.Columns.changedAt), as: Int64?.self).fetchOne(db) ?? nil
         let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": movieID])
-        let latest = [latestSent, known?.changedAt].compactMap { $0 }.max() ?? 0
+        let removedAt = try WatchlistRemovals.at(movieID, apiID: apiID, in: db)
+        let latest = [latestSent, known?.changedAt, removedAt].compactMap { $0 }.max() ?? 0
         let lastPending = try ofMovie.order(OutboxChange.Columns.sequence.desc).fetchOne(db)
         let currentNote = lastPending.map { $0.action == .add ? $0.note : "" } ?? known?.note ?? ""
         let record = WatchlistChangeRecord(
@@ -61,13 +63,15 @@ enum WatchlistStoring {
                 try WatchlistChangeLog.note(before: known, after: entry, movieID: change.movieID, changedAt: change.changedAt, apiID: apiID, in: db)
             case .remove:
                 try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": change.movieID])
+                try WatchlistRemovals.note(change.movieID, at: change.changedAt, apiID: apiID, in: db)
                 try WatchlistChangeLog.note(before: known, after: nil, movieID: change.movieID, changedAt: change.changedAt, apiID: apiID, in: db)
             }
         }
     }
 
-    static func replace(_ items: [WatchlistItem], entityTag: String?, api: String, at date: Date, in db: Database) throws {
+    static func replace(_ items: [WatchlistItem], removals: [Int: Int64]?, entityTag: String?, api: String, at date: Date, in db: Database) throws {
         let apiID = try StoredAPI.id(making: api, in: db)
+        if let removals { try WatchlistRemovals.replace(with: removals, apiID: apiID, in: db) }
         var before = Dictionary(try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db).map { ($0.movieId, $0) }) { first, _ in first }
         try KnownWatchlistEntry.of(apiID: apiID).deleteAll(db)
         for item in items {

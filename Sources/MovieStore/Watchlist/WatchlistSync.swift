@@ -60,7 +60,7 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
     /// Asks the server for the list and keeps it.
     public func pull() async throws(WatchlistSyncFailure<Service.Failure>) {
         let entityTag = try await storeCall { () async throws(StoreError) in try await store.watchlistEntityTag(api: api) }
-        let answer: Revalidation<[WatchlistItem]>
+        let answer: Revalidation<WatchlistSnapshot>
         do {
             answer = try await service.watchlist(ifNoneMatch: entityTag)
         } catch {
@@ -68,8 +68,10 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
             throw .network(error)
         }
         switch answer {
-        case let .modified(items, freshness):
-            try await storeCall { () async throws(StoreError) in try await store.replaceWatchlist(items, entityTag: freshness.entityTag, api: api) }
+        case let .modified(snapshot, freshness):
+            try await storeCall { () async throws(StoreError) in
+                try await store.replaceWatchlist(snapshot.items, removals: snapshot.removals, entityTag: freshness.entityTag, api: api)
+            }
         case .notModified:
             try await storeCall { () async throws(StoreError) in try await store.confirmWatchlist(api: api) }
         }

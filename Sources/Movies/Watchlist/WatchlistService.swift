@@ -3,8 +3,9 @@
 public protocol WatchlistService<Failure>: Sendable {
     associatedtype Failure: Error
 
-    /// The owner's watchlist, newest change first, or word that the copy tagged `entityTag` is current.
-    func watchlist(ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<[WatchlistItem]>
+    /// The owner's watchlist, newest change first, with its removals when the server sends them; or
+    /// word that the copy tagged `entityTag` is current.
+    func watchlist(ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<WatchlistSnapshot>
 
     /// Sends `changes` in one request under the idempotency key `key`, and returns what became of
     /// each, in order. The same key with the same changes is answered the same, applying nothing twice.

@@ -59,6 +59,8 @@ extension ServerDatabaseTests {
                     #expect(list.status == 200)
                     #expect(list.headers.first(name: "cache-control") == "private, max-age=0")
                     #expect(Self.entries(list) == [[2: "from b"], [6: "a"]], "newest change first; movie 1 was removed")
+                    let removed = (list.json?["removed"] as? [[String: Any]])?.map { "\($0["movieId"] ?? "?") \($0["changedAt"] ?? "?")" }
+                    #expect(removed == ["1 2026-01-01T12:00:00.000Z"], "a removal is listed with its time, so that a device can order its changes after it")
                     let tag = try #require(list.headers.first(name: "etag"))
                     #expect(try await owner.list(ifNoneMatch: tag).status == 304)
 

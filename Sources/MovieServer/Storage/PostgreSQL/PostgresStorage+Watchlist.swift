@@ -3,7 +3,7 @@ import Movies
 import PostgresNIO
 
 extension PostgresStorage: WatchlistStorage {
-    public func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
         try await run { client in
             try await client.withConnection { connection in try await PostgresWatchlist.list(connection, owner: owner, logger: self.logger) }
         }

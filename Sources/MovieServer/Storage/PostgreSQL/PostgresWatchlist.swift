@@ -10,7 +10,7 @@ enum PostgresWatchlist {
     static func list(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistEntry] {
         try await entries(connection, """
             SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry
-            WHERE owner = \(owner) AND NOT removed ORDER BY changed_at DESC, movie_id
+            WHERE owner = \(owner) ORDER BY changed_at DESC, movie_id
             """, logger: logger)
     }
 

@@ -3,7 +3,7 @@ import GRDB
 import Movies
 
 extension SQLiteStorage: WatchlistStorage {
-    public func watchlist(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
         try await read { db in try SQLiteWatchlist.list(db, owner: owner) }
     }
 

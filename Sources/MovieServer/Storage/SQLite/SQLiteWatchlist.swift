@@ -8,7 +8,7 @@ enum SQLiteWatchlist {
     static func list(_ db: Database, owner: String) throws -> [WatchlistEntry] {
         try Row.fetchAll(db, sql: """
             SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry
-            WHERE owner = ? AND removed = 0 ORDER BY changed_at DESC, movie_id
+            WHERE owner = ? ORDER BY changed_at DESC, movie_id
             """, arguments: [owner]).map(entry)
     }
 
