@@ -13,6 +13,13 @@ final class RecordingWatchlistService: WatchlistService {
 
     private let state = Mutex<(keys: [String], applied: [String], items: [Int: WatchlistItem], failure: (any Error)?)>(([], [], [:], nil))
 
+    /// The time this server orders every applied change by, as a server does for a clock too far ahead.
+    let orderedAt: Int64?
+
+    init(orderedAt: Int64? = nil) {
+        self.orderedAt = orderedAt
+    }
+
     var keys: [String] { state.withLock { $0.keys } }
     var applied: [String] { state.withLock { $0.applied } }
     func fail(with error: (any Error)?) { state.withLock { $0.failure = error } }
@@ -25,15 +32,16 @@ final class RecordingWatchlistService: WatchlistService {
         }
     }
 
-    func apply(_ changes: [WatchlistChangeRecord], key: String) async throws -> [WatchlistChangeOutcome] {
+    func apply(_ changes: [WatchlistChangeRecord], key: String) async throws -> [WatchlistChangeResult] {
         try state.withLock { state in
             state.keys.append(key)
             if let failure = state.failure { throw failure }
             return changes.map { change in
-                if state.applied.contains(change.id) { return .repeated }
+                if state.applied.contains(change.id) { return WatchlistChangeResult(.repeated) }
                 state.applied.append(change.id)
-                state.items[change.movieID] = change.action == .add ? WatchlistItem(movieID: change.movieID, note: change.note, changedAt: change.changedAt) : nil
-                return .applied
+                let time = orderedAt ?? change.changedAt
+                state.items[change.movieID] = change.action == .add ? WatchlistItem(movieID: change.movieID, note: change.note, changedAt: time) : nil
+                return WatchlistChangeResult(.applied, orderedAt: orderedAt)
             }
         }
     }

@@ -43,12 +43,14 @@ public struct APIWatchlist: Decodable, Sendable, Hashable {
     }
 }
 
-/// The answer to `POST /api/watchlist/changes`: `{"results": [{"id", "movieId", "outcome"}]}`.
+/// The answer to `POST /api/watchlist/changes`: `{"results": [{"id", "movieId", "outcome",
+/// "changedAt"}]}` (`changedAt` only for a change applied or superseded, and not from every server).
 public struct APIWatchlistResults: Decodable, Sendable, Hashable {
     public struct Result: Decodable, Sendable, Hashable {
         public let id: String
         public let movieId: Int
         public let outcome: String
+        public let changedAt: String?
     }
 
     public let results: [Result]

@@ -25,7 +25,7 @@ public final class APIWatchlistService: WatchlistService {
         }
     }
 
-    public func apply(_ changes: [WatchlistChangeRecord], key: String) async throws(NetworkError) -> [WatchlistChangeOutcome] {
+    public func apply(_ changes: [WatchlistChangeRecord], key: String) async throws(NetworkError) -> [WatchlistChangeResult] {
         let answer = try await client.send(APIRoute.watchlistChangesRequest(changes, key: key))
         guard answer.results.count == changes.count, zip(answer.results, changes).allSatisfy({ $0.id == $1.id }) else {
             throw .cannotDecode(path: "/api/watchlist/changes", reason: "the answer does not list the changes sent, in order")
@@ -34,7 +34,13 @@ public final class APIWatchlistService: WatchlistService {
             guard let outcome = WatchlistChangeOutcome(rawValue: result.outcome) else {
                 throw .cannotDecode(path: "/api/watchlist/changes", reason: "the answer has an unknown outcome '\(result.outcome.prefix(40))'")
             }
-            return outcome
+            let orderedAt = try result.changedAt.map { text throws(NetworkError) in
+                guard let time = WatchlistClock.milliseconds(text) else {
+                    throw .cannotDecode(path: "/api/watchlist/changes", reason: "a result's changedAt is not an RFC 3339 time")
+                }
+                return time
+            }
+            return WatchlistChangeResult(outcome, orderedAt: orderedAt)
         }
     }
 

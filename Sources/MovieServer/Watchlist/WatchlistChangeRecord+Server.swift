@@ -15,11 +15,6 @@ extension WatchlistChangeRecord {
         WatchlistVersion(changedAt: changedAt, device: device)
     }
 
-    /// The same change, made at `changedAt`.
-    func restamped(at changedAt: Int64) -> WatchlistChangeRecord {
-        WatchlistChangeRecord(id: id, movieID: movieID, action: action, note: note, changedAt: changedAt, device: device)
-    }
-
     /// The entry this change makes when it wins.
     var entry: WatchlistEntry {
         WatchlistEntry(movieID: movieID, note: note, version: version, removed: action == .remove)

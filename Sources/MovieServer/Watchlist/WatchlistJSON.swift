@@ -157,13 +157,20 @@ extension WatchlistJSON {
         return WatchlistAnswer(status: 200, body: output + "}")
     }
 
+    /// `{"results": [{"id", "movieId", "outcome", "changedAt"}]}`: `changedAt`, for a change applied
+    /// or superseded now, is the time it was ordered by (its own, or the server's clock plus five
+    /// minutes when that is earlier), so that the device keeps the version the server keeps.
     static func batchAnswer(_ changes: [WatchlistChangeRecord], outcomes: [WatchlistChangeOutcome]) -> WatchlistAnswer {
         var output = "{\"results\":["
         for (index, (change, outcome)) in zip(changes, outcomes).enumerated() {
             if index > 0 { output += "," }
             output += "{\"id\":"
             ContractJSON.writeString(change.id, to: &output)
-            output += ",\"movieId\":\(change.movieID),\"outcome\":\"\(outcome.rawValue)\"}"
+            output += ",\"movieId\":\(change.movieID),\"outcome\":\"\(outcome.rawValue)\""
+            if outcome == .applied || outcome == .superseded {
+                output += ",\"changedAt\":\"\(WatchlistClock.string(change.changedAt))\""
+            }
+            output += "}"
         }
         return WatchlistAnswer(status: 200, body: output + "]}")
     }

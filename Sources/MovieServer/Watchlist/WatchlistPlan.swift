@@ -60,8 +60,9 @@ extension WatchlistPlan {
         var written: [Int: WatchlistEntry] = [:]
         var journal: [Journaled] = []
         var outcomes: [WatchlistChangeOutcome] = []
+        var ordered: [WatchlistChangeRecord] = []
         for sent in write.changes {
-            let change = sent.changedAt > write.latestChangeTime ? sent.restamped(at: write.latestChangeTime) : sent
+            let change = sent.changedAt > write.latestChangeTime ? sent.ordered(at: write.latestChangeTime) : sent
             let outcome: WatchlistChangeOutcome
             if let fingerprint = seen[change.id] {
                 guard fingerprint == sent.fingerprint else {
@@ -83,12 +84,13 @@ extension WatchlistPlan {
                 journal.append(Journaled(change: sent, outcome: outcome))
             }
             outcomes.append(outcome)
+            ordered.append(change)
         }
         let answer = switch write.shape {
         case .single:
             WatchlistJSON.singleAnswer(write.changes[0], outcome: outcomes[0], entry: entries[write.changes[0].movieID])
         case .batch:
-            WatchlistJSON.batchAnswer(write.changes, outcomes: outcomes)
+            WatchlistJSON.batchAnswer(ordered, outcomes: outcomes)
         }
         self.init(answer: answer, recordsAnswer: true, entries: written.values.sorted { $0.movieID < $1.movieID }, journal: journal)
     }

@@ -47,13 +47,17 @@ enum WatchlistStoring {
     }
 
     /// Takes `acknowledged` out of the outbox and writes the ones the server applied into the
-    /// known state, so that the list is right before the next pull.
+    /// known state, so that the list is right before the next pull; unless the store already knows
+    /// a later state of the movie (the live feed brought another device's newer change while the
+    /// answer was on its way), which stays.
     static func acknowledge(_ acknowledged: [(WatchlistChangeRecord, applied: Bool)], api: String, in db: Database) throws {
         let apiID = try StoredAPI.id(making: api, in: db)
         for (change, applied) in acknowledged {
             try OutboxChange.filter(OutboxChange.Columns.changeId == change.id).deleteAll(db)
             guard applied else { continue }
             let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": change.movieID])
+            let removedAt = try WatchlistRemovals.at(change.movieID, apiID: apiID, in: db)
+            if [known?.changedAt, removedAt].compactMap({ $0 }).contains(where: { $0 > change.changedAt }) { continue }
             switch change.action {
             case .add:
                 let entry = KnownWatchlistEntry(

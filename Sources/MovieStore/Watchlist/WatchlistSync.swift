@@ -82,14 +82,18 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
         while true {
             let batch = try await storeCall { () async throws(StoreError) in try await store.pendingWatchlistChanges(api: api, limit: batchSize) }
             guard !batch.isEmpty else { return report }
-            let outcomes: [WatchlistChangeOutcome]
+            let answers: [WatchlistChangeResult]
             do {
-                outcomes = try await service.apply(batch, key: Self.key(of: batch))
+                answers = try await service.apply(batch, key: Self.key(of: batch))
             } catch {
                 try await noteMissingWatchlist(error)
                 throw .network(error, sentBefore: report)
             }
-            let results = zip(batch, outcomes).map { ($0, $1) }
+            // Each change is kept at the time the server orders it by, which the server may have
+            // brought back from a clock too far ahead: the version the feed and the list carry.
+            let results = zip(batch, answers).map { change, answer in
+                (answer.orderedAt.map { change.ordered(at: $0) } ?? change, answer.outcome)
+            }
             try await storeCall { () async throws(StoreError) in try await store.acknowledgeWatchlistChanges(results, api: api) }
             report.add(results)
         }

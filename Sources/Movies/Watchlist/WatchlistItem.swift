@@ -48,6 +48,11 @@ public struct WatchlistChangeRecord: Sendable, Hashable {
         self.changedAt = changedAt
         self.device = device
     }
+
+    /// The same change, ordered as made at `changedAt` (the server's bound on a clock too far ahead).
+    public func ordered(at changedAt: Int64) -> WatchlistChangeRecord {
+        WatchlistChangeRecord(id: id, movieID: movieID, action: action, note: note, changedAt: changedAt, device: device)
+    }
 }
 
 /// What the server did with one sent change.

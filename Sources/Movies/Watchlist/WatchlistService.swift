@@ -9,7 +9,7 @@ public protocol WatchlistService<Failure>: Sendable {
 
     /// Sends `changes` in one request under the idempotency key `key`, and returns what became of
     /// each, in order. The same key with the same changes is answered the same, applying nothing twice.
-    func apply(_ changes: [WatchlistChangeRecord], key: String) async throws(Failure) -> [WatchlistChangeOutcome]
+    func apply(_ changes: [WatchlistChangeRecord], key: String) async throws(Failure) -> [WatchlistChangeResult]
 
     /// Whether `failure` says the server has no watchlist at all (the original static site).
     func meansNoWatchlist(_ failure: Failure) -> Bool

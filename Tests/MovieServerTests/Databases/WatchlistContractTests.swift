@@ -260,6 +260,20 @@ extension ServerDatabaseTests {
                 let entries = try await storage.watchlist(owner: "o")
                 #expect(entries.first { $0.movieID == 6 }?.note == "ten minutes on")
                 #expect(entries.allSatisfy { $0.version.changedAt < received + 1_000_000 })
+
+                let batch = WatchlistWrite(
+                    owner: "o", key: "b", request: "POST changes", body: Data("b".utf8),
+                    changes: [
+                        WatchlistChangeRecord(id: "c4", movieID: 7, action: .add, note: "ahead", changedAt: farFuture, device: "d"),
+                        WatchlistChangeRecord(id: "c5", movieID: 6, action: .remove, note: "", changedAt: received, device: "d"),
+                        WatchlistChangeRecord(id: "c2", movieID: 7, action: .add, note: "", changedAt: received + 299_000, device: "d"),
+                    ],
+                    shape: .batch, receivedAt: received + 900_000
+                )
+                let answer = try await storage.applyWatchlist(batch, now: Date(timeIntervalSince1970: Double(received + 900_000) / 1000))
+                #expect(answer.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"applied","changedAt":"\#(WatchlistClock.string(received + 1_200_000))"},"#
+                    + #"{"id":"c5","movieId":6,"outcome":"superseded","changedAt":"\#(WatchlistClock.string(received))"},"#
+                    + #"{"id":"c2","movieId":7,"outcome":"repeated"}]}"#, "each change with the time the server orders it by; none for a repeat")
             }
         }
 
