@@ -59,14 +59,15 @@ struct WatchlistRemovalTests {
         #expect(other.changedAt == removedAt - 86_400_000, "another movie keeps this machine's time")
     }
 
-    @Test("the server's removals replace the known ones; a server that sends none leaves them")
-    func removalsAreReplaced() async throws {
+    @Test("a list's removals are kept at their newest time; a list without any, or from a server that sends none, forgets none")
+    func removalsAreKept() async throws {
         let store = try makeStore()
         let epoch = Date(timeIntervalSince1970: 0)
         try await store.replaceWatchlist([], removals: [6: removedAt, 9: removedAt], entityTag: nil, api: api)
+        try await store.replaceWatchlist([], removals: [9: removedAt - 1000], entityTag: nil, api: api)
         try await store.replaceWatchlist([], removals: nil, entityTag: nil, api: api)
-        #expect(try await store.recordWatchlistChange(movieID: 6, action: .add, api: api, now: epoch).changedAt == removedAt + 1)
         try await store.replaceWatchlist([], removals: [:], entityTag: nil, api: api)
-        #expect(try await store.recordWatchlistChange(movieID: 9, action: .add, api: api, now: epoch).changedAt == 1, "the removal is forgotten")
+        #expect(try await store.recordWatchlistChange(movieID: 6, action: .add, api: api, now: epoch).changedAt == removedAt + 1)
+        #expect(try await store.recordWatchlistChange(movieID: 9, action: .add, api: api, now: epoch).changedAt == removedAt + 1)
     }
 }

@@ -16,11 +16,9 @@ enum WatchlistRemovals {
             """, arguments: [apiID, movieID, changedAt])
     }
 
-    /// Makes `removals` the known removals of `apiID`: the server sent all of them.
-    static func replace(with removals: [Int: Int64], apiID: Int64, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM watchlistRemoval WHERE apiId = ?", arguments: [apiID])
-        for (movieID, changedAt) in removals {
-            try note(movieID, at: changedAt, apiID: apiID, in: db)
-        }
+    /// Every known removal of `apiID`, by movie.
+    static func all(apiID: Int64, in db: Database) throws -> [Int: Int64] {
+        let rows = try Row.fetchAll(db, sql: "SELECT movieId, changedAt FROM watchlistRemoval WHERE apiId = ?", arguments: [apiID])
+        return Dictionary(rows.map { ($0["movieId"] as Int, $0["changedAt"] as Int64) }) { first, _ in first }
     }
 }

@@ -73,9 +73,20 @@ enum WatchlistStoring {
         }
     }
 
+    /// Takes in the server's list: merged movie by movie when the server sent its removals
+    /// (``WatchlistMerging``), else taken as it is.
     static func replace(_ items: [WatchlistItem], removals: [Int: Int64]?, entityTag: String?, api: String, at date: Date, in db: Database) throws {
         let apiID = try StoredAPI.id(making: api, in: db)
-        if let removals { try WatchlistRemovals.replace(with: removals, apiID: apiID, in: db) }
+        if let removals {
+            try WatchlistMerging.merge(items, removals: removals, apiID: apiID, in: db)
+        } else {
+            try takeAsItIs(items, apiID: apiID, at: date, in: db)
+        }
+        try WatchlistPullState(apiId: apiID, entityTag: entityTag, pulledAt: date.timeIntervalSince1970, serverHasNone: false).save(db)
+    }
+
+    /// The list of a server that does not send its removals: what it lists is the list.
+    private static func takeAsItIs(_ items: [WatchlistItem], apiID: Int64, at date: Date, in db: Database) throws {
         var before = Dictionary(try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db).map { ($0.movieId, $0) }) { first, _ in first }
         try KnownWatchlistEntry.of(apiID: apiID).deleteAll(db)
         for item in items {
@@ -90,7 +101,6 @@ enum WatchlistStoring {
         for (movieID, gone) in before.sorted(by: { $0.key < $1.key }) {
             try WatchlistChangeLog.note(before: gone, after: nil, movieID: movieID, changedAt: WatchlistClock.now(date), apiID: apiID, in: db)
         }
-        try WatchlistPullState(apiId: apiID, entityTag: entityTag, pulledAt: date.timeIntervalSince1970, serverHasNone: false).save(db)
     }
 
     static func confirm(api: String, at date: Date, in db: Database) throws {

@@ -1,0 +1,35 @@
+import GRDB
+import Movies
+
+/// A server's list (with its removals) taken into the known list movie by movie, by version: for
+/// each movie, the newer of what the store knows (an entry, or when it left the list) and what the
+/// list says wins. A list read before the live feed's latest event arrives after it, so taking
+/// it as it is would undo that event for a moment; merged, it undoes nothing. A movie the list
+/// says nothing of keeps what the store knows (an addition the feed brought after the list was read).
+///
+/// Every version the store keeps is one the server gave (the list, the feed, the time an
+/// acknowledgement names), so the comparison is between the server's own orders.
+enum WatchlistMerging {
+    static func merge(_ items: [WatchlistItem], removals: [Int: Int64], apiID: Int64, in db: Database) throws {
+        let known = Dictionary(try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db).map { ($0.movieId, $0) }) { first, _ in first }
+        let knownRemovals = try WatchlistRemovals.all(apiID: apiID, in: db)
+        let listed = Dictionary(items.map { ($0.movieID, $0) }) { first, _ in first }
+        for movieID in Set(listed.keys).union(removals.keys).sorted() {
+            let local = [known[movieID]?.changedAt, knownRemovals[movieID]].compactMap { $0 }.max()
+            if let item = listed[movieID] {
+                guard local.map({ $0 <= item.changedAt }) ?? true else { continue }
+                let entry = KnownWatchlistEntry(
+                    apiId: apiID, movieId: movieID, note: item.note, changedAt: item.changedAt,
+                    title: item.title ?? known[movieID]?.title, year: item.year ?? known[movieID]?.year
+                )
+                try entry.save(db)
+                try WatchlistChangeLog.note(before: known[movieID], after: entry, movieID: movieID, changedAt: item.changedAt, apiID: apiID, in: db)
+            } else if let removedAt = removals[movieID] {
+                guard local.map({ $0 <= removedAt }) ?? true else { continue }
+                try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": movieID])
+                try WatchlistRemovals.note(movieID, at: removedAt, apiID: apiID, in: db)
+                try WatchlistChangeLog.note(before: known[movieID], after: nil, movieID: movieID, changedAt: removedAt, apiID: apiID, in: db)
+            }
+        }
+    }
+}
