@@ -52,6 +52,17 @@ struct WatchlistMergingTests {
         #expect(kinds == ["5 removed", "7 noteChanged", "8 added"])
     }
 
+    @Test("a known movie the list does not name goes, unless the feed brought it after the list was read; an empty list empties the known one")
+    func unnamedMoviesGo() async throws {
+        let store = try makeStore()
+        try await store.replaceWatchlist([WatchlistItem(movieID: 5, note: "old", changedAt: time)], removals: [:], entityTag: nil, api: api)
+        #expect(try await store.applyLiveUpdate(event(9, "new", at: time + 1000, cursor: 1), api: api))
+        try await store.replaceWatchlist([WatchlistItem(movieID: 7, note: "listed", changedAt: time + 500)], removals: [:], entityTag: nil, api: api)
+        #expect(try await store.watchlist(api: api).lines.map(\.movieID).sorted() == [7, 9], "5 is gone from the server; 9 came after the list")
+        try await store.replaceWatchlist([], removals: [:], entityTag: nil, api: api)
+        #expect(try await store.watchlist(api: api).lines.isEmpty, "a server that lost its lists (a memory server started again)")
+    }
+
     @Test("a server that sends no removals is taken as it is")
     func serverWithoutRemovalsIsTakenAsItIs() async throws {
         let store = try makeStore()

@@ -41,11 +41,17 @@ class Campaign:
                 await device.open_window()
             workers = [asyncio.create_task(self.work_on(device)) for device in self.devices]
             faults = asyncio.create_task(self.inject_faults())
-            await asyncio.sleep(self.seconds)
-            self.stopping = True
-            await asyncio.gather(*workers)
-            faults.cancel()
-            await asyncio.gather(faults, *self.fault_tasks, return_exceptions=True)
+            try:
+                await asyncio.sleep(self.seconds)
+                self.stopping = True
+                await asyncio.gather(*workers)
+            finally:
+                self.stopping = True
+                faults.cancel()
+                for worker in workers:
+                    worker.cancel()
+                await asyncio.gather(faults, *workers, return_exceptions=True)
+                await asyncio.gather(*list(self.fault_tasks), return_exceptions=True)
             await self.heal()
             await self.finish()
         finally:
@@ -187,14 +193,15 @@ class Campaign:
     async def finish(self):
         """Every device runs once more (signed in again if it must), twice, so that the second round
         fetches what the others sent in the first; then the final states are read."""
-        for round_number in (1, 2):
-            for device in self.devices:
-                if not device.signed_in:
-                    await self.sign_in(device)
-                for _ in range(5):
-                    if (await device.run("final-sync", ["sync", "--timeout", "10"]))["exit"] == 0:
-                        break
-                    await asyncio.sleep(1)
+        async def once_more(device):
+            if not device.signed_in:
+                await self.sign_in(device)
+            for _ in range(5):
+                if (await device.run("final-sync", ["sync", "--timeout", "10"]))["exit"] == 0:
+                    break
+                await asyncio.sleep(1)
+        for _ in range(2):  # all devices at once, as people would; the second round fetches the first's
+            await asyncio.gather(*(once_more(device) for device in self.devices))
         for device in self.devices:
             operation = await device.run("final-list", ["watchlist", "--json", "--offline"])
             self.history.write("device-final", device=device.name, person=device.person, list=parse(operation["stdout"]))

@@ -5,15 +5,18 @@ what went wrong, from the operations, the faults and the final states alone.
     check.py HISTORY.jsonl        exit 0 when nothing is wrong, 1 with the violations, 2 unreadable
 
 - lost: a change a device accepted (its `watch --json` line names it) that never reached the
-  server's journal; or a movie whose final entry is not what the last change applied to it says.
+  server's journal; a movie whose final entry is not what the last change applied to it says; a
+  movie whose final entry is not what the feed's last event of it says.
 - duplicated: a change id twice in the journal; a note (each is unique) applied twice in the feed;
   a window that printed the same change twice.
 - leaked: a note of one person anywhere another person's device, window, list or feed shows.
 - out of order (causality): a device's change that lost to a change the device had already seen,
-  whatever the clocks: it was acknowledged before a sync of the device that ended before the
-  device made its change; or the device's own earlier change.
+  whatever the clocks: it was acknowledged before a fetch of the device (a sync, or an online
+  `watchlist` that reached the server) that ended before the device made its change; or the
+  device's own earlier change.
 - not converged: a device's store or an open window that does not show the server's list at the
-  end; with the seconds from the end of the faults to each one's converging (p50, p99).
+  end. The figures are seconds from the end of the faults: for a device, to the end of its last
+  sync (its store is read then); for a window, to the line from which on it showed the list.
 
 The last line is the summary tools read:
 `chaos: N operations, F faults, D devices, W windows: 0 lost, 0 duplicated, 0 leaked, 0 out of order, converged in X s (p99 Y s)`."""
@@ -266,8 +269,11 @@ class Checker:
         for record in self.items:
             if record["type"] != "device-final":
                 continue
-            got = record.get("list") or {}
-            shows = {e["movieId"]: e["note"] for e in got.get("entries", [])}
+            got = record.get("list")
+            if not isinstance(got, dict):
+                self.flag("not converged", f"{record['device']}'s store could not be read at the end")
+                continue
+            shows = {e["movieId"]: e["note"] for e in entries_of(got)}
             if got.get("pendingChanges", 0) or shows != wanted.get(record["person"], {}):
                 self.flag("not converged", f"{record['device']}'s store shows {shows} with {got.get('pendingChanges')} pending; the server's list is {wanted.get(record['person'])}")
                 continue

@@ -91,7 +91,9 @@ class Device:
                 await asyncio.wait_for(process.wait(), 60)
         except asyncio.TimeoutError:
             outcome = "timed out"
-        if process.returncode is None:
+        try:  # a login that failed before its code closes its output as it ends: let it end
+            await asyncio.wait_for(process.wait(), 5)
+        except asyncio.TimeoutError:
             process.kill()
             await process.wait()
         err = (await process.stderr.read()).decode(errors="replace")
@@ -128,15 +130,14 @@ class Device:
 
     async def close_window(self, window, kill=False):
         process, reader = self.windows.pop(window)
-        if process.returncode is None:
+        if not reader.done():
             if kill:
                 process.kill()
                 self.history.write("fault", fault="kill-window", device=self.name, window=window)
             else:
                 process.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(reader, 20)
-        except asyncio.TimeoutError:
+        done, _ = await asyncio.wait({reader}, timeout=20)
+        if not done:
             process.kill()
             await reader
         self.history.write("op", device=self.name, person=self.person, op="window-close", window=window, began=self.history.now(),

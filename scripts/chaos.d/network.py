@@ -52,7 +52,7 @@ class Network:
                     await stall.wait()
                 writer.write(data)
                 await writer.drain()
-        except (OSError, asyncio.CancelledError):
+        except OSError:
             pass
         finally:
             self._close(writer)

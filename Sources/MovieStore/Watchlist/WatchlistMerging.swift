@@ -1,16 +1,19 @@
+import Foundation
 import GRDB
 import Movies
 
 /// A server's list (with its removals) taken into the known list movie by movie, by version: for
 /// each movie, the newer of what the store knows (an entry, or when it left the list) and what the
 /// list says wins. A list read before the live feed's latest event arrives after it, so taking
-/// it as it is would undo that event for a moment; merged, it undoes nothing. A movie the list
-/// says nothing of keeps what the store knows (an addition the feed brought after the list was read).
+/// it as it is would undo that event for a moment; merged, it undoes nothing. A known movie the
+/// list says nothing of goes (the server no longer has it: a memory server started again, a
+/// database restored), unless its version is newer than anything the list names: an addition the
+/// feed brought after the list was read.
 ///
 /// Every version the store keeps is one the server gave (the list, the feed, the time an
 /// acknowledgement names), so the comparison is between the server's own orders.
 enum WatchlistMerging {
-    static func merge(_ items: [WatchlistItem], removals: [Int: Int64], apiID: Int64, in db: Database) throws {
+    static func merge(_ items: [WatchlistItem], removals: [Int: Int64], apiID: Int64, at date: Date, in db: Database) throws {
         let known = Dictionary(try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db).map { ($0.movieId, $0) }) { first, _ in first }
         let knownRemovals = try WatchlistRemovals.all(apiID: apiID, in: db)
         let listed = Dictionary(items.map { ($0.movieID, $0) }) { first, _ in first }
@@ -30,6 +33,12 @@ enum WatchlistMerging {
                 try WatchlistRemovals.note(movieID, at: removedAt, apiID: apiID, in: db)
                 try WatchlistChangeLog.note(before: known[movieID], after: nil, movieID: movieID, changedAt: removedAt, apiID: apiID, in: db)
             }
+        }
+        let newestNamed = (items.map(\.changedAt) + removals.values).max()
+        for (movieID, entry) in known.sorted(by: { $0.key < $1.key }) where listed[movieID] == nil && removals[movieID] == nil {
+            if let newestNamed, entry.changedAt > newestNamed { continue }
+            try KnownWatchlistEntry.deleteOne(db, key: ["apiId": apiID, "movieId": movieID])
+            try WatchlistChangeLog.note(before: entry, after: nil, movieID: movieID, changedAt: WatchlistClock.now(date), apiID: apiID, in: db)
         }
     }
 }

@@ -78,7 +78,7 @@ enum WatchlistStoring {
     static func replace(_ items: [WatchlistItem], removals: [Int: Int64]?, entityTag: String?, api: String, at date: Date, in db: Database) throws {
         let apiID = try StoredAPI.id(making: api, in: db)
         if let removals {
-            try WatchlistMerging.merge(items, removals: removals, apiID: apiID, in: db)
+            try WatchlistMerging.merge(items, removals: removals, apiID: apiID, at: date, in: db)
         } else {
             try takeAsItIs(items, apiID: apiID, at: date, in: db)
         }

@@ -95,21 +95,22 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("two changes of one movie with the same time and the same device: the first stands, the second is superseded", arguments: Backend.allCases)
-        func exactTieKeepsTheFirst(backend: Backend) async throws {
+        @Test("two changes of one movie with the same time: from two devices, the first stands; from one device, the one it sent last", arguments: Backend.allCases)
+        func exactTies(backend: Backend) async throws {
             try await backend.withStorage { storage in
                 try await withServerClient(auth: Self.auth, storage: storage) { client in
                     let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
                     let batch = try await owner.batch(key: "tie", [
-                        Self.change("t1", 3, "add", note: "first", at: "2026-01-01T13:00:00Z", device: "d"),
-                        Self.change("t2", 3, "add", note: "second", at: "2026-01-01T13:00:00Z", device: "d"),
+                        Self.change("t1", 3, "add", note: "first", at: "2026-01-01T13:00:00Z", device: "e"),
+                        Self.change("t2", 3, "add", note: "second", at: "2026-01-01T13:00:00Z", device: "e"),
+                        Self.change("t3", 3, "add", note: "another device", at: "2026-01-01T13:00:00.001Z", device: "d"),
                     ])
                     let outcomes = (batch.json?["results"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
-                    #expect(outcomes == ["applied", "superseded"])
-                    let later = try await owner.put(3, key: "tie-again", #"{"note":"third","changedAt":"2026-01-01T13:00:00Z","device":"d"}"#)
+                    #expect(outcomes == ["applied", "applied", "superseded"], "e's second change is ordered after its first (13:00:00.001 from e beats d)")
+                    let later = try await owner.put(3, key: "tie-again", #"{"note":"third","changedAt":"2026-01-01T13:00:00.001Z","device":"d"}"#)
                     #expect(later.json?["outcome"] as? String == "superseded", "in another request too")
                     let notes = (try await owner.list().json?["entries"] as? [[String: Any]])?.compactMap { $0["note"] as? String }
-                    #expect(notes == ["first"])
+                    #expect(notes == ["second"])
                 }
             }
         }
@@ -265,7 +266,7 @@ extension ServerDatabaseTests {
                     owner: "o", key: "b", request: "POST changes", body: Data("b".utf8),
                     changes: [
                         WatchlistChangeRecord(id: "c4", movieID: 7, action: .add, note: "ahead", changedAt: farFuture, device: "d"),
-                        WatchlistChangeRecord(id: "c5", movieID: 6, action: .remove, note: "", changedAt: received, device: "d"),
+                        WatchlistChangeRecord(id: "c5", movieID: 6, action: .remove, note: "", changedAt: received, device: "e"),
                         WatchlistChangeRecord(id: "c2", movieID: 7, action: .add, note: "", changedAt: received + 299_000, device: "d"),
                     ],
                     shape: .batch, receivedAt: received + 900_000
@@ -274,6 +275,30 @@ extension ServerDatabaseTests {
                 #expect(answer.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"applied","changedAt":"\#(WatchlistClock.string(received + 1_200_000))"},"#
                     + #"{"id":"c5","movieId":6,"outcome":"superseded","changedAt":"\#(WatchlistClock.string(received))"},"#
                     + #"{"id":"c2","movieId":7,"outcome":"repeated"}]}"#, "each change with the time the server orders it by; none for a repeat")
+            }
+        }
+
+        @Test("a device's later change of a movie wins over its earlier one though both were brought back to the server's bound, or its clock went back; another device's older change still loses", arguments: Backend.allCases)
+        func sameDeviceKeepsItsOrder(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                let received: Int64 = 1_800_000_000_000
+                let dayAhead = received + 86_400_000
+                func change(_ id: String, _ note: String, at time: Int64, device: String = "d") -> WatchlistChangeRecord {
+                    WatchlistChangeRecord(id: id, movieID: 6, action: .add, note: note, changedAt: time, device: device)
+                }
+                func send(_ key: String, _ changes: [WatchlistChangeRecord], at time: Int64) async throws -> String {
+                    let write = WatchlistWrite(
+                        owner: "o", key: key, request: "POST changes", body: Data(key.utf8), changes: changes, shape: .batch, receivedAt: time
+                    )
+                    return try await storage.applyWatchlist(write, now: Date(timeIntervalSince1970: Double(time) / 1000)).body
+                }
+                let first = try await send("b1", [change("a", "first", at: dayAhead), change("b", "second", at: dayAhead + 1)], at: received)
+                #expect(first.contains(#""id":"b","movieId":6,"outcome":"applied","changedAt":"\#(WatchlistClock.string(received + 300_001))""#), "\(first)")
+                let wentBack = try await send("b2", [change("c", "clock back", at: received - 60_000)], at: received + 1000)
+                #expect(wentBack.contains(#""outcome":"applied","changedAt":"\#(WatchlistClock.string(received + 300_002))""#), "\(wentBack)")
+                let other = try await send("b3", [change("e", "other device", at: received + 2000, device: "e")], at: received + 2000)
+                #expect(other.contains(#""outcome":"superseded""#), "another device's change keeps to the times: \(other)")
+                #expect(try await storage.watchlist(owner: "o").map(\.note) == ["clock back"])
             }
         }
 
