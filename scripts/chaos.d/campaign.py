@@ -119,9 +119,14 @@ class Campaign:
     async def inject_faults(self):
         kinds = ["kill-server", "rotate-keys", "cut", "stall", "device-offline", "clock", "restart-database", "kill-window"]
         weights = [14, 3, 18, 12, 16, 14, 4, 8]
+        last_rotation = self.history.now()
         while True:
             await asyncio.sleep(self.rng.uniform(1.5, 4.5))
             kind = self.rng.choices(kinds, weights)[0]
+            if self.history.now() - last_rotation > 60:  # a rotation's step at least once a minute
+                kind = "rotate-keys"
+            if kind == "rotate-keys":
+                last_rotation = self.history.now()
             task = asyncio.create_task(self.fault(kind))
             self.fault_tasks.add(task)
             task.add_done_callback(self.fault_tasks.discard)

@@ -15,6 +15,7 @@ class Network:
         self.links = set()  # (device, instance, client writer, upstream writer)
         self.down = set()  # devices without a network
         self.stalled = {}  # instance -> asyncio.Event set when the stall ends
+        self.relaying = set()  # the task of each accepted connection
 
     async def add_device(self, device):
         server = await asyncio.start_server(lambda r, w: self._accept(device, r, w), "127.0.0.1", 0)
@@ -23,6 +24,14 @@ class Network:
         return self.device_ports[device]
 
     async def _accept(self, device, reader, writer):
+        task = asyncio.current_task()
+        self.relaying.add(task)
+        try:
+            await self._relay(device, reader, writer)
+        finally:
+            self.relaying.discard(task)
+
+    async def _relay(self, device, reader, writer):
         if device in self.down:
             self._close(writer)
             return
@@ -98,6 +107,8 @@ class Network:
 
     async def close(self):
         self.heal()
-        self.cut()
         for server in self.servers:
             server.close()
+        self.cut()
+        if self.relaying:  # each ends once its sockets are reset
+            await asyncio.wait(set(self.relaying), timeout=5)
