@@ -18,6 +18,15 @@ PASSWORD = "chaos campaign password"
 COMMAND_TIMEOUT = 90
 
 
+def stop(process):
+    """SIGKILL, unless the process ended meanwhile; whether it was killed."""
+    try:
+        process.kill()
+        return True
+    except ProcessLookupError:
+        return False
+
+
 class Device:
     def __init__(self, index, person, marquee, work, port, history, world):
         self.index, self.person, self.marquee, self.history, self.world = index, person, marquee, history, world
@@ -53,8 +62,7 @@ class Device:
         try:
             out, err = await asyncio.wait_for(process.communicate(), kill_after if kill_after is not None else timeout)
         except asyncio.TimeoutError:
-            killed = True
-            process.kill()
+            killed = stop(process)
             out, err = await process.communicate()
         operation = {"device": self.name, "person": self.person, "op": name, "args": arguments, "began": began, "ended": self.history.now(),
                      "exit": process.returncode, "killed": killed, "clock": self.clock_offset,
@@ -94,7 +102,7 @@ class Device:
         try:  # a login that failed before its code closes its output as it ends: let it end
             await asyncio.wait_for(process.wait(), 5)
         except asyncio.TimeoutError:
-            process.kill()
+            stop(process)
             await process.wait()
         err = (await process.stderr.read()).decode(errors="replace")
         self.signed_in = process.returncode == 0
@@ -132,13 +140,13 @@ class Device:
         process, reader = self.windows.pop(window)
         if not reader.done():
             if kill:
-                process.kill()
+                stop(process)
                 self.history.write("fault", fault="kill-window", device=self.name, window=window)
             else:
                 process.send_signal(signal.SIGINT)
         done, _ = await asyncio.wait({reader}, timeout=20)
         if not done:
-            process.kill()
+            stop(process)
             await reader
         self.history.write("op", device=self.name, person=self.person, op="window-close", window=window, began=self.history.now(),
                            ended=self.history.now(), exit=0, killed=kill, clock=self.clock_offset, stdout="", stderr="")
