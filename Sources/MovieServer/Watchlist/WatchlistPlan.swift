@@ -8,8 +8,8 @@ import Movies
 /// nothing; one with a seen id and other content makes the whole request a 422. Otherwise a
 /// change wins over the stored entry when its ``WatchlistVersion`` is greater (`applied`), or
 /// loses (`superseded`); removals stay as tombstones. A change stamped after the write's
-/// ``WatchlistWrite/latestChangeTime`` is ordered, and kept, as made at that time, and a change of
-/// the device whose change is stored is ordered after it (``order(_:latest:after:)``); its id's
+/// ``WatchlistWrite/latestChangeTime`` is ordered, and kept, as made at that time, or just after the
+/// same device's stored change that it follows (``order(_:latest:after:)``); its id's
 /// fingerprint keeps the time it was sent with, so a retry is still a repeat. A change for a movie
 /// the catalogue does not hold is `unknownMovie` and changes nothing.
 public struct WatchlistPlan: Sendable {
@@ -30,13 +30,13 @@ public struct WatchlistPlan: Sendable {
 
 extension WatchlistPlan {
     /// The time `sent` is ordered by: its own, but no later than `latest` (the server's clock plus
-    /// the margin), and after the stored entry when that entry is the same device's. A device sends
-    /// its changes of a movie in the order it made them, so its later change must win over its
-    /// earlier one even when both were brought back to `latest`, or its clock went back between
-    /// them; ordering it after keeps each movie's version rising, which devices rely on.
+    /// the margin). A change brought back to `latest` that its own time put after the stored change
+    /// of the same device is ordered just after that change: two changes of a movie from a clock
+    /// far ahead would otherwise tie at `latest`, and the device's later one would lose to its
+    /// earlier one. A change older than the stored one by its own time still loses, as any other.
     static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
         var time = min(sent.changedAt, latest)
-        if let stored, stored.version.device == sent.device, time <= stored.version.changedAt {
+        if let stored, stored.version.device == sent.device, time <= stored.version.changedAt, sent.changedAt > stored.version.changedAt {
             time = stored.version.changedAt + 1
         }
         return time == sent.changedAt ? sent : sent.ordered(at: time)
