@@ -9,7 +9,7 @@ import Movies
 /// change wins over the stored entry when its ``WatchlistVersion`` is greater (`applied`), or
 /// loses (`superseded`); removals stay as tombstones. A change stamped after the write's
 /// ``WatchlistWrite/latestChangeTime`` is ordered, and kept, as made at that time, or just after the
-/// same device's stored change that it follows (``order(_:latest:after:)``); its id's
+/// same device's stored change that it follows (`order(_:latest:after:)`); its id's
 /// fingerprint keeps the time it was sent with, so a retry is still a repeat. A change for a movie
 /// the catalogue does not hold is `unknownMovie` and changes nothing.
 public struct WatchlistPlan: Sendable {
