@@ -55,31 +55,15 @@ struct ChaosCheckerTests {
     @Test("a change that lost to one its device had fetched is out of order, whatever the clocks")
     func changeLostToOneItsDeviceHadSeen() async throws {
         var history = ChaosHistory()
-        history.journal[2]["outcome"] = "superseded"
-        history.feed.removeLast()
-        history.serverLists[0]["entries"] = [ChaosHistory.entry(1, note: "p0-d0-1")]
-        history.windowLines.removeLast()
-        history.deviceFinals = history.deviceFinals.map { final in
-            var final = final
-            if final["person"] as? String == "p0" { final["list"] = ChaosHistory.list([1: "p0-d0-1"]) }
-            return final
-        }
+        history.makeD1sChangeLose()
         try await expectViolation(1, "out of order", in: history, naming: "d1's change c2 of movie 1 (note 'p0-d1-1', made at t=3.00 s) lost to d0's change c1")
     }
 
     @Test("the same change lost by a device that had not fetched it is not out of order")
     func concurrentChangeMayLose() async throws {
         var history = ChaosHistory()
-        history.journal[2]["outcome"] = "superseded"
-        history.feed.removeLast()
-        history.serverLists[0]["entries"] = [ChaosHistory.entry(1, note: "p0-d0-1")]
-        history.windowLines.removeLast()
+        history.makeD1sChangeLose()
         history.operations.removeAll { $0["device"] as? String == "d1" && $0["op"] as? String == "sync" }
-        history.deviceFinals = history.deviceFinals.map { final in
-            var final = final
-            if final["person"] as? String == "p0" { final["list"] = ChaosHistory.list([1: "p0-d0-1"]) }
-            return final
-        }
         let outcome = try await check(history)
         #expect(outcome.status == 0, "\(outcome.standardOutput)")
     }
@@ -95,15 +79,7 @@ struct ChaosCheckerTests {
     @Test("an online list that reached the server counts as seeing the changes in it; an offline one does not")
     func onlineListIsAFetch() async throws {
         var history = ChaosHistory()
-        history.journal[2]["outcome"] = "superseded"
-        history.feed.removeLast()
-        history.serverLists[0]["entries"] = [ChaosHistory.entry(1, note: "p0-d0-1")]
-        history.windowLines.removeLast()
-        history.deviceFinals = history.deviceFinals.map { final in
-            var final = final
-            if final["person"] as? String == "p0" { final["list"] = ChaosHistory.list([1: "p0-d0-1"]) }
-            return final
-        }
+        history.makeD1sChangeLose()
         let sync = try #require(history.operations.firstIndex { $0["device"] as? String == "d1" && $0["op"] as? String == "sync" })
         history.operations[sync]["op"] = "list"
         history.operations[sync]["args"] = ["watchlist", "--json"]

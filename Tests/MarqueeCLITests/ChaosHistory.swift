@@ -43,6 +43,20 @@ struct ChaosHistory {
         ChaosHistory.event(3, owner: "account/a", movie: 1, note: "p0-d1-1"),
     ]
 
+    /// d1's change of movie 1 superseded by d0's, which it had fetched: the journal, the feed, the
+    /// server's list, the window and p0's stores all say d0's note stands.
+    mutating func makeD1sChangeLose() {
+        journal[2]["outcome"] = "superseded"
+        feed.removeLast()
+        serverLists[0]["entries"] = [ChaosHistory.entry(1, note: "p0-d0-1")]
+        windowLines.removeLast()
+        deviceFinals = deviceFinals.map { final in
+            var final = final
+            if final["person"] as? String == "p0" { final["list"] = ChaosHistory.list([1: "p0-d0-1"]) }
+            return final
+        }
+    }
+
     /// The history as JSON lines, in the order the campaign writes them.
     func lines() throws -> String {
         var records: [[String: Any]] = [["type": "world", "devices": ["d0": "p0", "d1": "p0", "d2": "p1"], "people": ["p0", "p1"], "movies": [1, 2], "t": 0]]
