@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "MovieAPI", targets: ["MovieAPI"]),
         .library(name: "MovieServer", targets: ["MovieServer"]),
+        .library(name: "MovieServerDatabases", targets: ["MovieServerDatabases"]),
         .library(name: "MovieStore", targets: ["MovieStore"]),
         .library(name: "MovieBrowser", targets: ["MovieBrowser"]),
         .library(name: "TextFormatting", targets: ["TextFormatting"]),
@@ -92,20 +93,42 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Resources/catalog.json"), .copy("Resources/openapi.yaml"), .copy("Resources/pages"), .copy("Resources/passwords")]
         ),
+        .target(
+            name: "MovieServerSQLite",
+            dependencies: [
+                "Movies", "MovieServer", "FTS5Search",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "MovieServerPostgres",
+            dependencies: [
+                "Movies", "MovieServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "MovieServerDatabases",
+            dependencies: ["MovieServer", "MovieServerSQLite", "MovieServerPostgres", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "ReferenceAPI", dependencies: ["Networking"], resources: [.copy("Resources/api")]),
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "ReferenceAPI", "TextFormatting",
+                "Movies", "Networking", "MovieAPI", "MovieServer", "MovieServerDatabases", "MovieStore", "MovieBrowser", "ReferenceAPI", "TextFormatting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,7 +139,7 @@ let package = Package(
         .target(
             name: "MarqueeTestSupport",
             dependencies: [
-                "MovieServer", "Networking", "ReferenceAPI",
+                "MovieServer", "MovieServerDatabases", "Networking", "ReferenceAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -166,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "MovieServerTests",
             dependencies: [
-                "MovieServer", "ReferenceAPI", "MarqueeTestSupport",
+                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "ReferenceAPI", "MarqueeTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -177,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeCLITests",
             dependencies: [
-                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI", "TextFormatting",
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieServerDatabases", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI", "TextFormatting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

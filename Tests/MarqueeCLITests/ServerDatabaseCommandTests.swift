@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MarqueeTestSupport
 import MovieServer
+import MovieServerDatabases
 import PostgresNIO
 import Testing
 

@@ -42,8 +42,9 @@ struct APIWatchlistWireTests {
         let changes = ["a", "b"].map { WatchlistChangeRecord(id: $0, movieID: 6, action: .add, note: "", changedAt: 1, device: "d") }
         let body = #"{"results":[{"id":"a","movieId":6,"outcome":"applied","changedAt":"2026-11-27T10:05:00.000Z"},{"id":"b","movieId":6,"outcome":"repeated"}]}"#
         let results = try await service([.path(.post, "watchlist/changes", .status(200, body: body))]).apply(changes, key: "k")
+        let orderedAt = try #require(WatchlistClock.milliseconds("2026-11-27T10:05:00.000Z"))
         #expect(results == [
-            WatchlistChangeResult(.applied, orderedAt: try #require(WatchlistClock.milliseconds("2026-11-27T10:05:00.000Z"))),
+            WatchlistChangeResult(.applied, orderedAt: orderedAt),
             WatchlistChangeResult(.repeated),
         ])
     }

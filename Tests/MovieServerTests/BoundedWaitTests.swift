@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MarqueeTestSupport
 import MovieServer
+import MovieServerDatabases
 import Testing
 
 /// One deadline per request, whatever it queries and however long others wait before it: a

@@ -9,4 +9,6 @@ extension InstrumentedStorage {
     func eventLogBounds() async throws(StorageError) -> EventLogBounds { base.eventLogBounds() }
 
     func pruneEvents(writtenBefore date: Date) async throws(StorageError) { base.pruneEvents(writtenBefore: date) }
+
+    func onFeedNotification(_ wake: @escaping @Sendable () -> Void) -> Bool { base.onFeedNotification(wake) }
 }

@@ -19,6 +19,7 @@ final class InstrumentedStorage: ServerStorage {
     var versionAsks: Int { versionAskCount.withLockedValue { $0 } }
 
     var summary: String { "instrumented memory" }
+    var failures: StorageFailures { base.failures }
     func movie(id: Int) async throws(StorageError) -> CatalogMovie? { base.movie(id: id) }
     func topMovies(_ order: TopListOrder, year: Int, limit: Int) async throws(StorageError) -> [CatalogMovie] {
         base.topMovies(order, year: year, limit: limit)

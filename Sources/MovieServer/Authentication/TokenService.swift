@@ -23,7 +23,7 @@ public final class TokenService: Sendable {
 
     public init(
         configuration: AuthConfiguration,
-        storage: any TokenStorage & AccountStorage & DeviceAuthorizationStorage = MemoryStorage(catalog: .empty),
+        storage: any TokenStorage & AccountStorage & DeviceAuthorizationStorage,
         metrics: ServerMetrics? = nil
     ) async {
         self.configuration = configuration

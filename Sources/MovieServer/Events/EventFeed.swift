@@ -55,14 +55,16 @@ public final class EventFeed: Sendable {
     private let wake = WakeSignal()
 
     init(
-        storage: any EventStorage, settings: FeedSettings, notifications: (any FeedNotifying)?,
+        storage: any EventStorage, settings: FeedSettings,
         catalogueChanged: @escaping @Sendable () -> Void = {}, logger: Logger
     ) {
         self.storage = storage
         self.settings = settings
         self.catalogueChanged = catalogueChanged
         self.logger = logger
-        let wake = self.wake, heartbeat = settings.heartbeat, pause = notifications == nil ? min(settings.pollInterval, settings.heartbeat) : settings.heartbeat
+        let wake = self.wake, heartbeat = settings.heartbeat
+        let isNotified = storage.onFeedNotification { [weak wake] in wake?.signal() }
+        let pause = isNotified ? heartbeat : min(settings.pollInterval, heartbeat)
         Task { [weak self] in
             var lastHeartbeat = ContinuousClock.now, lastPrune: ContinuousClock.Instant?
             while true {
@@ -74,7 +76,6 @@ public final class EventFeed: Sendable {
                 await wake.wait(atMost: pause)
             }
         }
-        notifications?.onFeedNotification { [weak wake] in wake?.signal() }
     }
 
     /// Asks the task to read the log now: a write through this instance just committed.
@@ -170,13 +171,6 @@ protocol FeedSink: AnyObject, Sendable {
     /// The stream has been idle for a heartbeat: time for a comment line, and for checking that
     /// a person's sign-in still holds.
     func heartbeat()
-}
-
-/// Storage that is told of events written by other instances (PostgreSQL's `LISTEN`).
-protocol FeedNotifying: Sendable {
-    /// Calls `wake` each time another instance may have written events, from now on until the
-    /// storage is closed.
-    func onFeedNotification(_ wake: @escaping @Sendable () -> Void)
 }
 
 extension Duration {

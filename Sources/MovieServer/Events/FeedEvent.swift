@@ -28,7 +28,7 @@ public struct FeedEvent: Sendable, Hashable {
     }
 
     /// Whether a subscriber that reads as `owner` (nil: an application) receives it.
-    func isVisible(to owner: String?) -> Bool {
+    package func isVisible(to owner: String?) -> Bool {
         self.owner == nil || self.owner == owner
     }
 }
@@ -40,7 +40,7 @@ public struct NewFeedEvent: Sendable, Hashable {
     public var data: String
 
     /// The event for an entry a watchlist write changed.
-    static func watchlist(owner: String, entry: WatchlistEntry) -> NewFeedEvent {
+    package static func watchlist(owner: String, entry: WatchlistEntry) -> NewFeedEvent {
         var data = "{\"movieId\":\(entry.movieID),\"note\":"
         ContractJSON.writeString(entry.note, to: &data)
         data += ",\"changedAt\":\"\(WatchlistClock.string(entry.version.changedAt))\",\"device\":"
@@ -50,7 +50,7 @@ public struct NewFeedEvent: Sendable, Hashable {
     }
 
     /// The event for a catalogue now at `version`.
-    static func catalog(version: Int64) -> NewFeedEvent {
+    package static func catalog(version: Int64) -> NewFeedEvent {
         NewFeedEvent(owner: nil, kind: .catalog, data: "{\"version\":\(version)}")
     }
 }

@@ -15,6 +15,7 @@ public final class ServerMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     private let requestRecorders = NIOLockedValueBox<[RequestKey: RequestRecorder]>([:])
+    private let databaseFailures: StorageFailures?
 
     private struct RequestKey: Hashable {
         let route: String
@@ -22,7 +23,18 @@ public final class ServerMetrics: Sendable {
         let status: Int
     }
 
-    public init() {
+    /// Metrics of a server, with the failures its storage counted.
+    public convenience init(reporting databaseFailures: StorageFailures) {
+        self.init(databaseFailures: databaseFailures)
+    }
+
+    /// Metrics without a storage's, for a part tried alone.
+    public convenience init() {
+        self.init(databaseFailures: nil)
+    }
+
+    private init(databaseFailures: StorageFailures?) {
+        self.databaseFailures = databaseFailures
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
@@ -93,12 +105,16 @@ public final class ServerMetrics: Sendable {
         CoreMetrics.Counter(label: "marquee_token_refusals_total", factory: factory).increment()
     }
 
-    func recordDatabaseError(operation: String) {
-        CoreMetrics.Counter(label: "marquee_database_errors_total", dimensions: [("operation", operation)], factory: factory).increment()
-    }
-
     /// Every metric in the Prometheus text exposition format.
     public func exposition() -> String {
-        registry.emitToString()
+        registry.emitToString() + databaseFailureExposition()
+    }
+
+    private func databaseFailureExposition() -> String {
+        guard let counts = databaseFailures?.byOperation, !counts.isEmpty else { return "" }
+        let name = "marquee_database_errors_total"
+        return counts.sorted { $0.key < $1.key }.reduce("# TYPE \(name) counter\n") { text, count in
+            text + "\(name){operation=\"\(count.key)\"} \(count.value)\n"
+        }
     }
 }

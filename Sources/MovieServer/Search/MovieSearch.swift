@@ -28,34 +28,34 @@ public struct MovieSearch: Sendable, Hashable {
     }
 
     /// What determines the results, whatever the page: a cursor is only good for the search it came from.
-    var fingerprint: String {
+    package var fingerprint: String {
         "\(hasQuery ? "q" : "-")\(words.joined(separator: " "))|\(year.map(String.init) ?? "")|\(sort.rawValue)|\(order.rawValue)"
     }
 
     /// How many of the words are in the title `titleWords` (` finding dory `): the last one as a prefix.
-    func relevance(titleWords: String) -> Int { SearchText.relevance(words, titleWords: titleWords) }
+    package func relevance(titleWords: String) -> Int { SearchText.relevance(words, titleWords: titleWords) }
 
     /// Whether the search can match nothing: a query without a word in it.
-    var matchesNothing: Bool { hasQuery && words.isEmpty }
+    package var matchesNothing: Bool { hasQuery && words.isEmpty }
 
     /// Whether a movie with these words (` title and cast words `) matches.
-    func matches(allWords: String) -> Bool {
+    package func matches(allWords: String) -> Bool {
         guard !matchesNothing else { return false }
         return SearchText.matches(words, allWords: allWords)
     }
 
     /// The movie's place in this search's order.
-    func position(of movie: CatalogMovie, indexed: SearchText.Indexed) -> SearchPosition {
+    package func position(of movie: CatalogMovie, indexed: SearchText.Indexed) -> SearchPosition {
         SearchPosition(relevance: words.isEmpty ? 0 : relevance(titleWords: indexed.titleWords), key: SortKey(movie, sort: sort, indexed: indexed), id: movie.id)
     }
 
     /// A found movie's place in this search's order, at the relevance storage found it with.
-    func position(of hit: SearchHit) -> SearchPosition {
+    package func position(of hit: SearchHit) -> SearchPosition {
         SearchPosition(relevance: hit.relevance, key: SortKey(hit.movie, sort: sort, indexed: SearchText.Indexed(hit.movie)), id: hit.movie.id)
     }
 
     /// Whether `a` comes before `b` in this search's order.
-    func precedes(_ a: SearchPosition, _ b: SearchPosition) -> Bool {
+    package func precedes(_ a: SearchPosition, _ b: SearchPosition) -> Bool {
         if a.relevance != b.relevance { return a.relevance > b.relevance }
         let ascending = order == .ascending
         if a.key != b.key { return ascending ? a.key < b.key : b.key < a.key }
@@ -68,6 +68,12 @@ public struct SearchPosition: Sendable, Hashable, Codable {
     public var relevance: Int
     public var key: SortKey
     public var id: Int
+
+    package init(relevance: Int, key: SortKey, id: Int) {
+        self.relevance = relevance
+        self.key = key
+        self.id = id
+    }
 }
 
 /// The value a movie is sorted by: its grossing (also under `relevance`), rating, release date or folded title.
@@ -77,7 +83,7 @@ public enum SortKey: Sendable, Hashable, Codable, Comparable {
     /// Compared as Unicode scalars, which is the byte order of UTF-8 (SQLite's `BINARY`, PostgreSQL's `"C"`).
     case text(String)
 
-    init(_ movie: CatalogMovie, sort: SearchSort, indexed: SearchText.Indexed) {
+    package init(_ movie: CatalogMovie, sort: SearchSort, indexed: SearchText.Indexed) {
         switch sort {
         case .relevance, .grossing: self = .integer(movie.grossing)
         case .rating: self = .number(movie.rating)

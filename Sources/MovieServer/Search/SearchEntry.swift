@@ -2,21 +2,32 @@ import Movies
 
 /// What the search index keeps of a movie: its id and year, the values it is sorted by, and its
 /// folded words. Read from a database's catalogue or made from a catalogue movie.
-struct SearchEntry: Sendable {
-    var id: Int
-    var year: Int
-    var grossing: Int
-    var rating: Double
-    var releaseDate: String
-    var titleKey: String
+package struct SearchEntry: Sendable {
+    package var id: Int
+    package var year: Int
+    package var grossing: Int
+    package var rating: Double
+    package var releaseDate: String
+    package var titleKey: String
     /// ` finding dory `: the words a relevance counts.
-    var titleWords: String
+    package var titleWords: String
     /// The title's words and the cast's, spaced as ``titleWords``.
-    var allWords: String
+    package var allWords: String
+
+    package init(id: Int, year: Int, grossing: Int, rating: Double, releaseDate: String, titleKey: String, titleWords: String, allWords: String) {
+        self.id = id
+        self.year = year
+        self.grossing = grossing
+        self.rating = rating
+        self.releaseDate = releaseDate
+        self.titleKey = titleKey
+        self.titleWords = titleWords
+        self.allWords = allWords
+    }
 }
 
 extension SearchEntry {
-    init(_ movie: CatalogMovie) {
+    package init(_ movie: CatalogMovie) {
         let indexed = SearchText.Indexed(movie)
         self.init(
             id: movie.id, year: movie.year, grossing: movie.grossing, rating: movie.rating, releaseDate: movie.releaseDate,
@@ -26,7 +37,7 @@ extension SearchEntry {
 }
 
 /// A movie the search index found: its id, and its relevance to the search's words.
-struct IndexHit: Sendable, Hashable {
-    var id: Int
-    var relevance: Int
+package struct IndexHit: Sendable, Hashable {
+    package var id: Int
+    package var relevance: Int
 }

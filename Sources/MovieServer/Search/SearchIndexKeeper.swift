@@ -8,15 +8,15 @@ import NIOConcurrencyHelpers
 /// A search asks it with the version the database holds now. An index of an older version answers
 /// nothing: it is dropped, a new one is made in the background, and until then the database's own
 /// search answers, so no page is ever read from a catalogue that has changed since.
-final class SearchIndexKeeper: Sendable {
+package final class SearchIndexKeeper: Sendable {
     /// Reads every movie's search entry and the catalogue version they belong to.
-    typealias Load = @Sendable () async throws -> (version: Int64, entries: [SearchEntry])
+    package typealias Load = @Sendable () async throws -> (version: Int64, entries: [SearchEntry])
 
     private struct State {
-        var current: (version: Int64, index: MemorySearchIndex)?
-        var building: Task<Void, Never>?
-        var failedAt: ContinuousClock.Instant?
-        var closed = false
+        package var current: (version: Int64, index: MemorySearchIndex)?
+        package var building: Task<Void, Never>?
+        package var failedAt: ContinuousClock.Instant?
+        package var closed = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -28,7 +28,7 @@ final class SearchIndexKeeper: Sendable {
     /// How many indexes have been made, and searches answered, for the tests.
     private let counts = NIOLockedValueBox(SearchIndexCounts())
 
-    init(logger: Logger, retryDelay: Duration = .seconds(30), load: @escaping Load) {
+    package init(logger: Logger, retryDelay: Duration = .seconds(30), load: @escaping Load) {
         self.load = load
         self.logger = logger
         self.retryDelay = retryDelay
@@ -36,7 +36,7 @@ final class SearchIndexKeeper: Sendable {
 
     /// The hits of `search` from the index of catalogue `version`; `nil` when there is none yet
     /// (one is then begun).
-    func hits(_ search: MovieSearch, version: Int64) -> [IndexHit]? {
+    package func hits(_ search: MovieSearch, version: Int64) -> [IndexHit]? {
         let (index, isBehind): (MemorySearchIndex?, Bool) = state.withLockedValue { state in
             guard let current = state.current else { return (nil, true) }
             if current.version == version { return (current.index, false) }
@@ -54,7 +54,7 @@ final class SearchIndexKeeper: Sendable {
 
     /// Begins making the index, unless there is one (a search of a newer version drops it), one is
     /// being made, a failed attempt was too recent, or the storage is closed.
-    func startBuilding() {
+    package func startBuilding() {
         state.withLockedValue { state in
             guard !state.closed, state.current == nil, state.building == nil else { return }
             if let failedAt = state.failedAt, ContinuousClock.now < failedAt.advanced(by: retryDelay) { return }
@@ -63,7 +63,7 @@ final class SearchIndexKeeper: Sendable {
     }
 
     /// Makes the index if there is none (or waits for the one being made), and returns the version it holds.
-    func ready() async -> Int64? {
+    package func ready() async -> Int64? {
         startBuilding()
         let building = state.withLockedValue { $0.building }
         await building?.value
@@ -71,10 +71,10 @@ final class SearchIndexKeeper: Sendable {
     }
 
     /// How many indexes this keeper has made and how many searches they answered.
-    var statistics: SearchIndexCounts { counts.withLockedValue { $0 } }
+    package var statistics: SearchIndexCounts { counts.withLockedValue { $0 } }
 
     /// Stops the build under way, if any; no other begins.
-    func close() async {
+    package func close() async {
         let building = state.withLockedValue { state in
             state.closed = true
             state.building?.cancel()
@@ -131,15 +131,15 @@ final class SearchIndexKeeper: Sendable {
 
     /// What a load read, held so that the thread that makes the index is the one that frees it.
     private final class Loaded: Sendable {
-        let version: Int64
+        package let version: Int64
         private let entries: NIOLockedValueBox<[SearchEntry]>
 
-        init(_ loaded: (version: Int64, entries: [SearchEntry])) {
+        package init(_ loaded: (version: Int64, entries: [SearchEntry])) {
             version = loaded.version
             entries = NIOLockedValueBox(loaded.entries)
         }
 
-        func take() -> [SearchEntry] {
+        package func take() -> [SearchEntry] {
             entries.withLockedValue { entries in
                 defer { entries = [] }
                 return entries
@@ -160,6 +160,12 @@ package struct SearchIndexCounts: Sendable, Hashable {
     package var builds = 0
     package var failures = 0
     package var answers = 0
+
+    package init(builds: Int = 0, failures: Int = 0, answers: Int = 0) {
+        self.builds = builds
+        self.failures = failures
+        self.answers = answers
+    }
 }
 
 /// Storage whose searches an in-process index may answer (``SearchIndexKeeper``), seen by the tests.

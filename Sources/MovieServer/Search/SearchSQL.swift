@@ -6,17 +6,24 @@ import Movies
 ///
 /// A page after a position is a keyset condition — "after this relevance, sort value and id" —
 /// never an `OFFSET`: page 1,000 reads what page 1 reads.
-struct SearchSQL {
-    let search: MovieSearch
+package struct SearchSQL {
+    package let search: MovieSearch
     /// `substr`-style test that `title_words` holds a text: SQLite's `instr(a, b) > 0`, PostgreSQL's `position(b in a) > 0`.
-    let contains: (_ haystack: String, _ needle: String) -> String
+    package let contains: (_ haystack: String, _ needle: String) -> String
     /// How a text key is compared byte by byte: `""` for SQLite (BINARY), ` COLLATE "C"` for PostgreSQL.
-    let textCollation: String
+    package let textCollation: String
     /// How the year is named in a condition: `+movie.year` keeps SQLite from reading a year's
     /// movies through an index and asking the text index about each one.
-    var yearColumn = "movie.year"
+    package var yearColumn = "movie.year"
 
-    var sortColumn: String {
+    package init(search: MovieSearch, contains: @escaping (_ haystack: String, _ needle: String) -> String, textCollation: String, yearColumn: String = "movie.year") {
+        self.search = search
+        self.contains = contains
+        self.textCollation = textCollation
+        self.yearColumn = yearColumn
+    }
+
+    package var sortColumn: String {
         switch search.sort {
         case .relevance, .grossing: "movie.grossing"
         case .rating: "movie.rating"
@@ -25,28 +32,28 @@ struct SearchSQL {
         }
     }
 
-    var direction: String { search.order == .ascending ? "ASC" : "DESC" }
+    package var direction: String { search.order == .ascending ? "ASC" : "DESC" }
 
     /// The order: the relevance first when there are words (without, it is the same for every
     /// movie, and naming it would keep the database from reading the order off an index).
-    var orderBy: String {
+    package var orderBy: String {
         (search.words.isEmpty ? "" : "relevance DESC, ") + "\(sortColumn) \(direction), movie.id \(direction)"
     }
     private var comparison: String { search.order == .ascending ? ">" : "<" }
 
     /// The needles of the relevance, one per word: ` w ` for a whole word, ` w` for the last.
-    var needles: [String] {
+    package var needles: [String] {
         search.words.indices.map { SearchText.needle(search.words, $0) }
     }
 
     /// The values the relevance expression binds, in order: the needles, then the start of a
     /// title that begins with the words, of one that begins with them as whole words, and a title that is them (``SearchText/relevance(_:titleWords:)``).
-    var relevanceValues: [String] {
+    package var relevanceValues: [String] {
         search.words.isEmpty ? [] : needles + [SearchText.titleStart(search.words), SearchText.wholeTitle(search.words), SearchText.wholeTitle(search.words)]
     }
 
     /// The relevance expression; `placeholder` is asked for one value per ``relevanceValues``, in order.
-    func relevance(_ placeholder: () -> String) -> String {
+    package func relevance(_ placeholder: () -> String) -> String {
         guard !search.words.isEmpty else { return "0" }
         let inTitle = needles.map { _ in "(CASE WHEN " + contains("movie.title_words", placeholder()) + " THEN 1 ELSE 0 END)" }
         let length = SearchText.titleStart(search.words).unicodeScalars.count
@@ -58,7 +65,7 @@ struct SearchSQL {
 
     /// The `WHERE` clause: `match` (the words' condition, given its placeholder; `nil` without
     /// words), the year and the keyset; with their values, in the order of their placeholders.
-    func whereClause(match: ((String) -> String, SearchSQLValue)?, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
+    package func whereClause(match: ((String) -> String, SearchSQLValue)?, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
         var conditions: [String] = [], values: [SearchSQLValue] = []
         if let (condition, value) = match {
             conditions.append(condition(placeholder()))
@@ -78,7 +85,7 @@ struct SearchSQL {
 
     /// The keyset condition after `position`, with the values it binds, in the order their
     /// placeholders appear in the text (`placeholder` is called in that order too).
-    func after(_ position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
+    package func after(_ position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
         let needleValues = relevanceValues.map { SearchSQLValue.text($0) }
         var sql = "", values: [SearchSQLValue] = []
         if !search.words.isEmpty {
@@ -96,17 +103,17 @@ struct SearchSQL {
 
     /// The movies after `position` in the sort alone (a row value, which both databases read as a
     /// range of the (sort value, id) index), with the values it binds.
-    func keyset(after position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
+    package func keyset(after position: SearchPosition, _ placeholder: () -> String) -> (sql: String, values: [SearchSQLValue]) {
         let key = placeholder(), id = placeholder()
         return ("(\(sortColumn), movie.id) \(comparison) (\(key), \(id))", [.key(position.key), .integer(position.id)])
     }
 
     /// The order within one relevance: the sort's, then the id.
-    var sortOrder: String { "\(sortColumn) \(direction), movie.id \(direction)" }
+    package var sortOrder: String { "\(sortColumn) \(direction), movie.id \(direction)" }
 }
 
 /// A value a search's SQL binds.
-enum SearchSQLValue {
+package enum SearchSQLValue {
     case integer(Int)
     case text(String)
     case key(SortKey)

@@ -95,9 +95,9 @@ public struct MovieServer: Sendable {
 
     public init(configuration: Configuration) async {
         self.configuration = configuration
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(reporting: configuration.storage.failures)
         self.metrics = metrics
-        storage = MeteredStorage(base: configuration.storage, metrics: metrics, logger: configuration.logger)
+        storage = configuration.storage
         tokens = await TokenService(configuration: configuration.auth, storage: storage, metrics: metrics)
         accounts = Accounts(storage: storage, hasher: PasswordHasher(cost: configuration.auth.passwordHashCost), now: configuration.auth.now)
         var feedSettings = configuration.feed
@@ -108,7 +108,7 @@ public struct MovieServer: Sendable {
             recheckInterval: fixedCatalog == nil ? .seconds(1) : nil, metrics: metrics
         )
         feed = EventFeed(
-            storage: storage, settings: feedSettings, notifications: configuration.storage as? any FeedNotifying,
+            storage: storage, settings: feedSettings,
             catalogueChanged: { [responseCache] in responseCache.expire() }, logger: configuration.logger
         )
         if let fixedCatalog {

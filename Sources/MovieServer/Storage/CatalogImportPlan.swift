@@ -1,15 +1,15 @@
 /// What importing a batch of movies must write, given what the database already holds: new
 /// movies, and movies whose fields or cast differ. Identical movies are not written, so
 /// importing the same file twice changes nothing.
-struct CatalogImportPlan {
-    var moviesToWrite: [CatalogMovie] = []
+package struct CatalogImportPlan {
+    package var moviesToWrite: [CatalogMovie] = []
     /// The movies already stored whose fields or cast differ: their old casts must go.
-    var changedIDs: [Int] = []
-    var added = 0
-    var changed = 0
-    var unchanged = 0
+    package var changedIDs: [Int] = []
+    package var added = 0
+    package var changed = 0
+    package var unchanged = 0
 
-    init(batch: [CatalogMovie], existing: [Int: CatalogMovie]) {
+    package init(batch: [CatalogMovie], existing: [Int: CatalogMovie]) {
         for movie in batch {
             switch existing[movie.id] {
             case nil:
@@ -42,7 +42,7 @@ public struct CatalogImportSummary: Sendable, Hashable, CustomStringConvertible 
 
     public var description: String { "\(added) added, \(changed) changed, \(unchanged) unchanged" }
 
-    mutating func add(_ plan: CatalogImportPlan) {
+    package mutating func add(_ plan: CatalogImportPlan) {
         added += plan.added
         changed += plan.changed
         unchanged += plan.unchanged

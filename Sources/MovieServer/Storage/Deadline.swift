@@ -4,11 +4,13 @@ import NIOConcurrencyHelpers
 /// that went away) and stops waiting for it after a time limit: the caller gets
 /// ``Exceeded`` at the limit (or `CancellationError` at once when its task is cancelled), and
 /// the operation is cancelled and left to finish alone.
-enum Deadline {
-    struct Exceeded: Error {}
+package enum Deadline {
+    package struct Exceeded: Error {
+        package init() {}
+    }
 
     /// Gives `operation` at most `limit` in all.
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         within limit: Duration,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -19,7 +21,7 @@ enum Deadline {
     /// handed, and `startLimit` (at least `idleLimit`) from its start to the first: a long import
     /// that keeps writing batches runs as long as it needs, one whose database stopped answering
     /// ends within `idleLimit`, and getting a connection on a busy machine may take longer.
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         idleLimit: Duration,
         startLimit: Duration = .zero,
         _ operation: @escaping @Sendable (_ progress: @escaping @Sendable () -> Void) async throws -> T
@@ -62,7 +64,7 @@ enum Deadline {
         private var isDone = false
         private var isCancelled = false
 
-        mutating func start(_ continuation: CheckedContinuation<T, any Error>, work: Task<Void, Never>, timer: Task<Void, any Error>) {
+        package mutating func start(_ continuation: CheckedContinuation<T, any Error>, work: Task<Void, Never>, timer: Task<Void, any Error>) {
             if isDone {
                 timer.cancel()
                 if isCancelled { work.cancel() }
@@ -76,7 +78,7 @@ enum Deadline {
         }
 
         /// The continuation to resume with `result`, if nobody has yet.
-        mutating func finish(with result: Result<T, any Error>) -> CheckedContinuation<T, any Error>? {
+        package mutating func finish(with result: Result<T, any Error>) -> CheckedContinuation<T, any Error>? {
             guard !isDone else { return nil }
             isDone = true
             timer?.cancel()
@@ -90,7 +92,7 @@ enum Deadline {
 
         /// Cancels the operation and returns the continuation to resume at once: a cancelled
         /// caller does not wait for an operation that may not answer cancellation.
-        mutating func cancel() -> CheckedContinuation<T, any Error>? {
+        package mutating func cancel() -> CheckedContinuation<T, any Error>? {
             isCancelled = true
             work?.cancel()
             return finish(with: .failure(CancellationError()))
@@ -100,7 +102,7 @@ enum Deadline {
 
 extension Duration {
     /// `5 s`, `0.25 s`: a limit as errors show it.
-    var secondsText: String {
+    package var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }

@@ -13,6 +13,11 @@ public protocol EventStorage: Sendable {
 
     /// Forgets the events written before `date`.
     func pruneEvents(writtenBefore date: Date) async throws(StorageError)
+
+    /// Calls `wake` each time another instance may have written events, from now on until the
+    /// storage is closed (PostgreSQL's `LISTEN`); false when the storage is not told, and the
+    /// feed reads the log every ``FeedSettings/pollInterval`` instead.
+    func onFeedNotification(_ wake: @escaping @Sendable () -> Void) -> Bool
 }
 
 /// Whose events a read returns.

@@ -8,7 +8,7 @@ public enum RequestDeadline {
     @TaskLocal public static var current: ContinuousClock.Instant?
 
     /// How long storage may still wait: `limit`, cut to what is left of the request's deadline.
-    static func remaining(limit: Duration) -> Duration {
+    package static func remaining(limit: Duration) -> Duration {
         guard let current else { return limit }
         return max(.zero, min(limit, current - .now))
     }

@@ -8,6 +8,9 @@ public protocol ServerStorage: CatalogueStorage, SearchStorage, TokenStorage, Wa
     /// Names the storage in logs and errors, without any password.
     var summary: String { get }
 
+    /// Where the storage's failed operations are logged and counted (``ServerMetrics`` reports them).
+    var failures: StorageFailures { get }
+
     /// Throws unless the storage answers a query now.
     func checkHealth() async throws(StorageError)
 

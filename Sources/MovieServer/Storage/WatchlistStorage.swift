@@ -38,16 +38,18 @@ package struct WatchlistJournalEntry: Sendable, Hashable {
 public enum WatchlistRetention {
     public static let keys: TimeInterval = 25 * 3600
     /// How often a write also removes the answers past their time.
-    static let purgeInterval: TimeInterval = 600
+    package static let purgeInterval: TimeInterval = 600
 }
 
 /// When a storage last removed old watchlist answers: a write does so at most once per
 /// ``WatchlistRetention/purgeInterval``, not on every request.
-final class WatchlistPurgeSchedule: Sendable {
+package final class WatchlistPurgeSchedule: Sendable {
     private let last = NIOLockedValueBox<Date?>(nil)
 
+    package init() {}
+
     /// Whether a write at `now` should purge; the first to ask after the interval is told yes.
-    func isDue(at now: Date) -> Bool {
+    package func isDue(at now: Date) -> Bool {
         last.withLockedValue { last in
             if let previous = last, now.timeIntervalSince(previous) < WatchlistRetention.purgeInterval { return false }
             last = now

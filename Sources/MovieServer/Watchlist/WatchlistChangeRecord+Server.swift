@@ -7,21 +7,21 @@ import Movies
 /// another change sent under the same id.
 extension WatchlistChangeRecord {
     /// A change as a write request states it; a removal keeps no note.
-    init(id: String, movieID: Int, action: Action, note: String = "", version: WatchlistVersion) {
+    package init(id: String, movieID: Int, action: Action, note: String = "", version: WatchlistVersion) {
         self.init(id: id, movieID: movieID, action: action, note: action == .add ? note : "", changedAt: version.changedAt, device: version.device)
     }
 
-    var version: WatchlistVersion {
+    package var version: WatchlistVersion {
         WatchlistVersion(changedAt: changedAt, device: device)
     }
 
     /// The entry this change makes when it wins.
-    var entry: WatchlistEntry {
+    package var entry: WatchlistEntry {
         WatchlistEntry(movieID: movieID, note: note, version: version, removed: action == .remove)
     }
 
     /// What the change says, hashed.
-    var fingerprint: [UInt8] {
+    package var fingerprint: [UInt8] {
         let text = [String(movieID), action.rawValue, note, String(changedAt), device].joined(separator: "\u{1F}")
         return Array(SHA256.hash(data: Data(text.utf8)))
     }

@@ -34,7 +34,7 @@ extension WatchlistPlan {
     /// of the same device is ordered just after that change: two changes of a movie from a clock
     /// far ahead would otherwise tie at `latest`, and the device's later one would lose to its
     /// earlier one. A change older than the stored one by its own time still loses, as any other.
-    static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
+    package static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
         var time = min(sent.changedAt, latest)
         if let stored, stored.version.device == sent.device, time <= stored.version.changedAt, sent.changedAt > stored.version.changedAt {
             time = stored.version.changedAt + 1

@@ -56,7 +56,7 @@ public enum SearchText {
 
     /// The articles a catalogue writes after a comma at a title's end (English, Spanish, French,
     /// Italian, German, Portuguese): `Jungle Book, The`.
-    static let articles: Set<String> = ["the", "a", "an", "el", "la", "los", "las", "le", "les", "l", "il", "lo", "gli", "der", "die", "das", "os"]
+    package static let articles: Set<String> = ["the", "a", "an", "el", "la", "los", "las", "le", "les", "l", "il", "lo", "gli", "der", "die", "das", "os"]
 
     /// Letters and digits, by general category: what SQLite's `unicode61` tokenizer and
     /// PostgreSQL's parser also keep inside a word.

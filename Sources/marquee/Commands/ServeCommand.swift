@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MovieServer
+import MovieServerDatabases
 
 /// `marquee serve`: run the movie API until interrupted.
 struct ServeCommand: AsyncParsableCommand {

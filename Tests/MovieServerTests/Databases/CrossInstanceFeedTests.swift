@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 import MovieServer
+import MovieServerDatabases
 import Networking
 import Testing
 

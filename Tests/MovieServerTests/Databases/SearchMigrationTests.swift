@@ -3,6 +3,7 @@ import GRDB
 import MarqueeTestSupport
 import Movies
 @testable import MovieServer
+@testable import MovieServerSQLite
 import Testing
 
 extension ServerDatabaseTests {

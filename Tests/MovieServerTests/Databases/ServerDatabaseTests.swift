@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeTestSupport
+import MovieServerDatabases
 import Movies
 import MovieServer
 import Testing

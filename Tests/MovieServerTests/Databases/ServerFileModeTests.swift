@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 import MovieServer
+import MovieServerSQLite
 import Testing
 
 /// The server's SQLite file holds password hashes and sessions: nobody but its owner reads it.

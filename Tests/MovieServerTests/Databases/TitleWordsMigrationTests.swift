@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MarqueeTestSupport
+import MovieServerDatabases
 import Movies
 @testable import MovieServer
 import PostgresNIO

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import MarqueeTestSupport
 import MovieServer
+import MovieServerDatabases
 import Movies
 import NIOHTTP1
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 @testable import MovieServer
+import MovieServerDatabases
 import NIOConcurrencyHelpers
 import Testing
 
@@ -16,7 +17,7 @@ struct CatalogueEventExpiryTests {
         _ = try await storage.importMovies(movies, batchSize: 100) { _ in }
         let expiries = NIOLockedValueBox(0)
         let feed = EventFeed(
-            storage: storage, settings: FeedSettings(), notifications: nil,
+            storage: storage, settings: FeedSettings(),
             catalogueChanged: { expiries.withLockedValue { $0 += 1 } }, logger: quietLogger
         )
         let sink = CollectingSink()

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 @testable import MovieServer
+import MovieServerDatabases
 import Testing
 
 /// Whose address a request counts against: the peer's, or behind a configured proxy the client it

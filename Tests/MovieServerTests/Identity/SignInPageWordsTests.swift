@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 import MovieServer
+import MovieServerSQLite
 import Testing
 
 /// What the sign-in page says to a person who makes a mistake, and where the server's root sends them.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MovieServer
+import MovieServerDatabases
 
 /// `marquee accounts`: the operator's commands for the people of a server database.
 struct AccountsCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MovieServer
+import MovieServerDatabases
 import TextFormatting
 
 /// `marquee catalog import FILE --database URL`: checks a whole catalog file, then writes it in

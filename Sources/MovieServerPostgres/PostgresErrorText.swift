@@ -1,0 +1,58 @@
+import Foundation
+import MovieServer
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// A readable reason for a PostgreSQL failure. `PSQLError`'s own description is deliberately
+/// vague; this takes the server's message or the connection's underlying error, never the
+/// query's bound values.
+enum PostgresErrorText {
+    /// The error inside a failed transaction: what its closure, `BEGIN` or `COMMIT` threw, not
+    /// postgres-nio's wrapper (whose description is a dump of source locations).
+    static func unwrapped(_ error: any Error) -> any Error {
+        guard let failure = error as? PostgresTransactionError else { return error }
+        return failure.closureError ?? failure.beginError ?? failure.commitError ?? failure.rollbackError ?? error
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let error = unwrapped(error)
+        if let error = error as? StorageError { return error.description }
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let message = error.serverInfo?[.message] {
+            let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return message + code
+        }
+        if let underlying = error.underlying { return connectionFailure(underlying) }
+        return "\(error.code)"
+    }
+
+    /// Whether the failure is about reaching the server, not about a query.
+    static func isConnectionFailure(_ error: any Error) -> Bool {
+        guard let error = unwrapped(error) as? PSQLError else { return false }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .sslUnsupported, .authMechanismRequiresPassword]
+            .contains(error.code) || error.serverInfo?[.sqlState].map { $0.hasPrefix("28") || $0 == "3D000" || isShutdown($0) } == true
+    }
+
+    /// Whether the failure ended a connection that was working: the server closed it, or is
+    /// shutting down (SQLSTATE 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard let error = unwrapped(error) as? PSQLError else { return false }
+        return [.serverClosedConnection, .clientClosedConnection, .connectionError, .poolClosed].contains(error.code)
+            || error.serverInfo?[.sqlState].map(isShutdown) == true
+    }
+
+    private static func isShutdown(_ sqlState: String) -> Bool {
+        ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
+    /// "connection refused", "no such host": what NIO's connection error says, in a person's words.
+    static func connectionFailure(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError {
+            if let first = error.connectionErrors.first { return connectionFailure(first.error) }
+            return error.dnsAError != nil || error.dnsAAAAError != nil ? "the host name could not be resolved" : "no address to connect to"
+        }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        return String(describing: error)
+    }
+}

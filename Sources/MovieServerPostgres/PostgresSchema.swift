@@ -1,0 +1,226 @@
+import Logging
+import MovieServer
+import Movies
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// The server's tables in PostgreSQL, created and changed by named, versioned steps recorded in
+/// `marquee_schema_migration`. Steps run in one transaction under an advisory lock, so instances
+/// starting together migrate once.
+enum PostgresSchema {
+    /// A step: its statements, then, for a step that derives data, Swift code in the same transaction.
+    struct Step: Sendable {
+        let name: String
+        let statements: [PostgresQuery]
+        var then: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
+    }
+
+    static let steps: [Step] = [
+        Step(name: "server-v1-catalog", statements: [
+            """
+            CREATE TABLE movie (
+                id BIGINT PRIMARY KEY, name TEXT NOT NULL, year INTEGER NOT NULL, release_date TEXT NOT NULL,
+                grossing BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX movie_top_grossing ON movie (year, grossing DESC, id DESC)",
+            "CREATE INDEX movie_top_rated ON movie (year, rating DESC, id DESC)",
+            "CREATE TABLE actor (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
+            """
+            CREATE TABLE movie_cast (
+                movie_id BIGINT NOT NULL REFERENCES movie (id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                actor_id BIGINT NOT NULL REFERENCES actor (id),
+                PRIMARY KEY (movie_id, position))
+            """,
+            "CREATE TABLE catalog_state (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)",
+            "INSERT INTO catalog_state (id, version) VALUES (1, 0)",
+        ]),
+        Step(name: "server-v1-refresh-tokens", statements: [
+            "CREATE TABLE refresh_token (token_hash BYTEA PRIMARY KEY, client_id TEXT NOT NULL, expires_at TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX refresh_token_expiry ON refresh_token (expires_at)",
+        ]),
+        Step(name: "server-v2-search", statements: [
+            "ALTER TABLE movie ADD COLUMN title_words TEXT NOT NULL DEFAULT ''",
+            #"ALTER TABLE movie ADD COLUMN title_key TEXT COLLATE "C" NOT NULL DEFAULT ''"#,
+            "ALTER TABLE movie ADD COLUMN all_words TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX movie_words ON movie USING GIN (to_tsvector('simple', all_words))",
+            #"CREATE INDEX movie_year_released ON movie (year, release_date COLLATE "C", id)"#,
+            "CREATE INDEX movie_year_title ON movie (year, title_key, id)",
+            "CREATE INDEX movie_grossing ON movie (grossing, id)",
+            "CREATE INDEX movie_rating ON movie (rating, id)",
+            #"CREATE INDEX movie_released ON movie (release_date COLLATE "C", id)"#,
+            "CREATE INDEX movie_title ON movie (title_key, id)",
+        ], then: PostgresSearch.indexStoredMovies),
+        Step(name: "server-v3-watchlist", statements: [
+            """
+            CREATE TABLE watchlist_entry (
+                owner TEXT NOT NULL, movie_id BIGINT NOT NULL, note TEXT NOT NULL,
+                changed_at BIGINT NOT NULL, device TEXT NOT NULL, removed BOOLEAN NOT NULL,
+                PRIMARY KEY (owner, movie_id))
+            """,
+            """
+            CREATE TABLE watchlist_request (
+                owner TEXT NOT NULL, key TEXT NOT NULL, fingerprint BYTEA NOT NULL,
+                status INTEGER NOT NULL, body TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (owner, key))
+            """,
+            "CREATE INDEX watchlist_request_age ON watchlist_request (created_at)",
+            """
+            CREATE TABLE watchlist_change (
+                sequence BIGSERIAL PRIMARY KEY, owner TEXT NOT NULL, id TEXT NOT NULL,
+                fingerprint BYTEA NOT NULL, movie_id BIGINT NOT NULL, outcome TEXT NOT NULL,
+                UNIQUE (owner, id))
+            """,
+        ]),
+        // The title's words and all the words as stored tsvectors, each with its GIN index: a
+        // search counts and reads a relevance at a time (``PostgresTieredSearch``), and a stored
+        // vector is not computed again for every row a bitmap scan rechecks.
+        Step(name: "server-v4-search-columns", statements: [
+            """
+            ALTER TABLE movie
+                ADD COLUMN title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', title_words)) STORED,
+                ADD COLUMN all_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', all_words)) STORED
+            """,
+            "CREATE INDEX movie_title_tsv ON movie USING GIN (title_tsv)",
+            "CREATE INDEX movie_all_tsv ON movie USING GIN (all_tsv)",
+            "DROP INDEX movie_words",
+            "ANALYZE movie",
+        ]),
+        // The title order compares the first ``SearchText/titleKeyLength`` code points (`left`
+        // counts characters), so a cursor is bounded.
+        Step(name: "server-v5-bounded-title-key", statements: [
+            "UPDATE movie SET title_key = left(title_key, \(unescaped: String(SearchText.titleKeyLength))) WHERE length(title_key) > \(unescaped: String(SearchText.titleKeyLength))",
+        ]),
+        Step(name: "server-v6-accounts", statements: [
+            "CREATE TABLE account (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)",
+            """
+            CREATE TABLE sign_in (
+                id TEXT PRIMARY KEY, account TEXT NOT NULL, client_id TEXT NOT NULL, device_name TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL, last_used_at TIMESTAMPTZ NOT NULL)
+            """,
+            "CREATE INDEX sign_in_account ON sign_in (account)",
+            "ALTER TABLE refresh_token ADD COLUMN sign_in_id TEXT, ADD COLUMN used BOOLEAN NOT NULL DEFAULT false",
+            "CREATE INDEX refresh_token_sign_in ON refresh_token (sign_in_id)",
+            """
+            CREATE TABLE device_authorization (
+                device_code_hash BYTEA PRIMARY KEY, user_code TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL,
+                device_name TEXT NOT NULL, state TEXT NOT NULL, account TEXT, created_at TIMESTAMPTZ NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL, interval INTEGER NOT NULL, last_polled_at TIMESTAMPTZ)
+            """,
+            "CREATE INDEX device_authorization_expiry ON device_authorization (expires_at)",
+            "CREATE TABLE web_session (key TEXT PRIMARY KEY, value BYTEA NOT NULL, expires_at TIMESTAMPTZ)",
+            "CREATE INDEX web_session_expiry ON web_session (expires_at)",
+        ]),
+        Step(name: "server-v7-feed", statements: [
+            """
+            CREATE TABLE feed_event (
+                sequence BIGSERIAL PRIMARY KEY, owner TEXT, kind TEXT NOT NULL, data TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)
+            """,
+            "CREATE INDEX feed_event_owner ON feed_event (owner, sequence)",
+            "CREATE INDEX feed_event_created ON feed_event (created_at)",
+            "CREATE TABLE feed_state (id INTEGER PRIMARY KEY CHECK (id = 1), pruned_through BIGINT NOT NULL)",
+            "INSERT INTO feed_state (id, pruned_through) VALUES (1, 0)",
+        ]),
+        // What was an account's was keyed by its name, which a new account may take once the old
+        // one is removed: it is keyed by an id of the account's own from now on. Rows under a name
+        // no account has are a removed account's leftovers, and go.
+        Step(name: "server-v8-account-ids", statements: [
+            "ALTER TABLE account ADD COLUMN id TEXT",
+            "UPDATE account SET id = replace(gen_random_uuid()::text, '-', '')",
+            "ALTER TABLE account ALTER COLUMN id SET NOT NULL, ADD CONSTRAINT account_id UNIQUE (id)",
+            "DELETE FROM sign_in WHERE account NOT IN (SELECT name FROM account)",
+            "ALTER TABLE sign_in ADD COLUMN account_id TEXT",
+            "UPDATE sign_in SET account_id = account.id FROM account WHERE account.name = sign_in.account",
+            "ALTER TABLE sign_in ALTER COLUMN account_id SET NOT NULL",
+            // A sign-in saved while its account is being removed waits for the removal, and is refused.
+            "ALTER TABLE sign_in ADD CONSTRAINT sign_in_account FOREIGN KEY (account_id) REFERENCES account (id) ON DELETE CASCADE",
+            "ALTER TABLE device_authorization ADD COLUMN account_id TEXT",
+            "UPDATE device_authorization SET state = 'denied' WHERE state = 'approved'",
+        ] + ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"].flatMap { table -> [PostgresQuery] in [
+            "DELETE FROM \(unescaped: table) WHERE owner LIKE 'account/%' AND owner NOT IN (SELECT 'account/' || name FROM account)",
+            "UPDATE \(unescaped: table) SET owner = 'account/' || account.id FROM account WHERE \(unescaped: table).owner = 'account/' || account.name",
+        ] }),
+        // Attempts the sign-in page limits, counted where every instance sees them. Page sessions
+        // are stored under a digest of their key from now on: the sessions stored under the key
+        // itself go (their people sign in again).
+        Step(name: "server-v9-attempts", statements: [
+            "DELETE FROM web_session",
+            "CREATE TABLE sign_in_attempt (key TEXT NOT NULL, id TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX sign_in_attempt_key ON sign_in_attempt (key, at)",
+            "CREATE INDEX sign_in_attempt_id ON sign_in_attempt (id)",
+            "CREATE INDEX sign_in_attempt_age ON sign_in_attempt (at)",
+        ]),
+        // Titles are found as people say them (``SearchText/titleWords(_:)``): an article written
+        // last comes first, and dotted initials are one word; the movies whose words can change
+        // (a comma or a dot in the title, a dot in a cast name) are indexed again. The B-tree of
+        // the title words reads the titles that begin with a search's words.
+        Step(name: "server-v10-title-words", statements: [
+            #"CREATE INDEX movie_title_words ON movie (title_words COLLATE "C")"#,
+        ], then: { connection, logger in
+            try await PostgresSearch.indexStoredMovies(connection, logger: logger, where: """
+                (name LIKE '%,%' OR name LIKE '%.%' OR id IN (
+                    SELECT movie_cast.movie_id FROM movie_cast JOIN actor ON actor.id = movie_cast.actor_id WHERE actor.name LIKE '%.%'))
+                """)
+        }),
+    ]
+
+    /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.
+    private static let migrationLock = 0x4D41_5251_5545_45
+
+    /// Applies the steps the database lacks. Each statement must be answered within `idleLimit`:
+    /// a database that stops answering mid-migration ends it with an error, not a wait forever.
+    static func migrate(_ client: PostgresClient, location: String, idleLimit: Duration, logger: Logger) async throws(StorageError) {
+        let step = NIOLockedValueBox("checking the schema")
+        do {
+            try await Deadline.run(idleLimit: idleLimit) { alive in
+            try await client.withTransaction(logger: logger) { connection in
+                // Polled rather than waited for: an instance that waits behind another's long
+                // migration is making progress as long as the database answers each try.
+                while try await connection.query("SELECT pg_try_advisory_xact_lock(\(migrationLock))", logger: logger)
+                    .collect().first?.decode(Bool.self) != true {
+                    alive()
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                alive()
+                let tables = try await connection.query(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()", logger: logger
+                ).collect().map { try $0.decode(String.self) }
+                if !tables.isEmpty, !tables.contains("marquee_schema_migration") {
+                    throw StorageError.foreign(location, reason: "it holds other tables (\(tables.prefix(3).joined(separator: ", "))) and no Marquee schema")
+                }
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS marquee_schema_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                    logger: logger
+                )
+                let applied = Set(try await connection.query("SELECT name FROM marquee_schema_migration", logger: logger)
+                    .collect().map { try $0.decode(String.self) })
+                let known = Set(steps.map(\.name))
+                if let unknown = applied.subtracting(known).first {
+                    throw StorageError.foreign(location, reason: "its schema has the step '\(unknown)', from a newer Marquee")
+                }
+                alive()
+                for pending in steps where !applied.contains(pending.name) {
+                    let name = pending.name
+                    step.withLockedValue { $0 = name }
+                    for statement in pending.statements {
+                        try await connection.query(statement, logger: logger)
+                        alive()
+                    }
+                    try await pending.then?(connection, logger)
+                    alive()
+                    try await connection.query("INSERT INTO marquee_schema_migration (name) VALUES (\(name))", logger: logger)
+                    logger.notice("applied the database migration \(name)")
+                }
+            }
+            }
+        } catch is Deadline.Exceeded {
+            throw .connectionLost(location, reason: "no answer within \(idleLimit.secondsText) while \(step.withLockedValue { $0 }); nothing of that step was kept")
+        } catch {
+            if let error = PostgresErrorText.unwrapped(error) as? StorageError { throw error }
+            if PostgresErrorText.isConnectionFailure(error) {
+                throw .unreachable(location, reason: PostgresErrorText.describe(error))
+            }
+            throw .migrationFailed(step: step.withLockedValue { $0 }, reason: PostgresErrorText.describe(error))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import MovieServer
+import Movies
+import PostgresNIO
+
+extension PostgresStorage: WatchlistStorage {
+    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await run { client in
+            try await client.withConnection { connection in try await PostgresWatchlist.list(connection, owner: owner, logger: self.logger) }
+        }
+    }
+
+    public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
+        try await run { client in
+            try await client.withTransaction(logger: self.logger) { connection in
+                try await PostgresWatchlist.apply(connection, write, now: now, purging: self.watchlistPurge.isDue(at: now), lockTimeout: self.queryTimeout, logger: self.logger)
+            }
+        }
+    }
+}

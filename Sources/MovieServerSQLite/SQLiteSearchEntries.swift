@@ -1,0 +1,28 @@
+import GRDB
+import MovieServer
+
+/// What the SQLite catalogue gives the in-process search index: every movie's entry, with the
+/// catalogue version, read in one transaction so that they agree.
+enum SQLiteSearchEntries {
+    static func read(_ db: Database) throws -> (version: Int64, entries: [SearchEntry]) {
+        let version = try version(db)
+        var entries: [SearchEntry] = []
+        entries.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0)
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT movie.id, movie.year, movie.grossing, movie.rating, movie.release_date, movie.title_key, movie.title_words,
+                   movie.title_words || movie_words.cast_words
+            FROM movie JOIN movie_words ON movie_words.rowid = movie.id
+            """)
+        while let row = try rows.next() {
+            entries.append(SearchEntry(
+                id: row[0], year: row[1], grossing: row[2], rating: row[3], releaseDate: row[4],
+                titleKey: row[5], titleWords: row[6], allWords: row[7]
+            ))
+        }
+        return (version, entries)
+    }
+
+    static func version(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0
+    }
+}

@@ -1,0 +1,32 @@
+import GRDB
+import MovieServer
+
+extension SQLiteStorage: SearchStorage {
+    /// From the in-process index when it holds the catalogue version the file holds now, in the
+    /// same read as the movies it names; from SQLite's own search otherwise.
+    public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
+        let tierReading = tierReading, searchIndex = searchIndex
+        return try await read { db in
+            if let searchIndex, let hits = searchIndex.hits(search, version: try SQLiteSearchEntries.version(db)) {
+                let movies = try SQLiteCatalogQueries.movies(db, ids: hits.map(\.id))
+                if movies.count == hits.count {
+                    return hits.map { SearchHit(movie: movies[$0.id]!, relevance: $0.relevance) }
+                }
+            }
+            return try SQLiteSearch.hits(db, search, tierReading: tierReading)
+        }
+    }
+
+    public func prepareSearch() {
+        searchIndex?.startBuilding()
+    }
+
+}
+
+extension SQLiteStorage: SearchIndexed {
+    package func searchIndexReady() async -> Int64? {
+        await searchIndex?.ready()
+    }
+
+    package var searchIndexCounts: SearchIndexCounts { searchIndex?.statistics ?? SearchIndexCounts() }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import GRDB
+import MovieServer
+import Movies
+
+extension SQLiteStorage: WatchlistStorage {
+    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await read { db in try SQLiteWatchlist.list(db, owner: owner) }
+    }
+
+    public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
+        let purging = watchlistPurge.isDue(at: now)
+        return try await self.write { db in try SQLiteWatchlist.apply(db, write, now: now, purging: purging) }
+    }
+}
