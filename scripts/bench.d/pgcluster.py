@@ -1,15 +1,10 @@
-"""A throwaway PostgreSQL cluster for the benchmarks: initdb and pg_ctl from Debian's postgresql,
-as the `postgres` user when run as root, default settings, on a free loopback port."""
+"""A throwaway PostgreSQL cluster for the benchmarks and the fault campaign: initdb and pg_ctl from
+Debian's postgresql, as the `postgres` user when run as root, default settings, on a free loopback port."""
 import os
 import shutil
-import socket
 import subprocess
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from benchkit import free_port
 
 
 class Cluster:
@@ -23,11 +18,11 @@ class Cluster:
             shutil.chown(self.folder, "postgres")
             os.chmod(work, 0o755)
         self.port = free_port()
-        data = os.path.join(self.folder, "data")
-        self.run([f"{self.bin}/initdb", "-D", data, "-U", "marquee", "--auth=trust", "-E", "UTF8"])
-        self.run([f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.folder, "log"), "-w", "-o",
-                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200", "start"])
-        self.data = data
+        self.data = os.path.join(self.folder, "data")
+        self.log = os.path.join(self.folder, "log")
+        self.options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        self.run([f"{self.bin}/initdb", "-D", self.data, "-U", "marquee", "--auth=trust", "-E", "UTF8"])
+        self.run([f"{self.bin}/pg_ctl", "-D", self.data, "-l", self.log, "-w", "-o", self.options, "start"])
 
     def run(self, command):
         subprocess.run(self.as_user + command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
@@ -35,6 +30,15 @@ class Cluster:
     def database(self, name):
         self.run([f"{self.bin}/createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "marquee", name])
         return f"postgres://marquee@127.0.0.1:{self.port}/{name}"
+
+    def psql(self, name, *arguments):
+        """The command line of psql on the database `name`, then `arguments`."""
+        return self.as_user + [f"{self.bin}/psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "marquee", "-d", name, *arguments]
+
+    def restart(self, immediate=False):
+        """pg_ctl restart; `immediate` stops it as a crash would."""
+        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", self.data, "-m", "immediate" if immediate else "fast", "-w", "restart",
+                                       "-o", self.options, "-l", self.log], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def stop(self):
         subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop"],

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""Turns the raw benchmark results into docs/benchmarks.md: each Marquee figure beside its
-baseline, with the ratio, the goal and whether it is met.
+"""Turns the raw benchmark results into docs/benchmarks.md: first one table of the goals, each with
+today's figure, its ratio to the baseline where there is one, whether it is met and the command
+that measured it (package-benchmark's and the server's rows computed here, the other benchmarks'
+read from goals.jsonl, the fault campaign's from chaos.txt); then, under History, this run's full
+table (each Marquee figure beside its baseline), what each line measures and each benchmark's own
+section, followed by the history the output file already held (or, for a new file, findings.md).
 
 Usage: report.py RESULTS_DIR OUTPUT_MARKDOWN
 """
@@ -12,7 +16,12 @@ import re
 import subprocess
 import sys
 
+import benchkit
+
 results_dir, output = sys.argv[1], sys.argv[2]
+today = datetime.date.today().isoformat()
+PACKAGE_BENCHMARK = "`scripts/bench`"
+HISTORY = "# History"
 
 
 def jmh_results():
@@ -41,11 +50,9 @@ def find(results, fragment):
 
 
 def wrk(path):
-    text = open(path).read()
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", text)
-    scale = {"us": 1, "ms": 1000, "s": 1_000_000}[p99.group(2)]
-    return rps, float(p99.group(1)) * scale
+    with open(path) as handle:
+        run = benchkit.WrkRun(handle.read())
+    return run.requests_per_second, run.p99_us
 
 
 def ratio(numerator, denominator):
@@ -55,11 +62,7 @@ def ratio(numerator, denominator):
 def machine():
     cores = os.cpu_count()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    model = ""
-    try:
-        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    model = benchkit.cpu_model("")
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     return f"{cores} cores ({model}), {memory:.0f} GiB memory, {swift}"
 
@@ -70,10 +73,14 @@ def verdict(met):
 
 results = jmh_results()
 rows = []
+goals = []
 
 
-def row(what, baseline, marquee, ratio_text, goal, met):
+def row(what, baseline, marquee, ratio_text, goal, met, command=PACKAGE_BENCHMARK):
+    """A row of this run's full table; one of the goals' table too when it has a goal."""
     rows.append(f"| {what} | {baseline} | {marquee} | {ratio_text} | {goal} | {verdict(met)} |")
+    if goal and goal != "(no goal)":
+        goals.append({"what": what, "goal": goal, "figure": marquee, "ratio": ratio_text, "met": met, "command": command})
 
 
 for concurrency in (1, 64):
@@ -168,7 +175,8 @@ marquee_rps = max(r for r, _ in marquee_runs)
 nginx_p99 = min(p for _, p in nginx_runs)
 marquee_p99 = min(p for _, p in marquee_runs)
 r = ratio(marquee_rps, nginx_rps)
-row("server topGrossing/2016, wrk 2 threads × 64 connections: requests/s", f"{nginx_rps:,.0f} (nginx)", f"{marquee_rps:,.0f}", f"{r:.2f}×", "≥ 0.8×", r >= 0.8)
+row("server topGrossing/2016, wrk 2 threads × 64 connections: requests/s", f"{nginx_rps:,.0f} (nginx)", f"{marquee_rps:,.0f}", f"{r:.2f}×", "≥ 0.8×", r >= 0.8,
+    "`python3 scripts/bench.d/server.py MARQUEE RESULTS`")
 rows.append(f"| server p99 latency | {nginx_p99:,.0f} µs (nginx) | {marquee_p99:,.0f} µs | {ratio(marquee_p99, nginx_p99):.2f}× | | |")
 
 
@@ -195,13 +203,110 @@ for name, entry in cold.items():
     ms = entry["median"] * 1000
     goal = "< 150 ms" if "offline" in name else "< 150 ms (end to end)"
     row(f"cold start: {name}, median", f"{floor['median'] * 1000:.0f} ms (--help)", f"{ms:.0f} ms",
-        f"{ratio(entry['median'], floor['median']):.1f}×", goal, ms < 150)
+        f"{ratio(entry['median'], floor['median']):.1f}×", goal, ms < 150, "`python3 scripts/bench.d/cold_start.py MARQUEE RESULTS`")
+
+
+def chaos_goal():
+    """The fault campaign's checker line from chaos.txt, as a goal: no violation."""
+    path = os.path.join(results_dir, "chaos.txt")
+    if not os.path.exists(path):
+        return None
+    found = re.search(r"^chaos: ([\d,]+) operations, ([\d,]+) faults.*?: (\d+) lost, (\d+) duplicated, (\d+) leaked, (\d+) out of order, (.*)$",
+                      open(path).read(), re.M)
+    if not found:
+        return None
+    violations = sum(int(found.group(n)) for n in (3, 4, 5, 6))
+    return {"what": f"fault campaign, ten minutes ({found.group(1)} operations, {found.group(2)} faults): lost, duplicated, leaked or out-of-order changes",
+            "goal": "0", "figure": f"{violations}; {found.group(7)}", "ratio": "", "met": violations == 0 and "not converged" not in found.group(7),
+            "command": "`python3 scripts/chaos --marquee MARQUEE --seconds 600`"}
+
+
+def recorded_goals():
+    """The goals the benchmarks of scripts/bench.d wrote into goals.jsonl."""
+    path = os.path.join(results_dir, benchkit.GOALS_FILE)
+    if not os.path.exists(path):
+        return []
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def goals_table(entries):
+    lines = ["| what | goal | today | ratio to the baseline | | date | command |", "|---|---|---|---|---|---|---|"]
+    for entry in entries:
+        met = "" if entry["met"] is None else verdict(entry["met"])
+        command = entry["command"] if entry["command"].startswith("`") else f"`{entry['command']}`"
+        lines.append(f"| {entry['what']} | {entry['goal']} | {entry['figure']} | {entry['ratio']} | {met} | {today} | {command} |")
+    return "\n".join(lines) + "\n"
+
+
+def earlier_history():
+    """What the output file held under its History heading, if anything."""
+    if not os.path.exists(output):
+        return None
+    text = open(output).read()
+    at = text.find("\n" + HISTORY + "\n")
+    return text[at + len(HISTORY) + 2:].lstrip("\n") if at >= 0 else None
+
+
+SECTIONS = ["http.md", "database.md", "server-mix.md", "router-path.md", "search-sorts.md", "watchlist.md", "store-budget.md", "live.md",
+            "browse.md", "sign-in-flood.md", "sign-in-attempts.md", "watchlist-titles.md", "account-lookup.md"]
+HEADINGS = {
+    "sign-in-flood.md": "## Sign-in flood (`scripts/bench.d/sign_in_flood.py`)",
+    "sign-in-attempts.md": "## Sign-in attempts counted in the database (`scripts/bench.d/sign_in_attempts.py`)",
+    "watchlist-titles.md": "## The watchlist's answer names its movies (`scripts/bench.d/watchlist_titles.py`)",
+    "account-lookup.md": "## The credential look-up (`scripts/bench.d/account_lookup.py`)",
+}
+
+
+def sections():
+    """Each benchmark's own section, a heading given to those that have none; the search figures as written."""
+    text = ""
+    for section in SECTIONS:
+        path = os.path.join(results_dir, section)
+        if os.path.exists(path):
+            body = open(path).read()
+            text += "\n" + (body if body.startswith("#") else f"{HEADINGS[section]}\n\n{body}")
+    searched = [name for name in ("search.txt", "search-postgres.txt") if os.path.exists(os.path.join(results_dir, name))]
+    if searched:
+        text += "\n## Search, the 30 fixed queries (`scripts/bench.d/search.py`, `search_postgres.py`)\n\n```\n"
+        text += "".join(open(os.path.join(results_dir, name)).read() for name in searched) + "```\n"
+    return text
+
+
+history = earlier_history()
+if history is None:
+    findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
+    history = open(findings).read() if os.path.exists(findings) else ""
+summary = goals + recorded_goals() + [goal for goal in [chaos_goal()] if goal]
 
 os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
 with open(output, "w") as out:
-    out.write(f"""# Benchmarks
+    out.write("""# Benchmarks
 
-Measured by `scripts/bench` on {datetime.date.today().isoformat()}: {machine()}.
+Today's figures against their goals: one row a goal, its figure from the newest measurement, the ratio to the
+baseline measured in the same run where there is one, the date and the command that measured it.
+Every run, with its full tables, what each line measures and what was found, follows under History,
+newest first. These are 2-core virtual machines shared with other work: read the ratios, not the
+absolute values. Measurements with no goal are in History only.
+
+""")
+    out.write(goals_table(summary))
+    out.write("""
+## Reproduce
+
+```sh
+scripts/bench     # installs wrk, nginx and hyperfine if missing, builds in release, writes this file
+```
+
+The raw outputs (package-benchmark's JMH JSON and text tables, wrk, hyperfine) are in
+`.build/bench-results/` after a run.
+
+""")
+    out.write(f"""{HISTORY}
+
+## The full run of `scripts/bench` ({today})
+
+Measured by `scripts/bench` on {today}: {machine()}.
 Every Marquee figure stands beside a baseline measured in the same run on the same machine; the
 ratio is Marquee ÷ baseline (for throughput, higher is better; for times, lower is better). These
 are 2-core virtual machines shared with other work: read the ratios, not the absolute values.
@@ -213,7 +318,7 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
     out.write("""
 ## What each line measures
 
-- **Client**: `APIMovieService.topGrossingMovies(year: 2016)` through the whole stack (authentication
+- **Client**: `APIMovieService.movies(.topGrossing, year: 2016)` through the whole stack (authentication
   interceptor with a valid credential, retry policy, validation, decoding to `Movie`) against a raw
   AsyncHTTPClient GET plus `JSONDecoder` into the same DTOs, on the same in-process server on loopback.
   At concurrency 64 one iteration is 64 concurrent requests; its latency is the batch's. At
@@ -245,20 +350,6 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
   process start to exit; `marquee --help` is the floor of starting the process at all.
 
 """)
-    for section in ("http.md", "database.md", "server-mix.md", "router-path.md", "search-sorts.md", "watchlist.md", "store-budget.md", "live.md", "browse.md", "sign-in-flood.md", "sign-in-attempts.md", "account-lookup.md"):
-        path = os.path.join(results_dir, section)
-        if os.path.exists(path):
-            out.write("\n" + open(path).read())
-    findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
-    if os.path.exists(findings):
-        out.write("\n" + open(findings).read())
-    out.write("""
-## Reproduce
-
-```sh
-scripts/bench     # installs wrk, nginx and hyperfine if missing, builds in release, writes this file
-```
-
-The raw outputs (package-benchmark's JMH JSON and text tables, wrk, hyperfine) are in
-`.build/bench-results/` after a run.
-""")
+    out.write(sections())
+    if history:
+        out.write("\n" + history)

@@ -1,9 +1,11 @@
 """A person signed in through the device flow, for the benchmarks: the sign-in page driven with
 http.client as a browser without scripts would (its cookie, the CSRF token of each page), and
-`marquee login` approved through it."""
+`marquee login` approved through it; and an application's token."""
 import http.client, json, re, subprocess, urllib.parse
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+DEV_CLIENT = ("marquee-dev", "marquee-dev-secret")
+LOGIN_CODE = re.compile(r"the code ([A-Z]{4}-[A-Z]{4})")
 
 
 class Page:
@@ -43,7 +45,17 @@ def approve(port, user_code, name, password="bench password", sign_up=True, sour
     assert status == 200 and "signed in as" in html, (status, html[:300])
 
 
-def device_tokens(port, name, sign_up=True, client=("marquee-dev", "marquee-dev-secret")):
+def app_token(port, client=DEV_CLIENT):
+    """An application's access token (the client credentials grant)."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.request("POST", "/api/auth/token", urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": client[0], "client_secret": client[1]}), FORM)
+    answer = c.getresponse()
+    granted = json.loads(answer.read())
+    assert answer.status == 200, granted
+    return granted["access_token"]
+
+
+def device_tokens(port, name, sign_up=True, client=DEV_CLIENT):
     """A person's access and refresh tokens, by hand: a code, its approval, one poll."""
     def post(path, fields):
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -61,7 +73,7 @@ def marquee_login(marquee, api, port, env, name, sign_up=True):
     login = subprocess.Popen([marquee, "login", "--env", api], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     code = None
     for line in login.stdout:
-        found = re.search(r"the code ([A-Z]{4}-[A-Z]{4})", line)
+        found = LOGIN_CODE.search(line)
         if found: code = found.group(1); break
     assert code, login.stderr.read()
     approve(port, code, name, sign_up=sign_up)

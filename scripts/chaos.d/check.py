@@ -21,8 +21,12 @@ what went wrong, from the operations, the faults and the final states alone.
 The last line is the summary tools read:
 `chaos: N operations, F faults, D devices, W windows: 0 lost, 0 duplicated, 0 leaked, 0 out of order, converged in X s (p99 Y s)`."""
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench.d"))
+from benchkit import percentile  # noqa: E402
 
 NOTE = re.compile(r"^(p\d+)-d\d+-\d+$")
 
@@ -93,11 +97,6 @@ def window_views(path):
     """The list each window still open shows, by the lines it printed (the campaign waits on it)."""
     lines, closed = window_lines(list(records(path)))
     return {window: replay_window(got)[0] for window, got in lines.items() if window not in closed}
-
-
-def percentile(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
 class Checker:
@@ -301,7 +300,8 @@ class Checker:
         faults = sum(1 for r in self.items if r["type"] == "fault")
         windows = sum(1 for r in self.ops if r.get("op") == "window-open")
         counts = {kind: len(found) for kind, found in self.violations.items()}
-        converged = f"converged in {percentile(times, 0.5):.1f} s (p99 {percentile(times, 0.99):.1f} s)" if not counts["not converged"] \
+        p50, p99 = (percentile(times, 0.5), percentile(times, 0.99)) if times else (0.0, 0.0)
+        converged = f"converged in {p50:.1f} s (p99 {p99:.1f} s)" if not counts["not converged"] \
             else f"{counts['not converged']} not converged"
         return (f"chaos: {len(self.ops)} operations, {faults} faults, {len(self.device_person)} devices, {windows} windows: "
                 f"{counts['lost']} lost, {counts['duplicated']} duplicated, {counts['leaked']} leaked, {counts['out of order']} out of order, {converged}")

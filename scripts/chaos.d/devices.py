@@ -10,7 +10,7 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench.d"))
-from signin import approve  # noqa: E402
+from signin import LOGIN_CODE, approve  # noqa: E402
 
 FAKETIME = next((path for path in ("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1")
                  if os.path.exists(path)), None)
@@ -86,7 +86,7 @@ class Device:
                 line = await asyncio.wait_for(process.stdout.readline(), 30)
                 if not line:
                     break
-                found = re.search(r"the code ([A-Z]{4}-[A-Z]{4})", line.decode(errors="replace"))
+                found = LOGIN_CODE.search(line.decode(errors="replace"))
                 code = found.group(1) if found else None
             if code:
                 try:

@@ -2,7 +2,6 @@
 instances chosen at random, and the faults a network makes: every connection to an instance cut,
 an instance's connections stalled, a device's network gone."""
 import asyncio
-import random
 import socket
 
 

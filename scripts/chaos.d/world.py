@@ -12,7 +12,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench.d"))
-from pgcluster import Cluster, free_port  # noqa: E402
+from benchkit import free_port  # noqa: E402
+from pgcluster import Cluster  # noqa: E402
 
 TOKEN_TTL = 30  # seconds: short, so that tokens lapse and renew many times in a campaign
 MOVIES = 40
@@ -77,8 +78,7 @@ class World:
         self.movie_ids = sorted(movie["id"] for movie in json.load(open(catalog)))
 
     def psql(self, sql):
-        out = subprocess.run(self.cluster.as_user + [f"{self.cluster.bin}/psql", "-h", "127.0.0.1", "-p", str(self.cluster.port), "-U", "marquee",
-                                                     "-d", "marquee", "-At", "-c", sql], check=True, capture_output=True, text=True)
+        out = subprocess.run(self.cluster.psql("marquee", "-At", "-c", sql), check=True, capture_output=True, text=True)
         return out.stdout
 
     async def start(self, index):
@@ -114,10 +114,7 @@ class World:
         await self.start(index)
 
     async def restart_database(self, immediate):
-        await asyncio.to_thread(subprocess.run, self.cluster.as_user + [
-            f"{self.cluster.bin}/pg_ctl", "-D", self.cluster.data, "-m", "immediate" if immediate else "fast", "-w", "restart",
-            "-o", f"-p {self.cluster.port} -k {self.cluster.folder} -c listen_addresses=127.0.0.1 -c max_connections=200",
-            "-l", os.path.join(self.cluster.folder, "log")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await asyncio.to_thread(self.cluster.restart, immediate)
 
     async def stop(self):
         for index in range(len(self.processes)):

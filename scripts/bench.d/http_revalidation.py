@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Revalidation and shared requests, measured on the wire.
 
-Usage: http MARQUEE RESULTS_DIR [ROUNDS]
+Usage: http_revalidation.py MARQUEE RESULTS_DIR [ROUNDS]
 
 `marquee serve --public` runs behind a TCP relay that counts the bytes the server sends.
 
@@ -16,18 +16,11 @@ Writes RESULTS_DIR/http.md (a Markdown section) and prints it.
 import os
 import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
-import time
 
+import benchkit
 
-def cpu_model():
-    try:
-        return next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-    except (OSError, StopIteration):
-        return "unknown CPU"
+BODY_BYTES = 1919
 
 
 class Relay:
@@ -78,68 +71,47 @@ class Relay:
             return self.from_server, self.requests
 
 
-def start_server(marquee, work):
-    log = open(os.path.join(work, "server.log"), "w+")
-    server = subprocess.Popen([marquee, "serve", "--public", "--port", "0", "--log-level", "notice"], stderr=log)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        log.seek(0)
-        for line in log.read().splitlines():
-            if "listening on http://" in line:
-                url = line.split("listening on ")[1].strip()
-                return server, int(url.rsplit(":", 1)[1].split("/")[0])
-        time.sleep(0.05)
-    server.kill()
-    sys.exit("http: the server did not start")
-
-
 def run(marquee, relay, store, policy):
+    """One `marquee top-grossing` through the relay: bytes from the server, requests, seconds."""
     before = relay.counts()
-    started = time.perf_counter()
-    subprocess.run(
+    elapsed, _ = benchkit.timed_run(
         [marquee, "top-grossing", "--env", f"http://127.0.0.1:{relay.port}/api/", "--store", store, "--policy", policy],
-        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        check=True, **benchkit.QUIET,
     )
-    elapsed = time.perf_counter() - started
     after = relay.counts()
     return after[0] - before[0], after[1] - before[1], elapsed
 
 
 def main():
-    marquee, results = sys.argv[1], sys.argv[2]
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 30
-    work = tempfile.mkdtemp(prefix="marquee-bench-http-")
-    server, port = start_server(marquee, work)
-    try:
-        relay = Relay(port)
-        stored = os.path.join(work, "stored.sqlite")
-        run(marquee, relay, stored, "networkOnly")
-        full, revalidated = [], []
-        for index in range(rounds):
-            empty = os.path.join(work, f"empty-{index}.sqlite")
-            full.append(run(marquee, relay, empty, "networkOnly"))
-            revalidated.append(run(marquee, relay, stored, "cacheThenNetwork"))
-    finally:
-        server.terminate()
-        server.wait()
+    marquee, results, rest = benchkit.command_line("http_revalidation.py MARQUEE RESULTS_DIR [ROUNDS]")
+    rounds = int(rest[0]) if rest else 30
+    with benchkit.scratch_folder("marquee-bench-http-") as work:
+        with benchkit.Server(marquee, "--public", "--log-level", "notice", log=os.path.join(work, "server.log")) as server:
+            relay = Relay(server.port)
+            stored = os.path.join(work, "stored.sqlite")
+            run(marquee, relay, stored, "networkOnly")
+            full, revalidated = [], []
+            for index in range(rounds):
+                empty = os.path.join(work, f"empty-{index}.sqlite")
+                full.append(run(marquee, relay, empty, "networkOnly"))
+                revalidated.append(run(marquee, relay, stored, "cacheThenNetwork"))
 
     full_bytes = statistics.median(b for b, _, _ in full)
     revalidated_bytes = statistics.median(b for b, _, _ in revalidated)
     full_time = statistics.median(t for _, _, t in full) * 1000
     revalidated_time = statistics.median(t for _, _, t in revalidated) * 1000
     requests = max(r for _, r, _ in full + revalidated)
-    body = 1919
     lines = [
-        "## Revalidation on the wire (`scripts/bench.d/http`)",
+        "## Revalidation on the wire (`scripts/bench.d/http_revalidation.py`)",
         "",
-        f"CPU: {cpu_model()}. {rounds} interleaved rounds of `marquee top-grossing` (release) against",
+        f"CPU: {benchkit.cpu_model('unknown CPU')}. {rounds} interleaved rounds of `marquee top-grossing` (release) against",
         "`marquee serve --public` behind a relay that counts the bytes the server sent. A full fetch",
         "uses an empty store (`networkOnly`); the unchanged run has the list stored (`cacheThenNetwork`,",
         "answered `304`). Medians; the time is the whole process, start to exit.",
         "",
         "| run | bytes from the server | of which body | wall time |",
         "|---|---:|---:|---:|",
-        f"| full fetch (200) | {full_bytes:.0f} | {body} | {full_time:.1f} ms |",
+        f"| full fetch (200) | {full_bytes:.0f} | {BODY_BYTES} | {full_time:.1f} ms |",
         f"| unchanged, cacheThenNetwork (304) | {revalidated_bytes:.0f} | 0 | {revalidated_time:.1f} ms |",
         "",
         f"Bytes: {revalidated_bytes / full_bytes:.1%} of the full fetch on the wire, headers included (0% of the body);"
@@ -148,9 +120,12 @@ def main():
         "",
     ]
     text = "\n".join(lines)
-    with open(os.path.join(results, "http.md"), "w") as out:
-        out.write(text)
+    benchkit.write_result(results, "http.md", text)
     print(text)
+    benchkit.record_goal(results, "an unchanged list revalidated (304): bytes on the wire against a full fetch", "under 5%",
+                         f"{revalidated_bytes:.0f} bytes", revalidated_bytes / full_bytes < 0.05, f"{revalidated_bytes / full_bytes:.1%}")
+    benchkit.record_goal(results, "an unchanged list revalidated (304): `marquee top-grossing` start to exit, against a full fetch", "faster",
+                         f"{revalidated_time:.1f} ms", revalidated_time < full_time, f"{revalidated_time / full_time:.2f}×")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """marquee browse in a real pseudo-terminal, against `marquee top-grossing --offline` in the same run.
 
-Usage: browse MARQUEE RESULTS_DIR [ROUNDS]
+Usage: browse.py MARQUEE RESULTS_DIR [ROUNDS]
 
 - Start to the stored list on screen: from spawning `marquee browse --offline` (and the default
   cacheThenNetwork policy on the embedded API) in a 120x40 pty until the frame that holds the
@@ -17,26 +17,18 @@ Usage: browse MARQUEE RESULTS_DIR [ROUNDS]
 
 Writes RESULTS_DIR/browse.md (a Markdown section) and prints it.
 """
+import fcntl
+import json
 import os
 import pty
 import select
 import statistics
-import subprocess
-import sys
-import tempfile
-import time
-import fcntl
-import json
-import socket
 import struct
+import subprocess
 import termios
+import time
 
-
-def cpu_model():
-    try:
-        return next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-    except (OSError, StopIteration):
-        return "unknown CPU"
+import benchkit
 
 
 def spawn_in_pty(argv, env, columns=120, rows=40):
@@ -94,9 +86,7 @@ def time_to_stored_list(marquee, extra, env):
 
 
 def time_offline_command(marquee, env):
-    started = time.perf_counter()
-    subprocess.run([marquee, "top-grossing", "--offline"], env=env, stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - started
+    return benchkit.timed_run([marquee, "top-grossing", "--offline"], env=env, stdout=subprocess.DEVNULL, check=True)[0]
 
 
 def redraw_times(marquee, env, count):
@@ -116,25 +106,11 @@ def redraw_times(marquee, env, count):
 
 def filled_store(marquee, env, work, movies=100_000):
     """A store holding `movies` generated movies of one API; returns the API and the store."""
-    catalog, store = os.path.join(work, "catalog.json"), os.path.join(work, "search-store.sqlite")
-    subprocess.run([marquee, "generate-catalog", "--movies", str(movies), "--seed", "7", "--output", catalog], check=True, stdout=subprocess.DEVNULL)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([marquee, "serve", "--public", "--port", str(port), "--catalog", catalog, "--log-level", "warning"],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    api = f"http://127.0.0.1:{port}/api/"
-    try:
-        deadline = time.monotonic() + 60
-        while subprocess.run(["curl", "-sf", f"http://127.0.0.1:{port}/health/ready"], stdout=subprocess.DEVNULL).returncode != 0:
-            if time.monotonic() > deadline:
-                raise SystemExit("bench: marquee serve never became ready")
-            time.sleep(0.1)
-        subprocess.run([marquee, "movies", "--all", "--limit", "100", "--env", api, "--store", store], env=env, stdout=subprocess.DEVNULL, check=True)
-    finally:
-        server.terminate()
-        server.wait()
-    return api, store
+    catalog = benchkit.generate_catalog(marquee, os.path.join(work, "catalog.json"), movies, seed=7)
+    store = os.path.join(work, "search-store.sqlite")
+    with benchkit.Server(marquee, "--public", "--catalog", catalog, "--log-level", "warning", env=env) as server:
+        subprocess.run([marquee, "movies", "--all", "--limit", "100", "--env", server.api, "--store", store], env=env, stdout=subprocess.DEVNULL, check=True)
+        return server.api, store
 
 
 def search_keystrokes(marquee, env, api, store, rounds):
@@ -165,19 +141,15 @@ def search_keystrokes(marquee, env, api, store, rounds):
 
 
 def describe(values):
-    values = sorted(values)
-    p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
-    return statistics.median(values), p99
+    """The median and the p99."""
+    return statistics.median(values), benchkit.percentile(values, 0.99)
 
 
-def main():
-    marquee, results = sys.argv[1], sys.argv[2]
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 20
-    home = tempfile.mkdtemp(prefix="marquee-bench-browse-")
-    env = dict(os.environ, XDG_CACHE_HOME=f"{home}/cache", XDG_CONFIG_HOME=f"{home}/config", TERM="xterm-256color")
+def measure(marquee, home, rounds):
+    """Every figure of the table, each a list of seconds; and how many letters the search used."""
+    env = dict(benchkit.isolated_environment(home), TERM="xterm-256color")
     env.pop("NO_COLOR", None)
     subprocess.run([marquee, "top-grossing"], env=env, stdout=subprocess.DEVNULL, check=True)
-
     offline_command, browse_offline, browse_default = [], [], []
     for _ in range(3):
         time_offline_command(marquee, env)
@@ -189,12 +161,20 @@ def main():
     redraws = redraw_times(marquee, env, 300)
     api, store = filled_store(marquee, env, home)
     keystrokes, letters = search_keystrokes(marquee, env, api, store, rounds=4)
+    return offline_command, browse_offline, browse_default, redraws, keystrokes, letters
+
+
+def main():
+    marquee, results, rest = benchkit.command_line("browse.py MARQUEE RESULTS_DIR [ROUNDS]")
+    rounds = int(rest[0]) if rest else 20
+    with benchkit.scratch_folder("marquee-bench-browse-") as home:
+        offline_command, browse_offline, browse_default, redraws, keystrokes, letters = measure(marquee, home, rounds)
 
     baseline = statistics.median(offline_command)
     lines = [
         "## Browse",
         "",
-        f"CPU: {cpu_model()}, {os.cpu_count()} cores. {rounds} interleaved rounds after 3 warm-ups; a 120×40 pseudo-terminal.",
+        f"CPU: {benchkit.cpu_model('unknown CPU')}, {os.cpu_count()} cores. {rounds} interleaved rounds after 3 warm-ups; a 120×40 pseudo-terminal.",
         "",
         "| measure | median | p99 | ratio to `top-grossing --offline` | goal |",
         "|---|---|---|---|---|",
@@ -206,13 +186,18 @@ def main():
     ]:
         median, p99 = describe(values)
         lines.append(f"| {label} | {median * 1000:.1f} ms | {p99 * 1000:.1f} ms | {median / baseline:.2f}× | {goal} |")
+        if goal:
+            benchkit.record_goal(results, f"{label}, median", goal, f"{median * 1000:.1f} ms", median < 0.1 and median / baseline <= 1.5,
+                                 f"{median / baseline:.2f}× (`top-grossing --offline`)")
     median, p99 = describe(redraws)
     lines.append(f"| one redraw of a full screen (Down key to the whole next frame read back), 300 keys | {median * 1000:.2f} ms | {p99 * 1000:.2f} ms | | under 2 ms |")
+    benchkit.record_goal(results, "`marquee browse`: one redraw of a full screen, median", "under 2 ms", f"{median * 1000:.2f} ms (p99 {p99 * 1000:.2f})", median < 0.002)
     median, p99 = describe(keystrokes)
     lines.append(f"| `/` search offline over 100,000 stored movies: a letter typed to its first result drawn, {len(keystrokes)} keys ({letters} letters) | {median * 1000:.2f} ms | {p99 * 1000:.2f} ms | | under 50 ms |")
+    benchkit.record_goal(results, "`marquee browse`: `/` search offline over 100,000 stored movies, a letter to its first result, median", "under 50 ms",
+                         f"{median * 1000:.2f} ms (p99 {p99 * 1000:.2f})", median < 0.05)
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(results, "browse.md"), "w") as out:
-        out.write(text)
+    benchkit.write_result(results, "browse.md", text)
     print(text)
 
 

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The server on a mix of catalogue answers, against nginx serving the same bytes from files:
+`marquee serve --public --catalog` (a 1,000-movie generated catalogue) and nginx, with wrk
+(-t2 -c64 -d10s) rotating through the paths; three interleaved rounds of each mix, best of each,
+with each server's CPU time per request. Mixes: "ids" (100 movies by id and 20 ids that do not
+exist), "all" (those, the two top lists of 2016 and 2017). Search and paging pages (nginx has no
+search) are measured for Marquee alone. Last, a run over 1M distinct ids (404s) with the cache
+capped at 16 MiB, the server's RSS read before and after.
+
+Usage: server_mix.py MARQUEE RESULTS_DIR. Writes server-mix.md with the CPU model."""
+import json
+import os
+import re
+import urllib.error
+import urllib.request
+
+import benchkit
+
+FLOOD_SCRIPT = """
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/api/movies/" .. (10000000 + n * 2 + math.random(0, 1)))
+end
+"""
+
+
+def fetch(url):
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def rotating_round(url, script, pids):
+    """Requests/s and CPU µs per request of one wrk round."""
+    run, cpu = benchkit.wrk_with_cpu(pids, "-t2", "-c64", "-d10s", "-s", script, url)
+    return run.requests_per_second, cpu
+
+
+def mirror(server, paths, www, missing_id):
+    """The server's 200 answers as files under `www`, and its 404 body as notfound.json."""
+    for path in paths:
+        status, body = fetch(server.url(path))
+        if status == 200:
+            os.makedirs(os.path.dirname(www + path), exist_ok=True)
+            with open(www + path, "wb") as file:
+                file.write(body)
+    with open(os.path.join(www, "notfound.json"), "wb") as file:
+        file.write(fetch(server.url(f"/api/movies/{missing_id}"))[1])
+
+
+def flood(marquee, work, catalog, id_paths):
+    """1M distinct ids on a server whose cache is capped at 16 MiB: RSS before and after (KiB),
+    requests, the cache's bytes and evictions."""
+    script = os.path.join(work, "flood.lua")
+    with open(script, "w") as file:
+        file.write(FLOOD_SCRIPT)
+    with benchkit.Server(marquee, "--public", "--catalog", catalog, "--cache-size", "16", "--log-level", "warning") as capped:
+        for path in id_paths:
+            fetch(capped.url(path))
+        rss_before = benchkit.rss_kib(capped.pid)
+        requests = benchkit.wrk("-t2", "-c64", "-d30s", "-s", script, capped.url("/")).requests
+        rss_after = benchkit.rss_kib(capped.pid)
+        metrics = fetch(capped.url("/metrics"))[1].decode()
+    cache_bytes = float(re.search(r"^marquee_response_cache_bytes (\S+)", metrics, re.M).group(1))
+    evictions = float(re.search(r"^marquee_response_cache_evictions_total (\S+)", metrics, re.M).group(1))
+    return rss_before, rss_after, requests, cache_bytes, evictions
+
+
+def best(runs):
+    return max(r[0] for r in runs), min(r[1] for r in runs)
+
+
+def main():
+    marquee, results, _ = benchkit.command_line("server_mix.py MARQUEE RESULTS_DIR")
+    cpu = benchkit.cpu_model()
+    with benchkit.scratch_folder("marquee-mix-bench-") as work:
+        catalog = benchkit.generate_catalog(marquee, os.path.join(work, "catalog.json"), 1000, seed=11)
+        movies = json.load(open(catalog))
+        ids = [movie["id"] for movie in movies][:100]
+        years = sorted({movie["year"] for movie in movies})[:2]
+        missing = [9_000_000 + n for n in range(20)]
+        with benchkit.Server(marquee, "--public", "--catalog", catalog, "--log-level", "warning") as server:
+            id_paths = [f"/api/movies/{i}" for i in ids] + [f"/api/movies/{i}" for i in missing]
+            list_paths = [f"/api/movies/{l}/{y}" for l in ("topGrossing", "topRated") for y in years]
+            search_paths = [f"/api/movies?query={w}" for w in ("the", "lost", "golden", "ava", "harbor", "river", "empire", "garden")]
+            search_paths += [f"/api/movies?year={years[0]}&sort=rating&limit=20", "/api/movies?sort=title&limit=50"]
+            cursor = json.loads(fetch(server.url("/api/movies?sort=rating&limit=20"))[1])["next"]
+            search_paths.append(f"/api/movies?sort=rating&limit=20&cursor={cursor}")
+
+            www = os.path.join(work, "www")
+            mirror(server, id_paths + list_paths, www, missing[0])
+            nginx = benchkit.Nginx.static(os.path.join(work, "nginx"), www, f"/api/movies/{ids[0]}", not_found="/notfound.json")
+            try:
+                mixes = {"ids": benchkit.rotating_script(os.path.join(work, "ids.lua"), id_paths),
+                         "all": benchkit.rotating_script(os.path.join(work, "all.lua"), id_paths + list_paths * 10)}
+                for script in mixes.values():  # warm both: every answer kept
+                    rotating_round(server.url("/"), script, [server.pid])
+                    rotating_round(nginx.url("/"), script, nginx.pids())
+                figures = {name: {"nginx": [], "marquee": []} for name in mixes}
+                for _ in range(3):
+                    for name, script in mixes.items():
+                        figures[name]["nginx"].append(rotating_round(nginx.url("/"), script, nginx.pids()))
+                        figures[name]["marquee"].append(rotating_round(server.url("/"), script, [server.pid]))
+                search_script = benchkit.rotating_script(os.path.join(work, "search.lua"), search_paths)
+                search = [rotating_round(server.url("/"), search_script, [server.pid]) for _ in range(2)]
+                rss_before, rss_after, flood_requests, cache_bytes, evictions = flood(marquee, work, catalog, id_paths)
+            finally:
+                nginx.stop()
+
+    rows = []
+    for name, label in (("ids", "100 movies by id and 20 missing ids (404)"), ("all", "the mix: ids, 404s and four top lists")):
+        n_rps, n_cpu = best(figures[name]["nginx"])
+        m_rps, m_cpu = best(figures[name]["marquee"])
+        rows.append(f"| {label}: req/s | {n_rps:,.0f} | {m_rps:,.0f} | {m_rps / n_rps:.2f}× | ≥ 0.8× | {'met' if m_rps / n_rps >= 0.8 else 'missed'} |")
+        rows.append(f"| {label}: CPU µs per request | {n_cpu:.1f} | {m_cpu:.1f} | {m_cpu / n_cpu:.2f}× | ≤ 1.3× | {'met' if m_cpu / n_cpu <= 1.3 else 'missed'} |")
+        benchkit.record_goal(results, f"server, {label}: req/s against nginx", "≥ 0.8×", f"{m_rps:,.0f} req/s", m_rps / n_rps >= 0.8, f"{m_rps / n_rps:.2f}×")
+        benchkit.record_goal(results, f"server, {label}: CPU per request against nginx", "≤ 1.3×", f"{m_cpu:.1f} µs", m_cpu / n_cpu <= 1.3, f"{m_cpu / n_cpu:.2f}×")
+    s_rps, s_cpu = best(search)
+    rows.append(f"| search and paging pages (Marquee only): req/s, CPU µs per request | – | {s_rps:,.0f}, {s_cpu:.1f} µs | – | – | |")
+    rows.append(f"| 1M-distinct-ids flood, cache capped at 16 MiB: RSS before → after | – | {rss_before / 1024:.0f} → {rss_after / 1024:.0f} MiB ({flood_requests:,} requests, {evictions:,.0f} evictions, {cache_bytes / 1048576:.1f} MiB kept) | – | within the cap | {'met' if cache_bytes <= 16 * 1048576 else 'missed'} |")
+    benchkit.record_goal(results, "server, 1M-distinct-ids flood: the response cache within its 16 MiB cap", "within the cap",
+                         f"{cache_bytes / 1048576:.1f} MiB kept (RSS {rss_before / 1024:.0f} → {rss_after / 1024:.0f} MiB)", cache_bytes <= 16 * 1048576)
+    text = f"""## The server on a mix of answers (`scripts/bench.d/server_mix.py`)
+
+Measured on {cpu}, release build. wrk `-t2 -c64 -d10s` rotating through the paths, against
+`marquee serve --public --catalog` (1,000 generated movies) and nginx (2 workers, no access log)
+serving the same bytes from files (its 404 is a file of the same body); three interleaved rounds
+after a warm-up, best of each; CPU is each server's user + system time per request answered.
+
+| what | nginx | Marquee | ratio | goal | |
+|---|---|---|---|---|---|
+""" + "\n".join(rows) + "\n"
+    benchkit.write_result(results, "server-mix.md", text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
