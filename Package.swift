@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
+        .library(name: "MovieContract", targets: ["MovieContract"]),
         .library(name: "Movies", targets: ["Movies"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "MovieAPI", targets: ["MovieAPI"]),
@@ -38,7 +39,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
-        .target(name: "Movies"),
+        .target(name: "MovieContract"),
+        .target(name: "Movies", dependencies: ["MovieContract"]),
         .target(name: "FileLocking"),
         .target(
             name: "Networking",
@@ -57,7 +59,7 @@ let package = Package(
         .target(
             name: "MovieAPI",
             dependencies: [
-                "Movies", "Networking", "FileLocking",
+                "Movies", "MovieContract", "Networking", "FileLocking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,17 +69,17 @@ let package = Package(
         .target(
             name: "MovieStore",
             dependencies: [
-                "Movies", "FileLocking", "FTS5Search", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "Movies", "MovieContract", "FileLocking", "FTS5Search", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "TextFormatting"),
-        .target(name: "FTS5Search", dependencies: ["Movies", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "FTS5Search", dependencies: ["Movies", "MovieContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore", "TextFormatting"]),
         .target(
             name: "MovieServer",
             dependencies: [
-                "Movies", "FTS5Search",
+                "Movies", "MovieContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -102,7 +104,7 @@ let package = Package(
         .target(
             name: "MovieServerSQLite",
             dependencies: [
-                "Movies", "MovieServer", "FTS5Search",
+                "Movies", "MovieContract", "MovieServer", "FTS5Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -111,7 +113,7 @@ let package = Package(
         .target(
             name: "MovieServerPostgres",
             dependencies: [
-                "Movies", "MovieServer",
+                "Movies", "MovieContract", "MovieServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

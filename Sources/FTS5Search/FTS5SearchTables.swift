@@ -1,3 +1,4 @@
+import MovieContract
 /// The tables a search reads on one SQLite database: the `movie` table and, beside it, an FTS5
 /// table with one row per movie (its rowid the movie's key) holding the title's words and the
 /// cast's in two columns. The server's catalogue and the client's store name them in their own

@@ -1,4 +1,5 @@
 import GRDB
+import MovieContract
 import Movies
 
 /// A search of one to three words on one SQLite database (the server's catalogue or the

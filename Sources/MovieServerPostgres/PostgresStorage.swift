@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MovieContract
 import MovieServer
 import Movies
 import NIOConcurrencyHelpers

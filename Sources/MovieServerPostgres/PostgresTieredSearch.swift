@@ -1,4 +1,5 @@
 import Logging
+import MovieContract
 import MovieServer
 import Movies
 import PostgresNIO

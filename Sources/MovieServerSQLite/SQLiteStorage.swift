@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import MovieContract
 import MovieServer
 import Movies
 import NIOConcurrencyHelpers

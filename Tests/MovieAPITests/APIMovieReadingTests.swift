@@ -1,5 +1,6 @@
 import Foundation
 import MovieAPI
+import MovieContract
 import MovieServer
 import Movies
 import Networking

@@ -1,4 +1,5 @@
 import MarqueeTestSupport
+import MovieContract
 @testable import MovieServer
 import NIOConcurrencyHelpers
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 @testable import MovieStore
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 import Networking
 
@@ -64,33 +65,22 @@ public struct APILiveFeed: LiveFeed {
         }
     }
 
-    private struct WatchlistData: Decodable {
-        var movieId: Int
-        var note: String
-        var changedAt: String
-        var removed: Bool
-    }
-
-    private struct CatalogData: Decodable {
-        var version: Int64
-    }
-
     static func decode(_ event: ServerSentEvent) -> LiveUpdate? {
         let cursor = event.lastEventID
         guard !cursor.isEmpty else { return nil }
         let data = Data(event.data.utf8)
-        switch event.type {
-        case "ready":
+        switch FeedWire.Event(rawValue: event.type) {
+        case .ready:
             return .ready(cursor: cursor)
-        case "reset":
+        case .reset:
             return .reset(cursor: cursor)
-        case "catalog":
-            return (try? JSONDecoder().decode(CatalogData.self, from: data)).map { .catalog(version: $0.version, cursor: cursor) }
-        case "watchlist":
-            guard let change = try? JSONDecoder().decode(WatchlistData.self, from: data),
+        case .catalog:
+            return (try? JSONDecoder().decode(FeedWire.CatalogChange.self, from: data)).map { .catalog(version: $0.version, cursor: cursor) }
+        case .watchlist:
+            guard let change = try? JSONDecoder().decode(FeedWire.WatchlistChange.self, from: data),
                   let changedAt = WatchlistClock.milliseconds(change.changedAt) else { return nil }
             return .watchlist(WatchlistItem(movieID: change.movieId, note: change.note, changedAt: changedAt), removed: change.removed, cursor: cursor)
-        default:
+        case nil:
             return nil
         }
     }

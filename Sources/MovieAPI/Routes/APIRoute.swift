@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MovieContract
 import Movies
 import Networking
 
@@ -71,7 +72,7 @@ public enum APIRoute: Route, Hashable {
                 method: .post,
                 path: ["watchlist", "changes"],
                 headerFields: [.contentType: "application/json", .accept: "application/json", .idempotencyKey: key],
-                body: APIWatchlistBatch(changes).json,
+                body: WatchlistWire.Batch(changes).json,
                 // The key makes a repeat harmless: the server answers it without applying anything twice.
                 isRetrySafe: true,
                 followsRedirects: false

@@ -1,28 +1,13 @@
 import Foundation
 import HTTPTypes
+import MovieContract
 import Movies
 
-/// `GET /api/watchlist` as the API sends it: `{"entries": [{"movieId", "note", "changedAt",
-/// "title", "year"}], "removed": [{"movieId", "changedAt"}]}` (a server that sends no title and
-/// year, or no removals, is read as well).
-public struct APIWatchlist: Decodable, Sendable, Hashable {
-    public struct Entry: Decodable, Sendable, Hashable {
-        public let movieId: Int
-        public let note: String
-        public let changedAt: String
-        public let title: String?
-        public let year: Int?
-    }
+/// `GET /api/watchlist` as the API sends it (``WatchlistWire/List``); a server that sends no
+/// title and year, or no removals, is read as well.
+public typealias APIWatchlist = WatchlistWire.List
 
-    /// A movie that left the list, and when.
-    public struct Removal: Decodable, Sendable, Hashable {
-        public let movieId: Int
-        public let changedAt: String
-    }
-
-    public let entries: [Entry]
-    public let removed: [Removal]?
-
+extension WatchlistWire.List {
     /// The domain items; an entry whose time is not one the API writes is a decoding failure.
     func items() throws(APIWatchlistError) -> [WatchlistItem] {
         try entries.map { entry throws(APIWatchlistError) in
@@ -43,40 +28,19 @@ public struct APIWatchlist: Decodable, Sendable, Hashable {
     }
 }
 
-/// The answer to `POST /api/watchlist/changes`: `{"results": [{"id", "movieId", "outcome",
-/// "changedAt"}]}` (`changedAt` only for a change applied or superseded, and not from every server).
-public struct APIWatchlistResults: Decodable, Sendable, Hashable {
-    public struct Result: Decodable, Sendable, Hashable {
-        public let id: String
-        public let movieId: Int
-        public let outcome: String
-        public let changedAt: String?
-    }
+/// The answer to `POST /api/watchlist/changes` (``WatchlistWire/Results``).
+public typealias APIWatchlistResults = WatchlistWire.Results
 
-    public let results: [Result]
-}
-
-/// The body of `POST /api/watchlist/changes`.
-struct APIWatchlistBatch: Encodable {
-    struct Change: Encodable {
-        let id: String
-        let movieId: Int
-        let action: String
-        let note: String?
-        let changedAt: String
-        let device: String
-    }
-
-    let changes: [Change]
-
+extension WatchlistWire.Batch {
+    /// The body for `records`: a removal's note left out.
     init(_ records: [WatchlistChangeRecord]) {
-        changes = records.map { record in
-            Change(
+        self.init(changes: records.map { record in
+            WatchlistWire.Change(
                 id: record.id, movieId: record.movieID, action: record.action.rawValue,
                 note: record.action == .add ? record.note : nil,
                 changedAt: WatchlistClock.string(record.changedAt), device: record.device
             )
-        }
+        })
     }
 
     var json: Data {

@@ -1,7 +1,5 @@
-/// One movie of the server's catalog, in the shape the API serves it.
-///
-/// The server keeps its own type rather than sharing the client's: it is held to the contract
-/// by the reference bodies, not by shared code.
+/// One movie in the shape the API sends it: what the server's catalogue holds and writes
+/// (``ContractJSON``), and what a client reads before making a domain movie of it.
 public struct CatalogMovie: Codable, Sendable, Hashable {
     public struct Actor: Codable, Sendable, Hashable {
         public var name: String

@@ -33,14 +33,15 @@ public enum ContractJSON {
         output += "]}"
     }
 
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 9.007_199_254_740_992e15 {
             return String(Int64(value))
         }
         return String(value)
     }
 
-    static func writeString(_ text: String, to output: inout String) {
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
+    public static func writeString(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 
 extension Catalog {
     /// The ten movies of the original API, bundled with the server.

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 
 /// The movies a ``MovieServer`` serves, with the orderings of the API precomputed.
 ///

@@ -1,3 +1,4 @@
+import MovieContract
 /// Makes catalogs of any size for load tests and benchmarks: realistic titles, dates, figures
 /// and casts, spread over many years, the same for the same seed on every machine.
 public enum SyntheticCatalog {

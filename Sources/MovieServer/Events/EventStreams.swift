@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MovieContract
 import NIOHTTP1
 import Logging
 import NIOCore
@@ -97,21 +98,21 @@ struct EventStreams: Sendable {
         var text = "retry: \(feed.settings.retryMilliseconds)\n\n"
         switch start {
         case let .fresh(latest):
-            text += Self.frame(id: latest, event: "ready", data: "{\"resumed\":false}")
+            text += Self.frame(id: latest, event: .ready, data: FeedWire.Ready(resumed: false).json)
         case let .resume(after):
-            text += Self.frame(id: after, event: "ready", data: "{\"resumed\":true}")
+            text += Self.frame(id: after, event: .ready, data: FeedWire.Ready(resumed: true).json)
         case let .reset(latest):
-            text += Self.frame(id: latest, event: "reset", data: "{\"reason\":\"the events after this stream's cursor are no longer kept: fetch what you show again\"}")
+            text += Self.frame(id: latest, event: .reset, data: FeedWire.Reset(reason: "the events after this stream's cursor are no longer kept: fetch what you show again").json)
         }
         return text
     }
 
     static func frame(_ event: FeedEvent) -> String {
-        frame(id: event.sequence, event: event.kind.rawValue, data: event.data)
+        frame(id: event.sequence, event: event.kind.event, data: event.data)
     }
 
-    static func frame(id: Int64, event: String, data: String) -> String {
-        "id: \(id)\nevent: \(event)\ndata: \(data)\n\n"
+    static func frame(id: Int64, event: FeedWire.Event, data: String) -> String {
+        "id: \(id)\nevent: \(event.rawValue)\ndata: \(data)\n\n"
     }
 
     /// Whether a request head asks for the stream: `GET` or `HEAD` of `/api/events`, with or

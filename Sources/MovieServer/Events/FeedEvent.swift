@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 
 /// One event of the server's feed (`GET /api/events`): a change to one person's watchlist, or a
@@ -7,10 +8,18 @@ import Movies
 public struct FeedEvent: Sendable, Hashable {
     /// What changed.
     public enum Kind: String, Sendable, Hashable {
-        /// One movie of one person's watchlist: `{"movieId", "note", "changedAt", "device", "removed"}`.
+        /// One movie of one person's watchlist: ``FeedWire/WatchlistChange``.
         case watchlist
-        /// The catalogue: `{"version"}`.
+        /// The catalogue: ``FeedWire/CatalogChange``.
         case catalog
+
+        /// The stream's name for it.
+        var event: FeedWire.Event {
+            switch self {
+            case .watchlist: .watchlist
+            case .catalog: .catalog
+            }
+        }
     }
 
     public var sequence: Int64
@@ -41,16 +50,15 @@ public struct NewFeedEvent: Sendable, Hashable {
 
     /// The event for an entry a watchlist write changed.
     package static func watchlist(owner: String, entry: WatchlistEntry) -> NewFeedEvent {
-        var data = "{\"movieId\":\(entry.movieID),\"note\":"
-        ContractJSON.writeString(entry.note, to: &data)
-        data += ",\"changedAt\":\"\(WatchlistClock.string(entry.version.changedAt))\",\"device\":"
-        ContractJSON.writeString(entry.version.device, to: &data)
-        data += ",\"removed\":\(entry.removed)}"
-        return NewFeedEvent(owner: owner, kind: .watchlist, data: data)
+        let change = FeedWire.WatchlistChange(
+            movieId: entry.movieID, note: entry.note, changedAt: WatchlistClock.string(entry.version.changedAt),
+            device: entry.version.device, removed: entry.removed
+        )
+        return NewFeedEvent(owner: owner, kind: .watchlist, data: change.json)
     }
 
     /// The event for a catalogue now at `version`.
     package static func catalog(version: Int64) -> NewFeedEvent {
-        NewFeedEvent(owner: nil, kind: .catalog, data: "{\"version\":\(version)}")
+        NewFeedEvent(owner: nil, kind: .catalog, data: FeedWire.CatalogChange(version: version).json)
     }
 }

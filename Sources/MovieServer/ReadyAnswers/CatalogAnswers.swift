@@ -1,3 +1,4 @@
+import MovieContract
 /// Computes the catalogue's cacheable answers from storage, for the ``ResponseCache`` to keep.
 struct CatalogAnswers: Sendable {
     let storage: any CatalogueStorage

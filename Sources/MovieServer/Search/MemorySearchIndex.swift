@@ -1,3 +1,4 @@
+import MovieContract
 import Movies
 
 /// The catalogue's search and listing, for every backend: an order kept per sort (``MovieOrder``)

@@ -1,3 +1,4 @@
+import MovieContract
 import Movies
 
 /// One search or listing of the catalogue, checked: the words to match (none: every movie), the

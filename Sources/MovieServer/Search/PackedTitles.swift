@@ -1,3 +1,4 @@
+import MovieContract
 /// Every movie's title words (` finding dory `) in one buffer of UTF-8 bytes, so that the index can
 /// tell which titles begin with a search's words, or are them, without a string per movie.
 struct PackedTitles: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MovieContract
 
 /// The opaque `cursor` of a search page: where the next page starts, for which search, signed
 /// so that an edited cursor, or one of another search, is refused. Signed with a key derived
@@ -53,7 +54,7 @@ struct SearchCursor {
     }
 
     /// The longest cursor the server makes or reads.
-    static let maximumLength = 1024
+    static let maximumLength = APILimits.cursorLength
 
     private static func mac(_ body: Data, key: SymmetricKey) -> [UInt8] {
         let cursorKey = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("marquee search cursor".utf8), using: key))

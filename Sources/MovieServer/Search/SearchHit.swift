@@ -1,3 +1,4 @@
+import MovieContract
 /// A movie a search found, with its relevance to the search's words (0 without words).
 public struct SearchHit: Sendable, Hashable {
     public var movie: CatalogMovie

@@ -1,3 +1,4 @@
+import MovieContract
 import Movies
 
 /// The parts of a search's SQL that SQLite and PostgreSQL share: the sort column, the direction,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MovieContract
 
 /// An error answer of the movie API: a status and a JSON body
 /// `{"error": code, "error_description": message}`, the shape RFC 6749 uses for token errors,
@@ -37,16 +38,10 @@ public struct ErrorAnswer: HTTPResponseError, Sendable {
 
     var body: Data { Data(json.utf8) }
 
-    /// `{"error":…,"error_description":…}`: the bytes `JSONEncoder` gives with sorted keys and
-    /// unescaped slashes, written directly (a 404 or 400 is answered many times, and the encoder
-    /// cost several µs each).
+    /// The contract's ``ErrorBody``, written directly (a 404 or 400 is answered many times, and
+    /// `JSONEncoder` cost several µs each).
     var json: String {
-        var output = #"{"error":"#
-        ContractJSON.writeString(code, to: &output)
-        output += #","error_description":"#
-        ContractJSON.writeString(message, to: &output)
-        output += "}"
-        return output
+        ErrorBody(error: code, errorDescription: message).json
     }
 }
 

@@ -1,3 +1,4 @@
+import MovieContract
 /// What importing a batch of movies must write, given what the database already holds: new
 /// movies, and movies whose fields or cast differ. Identical movies are not written, so
 /// importing the same file twice changes nothing.

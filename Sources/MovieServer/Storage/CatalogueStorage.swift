@@ -1,3 +1,4 @@
+import MovieContract
 /// The catalogue a server serves: one movie, a year's top lists, and a version that changes with it.
 public protocol CatalogueStorage: Sendable {
     /// The catalog, when this storage's can never change while the server runs (it is kept in

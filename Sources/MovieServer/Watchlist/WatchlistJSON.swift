@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 
 /// The watchlist's JSON: request bodies read strictly (a clear 400 for anything wrong) and the
@@ -9,34 +10,15 @@ import Movies
 /// - `POST /api/watchlist/changes`: `{"changes": [{"id", "movieId", "action": "add"|"remove",
 ///   "note", "changedAt", "device"}]}`, 1 to ``maximumBatch`` changes.
 enum WatchlistJSON {
-    static var maximumBatch: Int { WatchlistChangeRecord.batchLimit }
-    static let maximumDevice = 100
-
-    struct SingleBody: Decodable {
-        var note: String?
-        var changedAt: String?
-        var device: String?
-    }
-
-    struct BatchBody: Decodable {
-        var changes: [BatchChange]
-    }
-
-    struct BatchChange: Decodable {
-        var id: String
-        var movieId: Int
-        var action: String
-        var note: String?
-        var changedAt: String
-        var device: String?
-    }
+    static var maximumBatch: Int { APILimits.watchlistBatch }
+    static var maximumDevice: Int { APILimits.deviceLength }
 
     static func single(_ body: Data, id: String, movieID: Int, action: WatchlistChangeRecord.Action, now: Int64) throws(ErrorAnswer) -> WatchlistChangeRecord {
-        let fields: SingleBody
+        let fields: WatchlistWire.SingleChange
         if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            fields = SingleBody()
+            fields = WatchlistWire.SingleChange()
         } else {
-            do { fields = try JSONDecoder().decode(SingleBody.self, from: body) } catch {
+            do { fields = try JSONDecoder().decode(WatchlistWire.SingleChange.self, from: body) } catch {
                 throw .badRequest("The body must be a JSON object such as {\"note\": \"…\", \"changedAt\": \"2026-11-24T09:30:00.000Z\"}.")
             }
         }
@@ -51,8 +33,8 @@ enum WatchlistJSON {
     }
 
     static func batch(_ body: Data) throws(ErrorAnswer) -> [WatchlistChangeRecord] {
-        let fields: BatchBody
-        do { fields = try JSONDecoder().decode(BatchBody.self, from: body) } catch {
+        let fields: WatchlistWire.Batch
+        do { fields = try JSONDecoder().decode(WatchlistWire.Batch.self, from: body) } catch {
             throw .badRequest("The body must be {\"changes\": [{\"id\", \"movieId\", \"action\", \"changedAt\", …}]}: \(reason(error)).")
         }
         guard (1...maximumBatch).contains(fields.changes.count) else {
@@ -80,8 +62,8 @@ enum WatchlistJSON {
         guard let text, !text.isEmpty else {
             throw .badRequest("\(what) is missing: every watchlist write needs one, the same on every retry (a UUID will do).")
         }
-        guard text.utf8.count <= 200, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw .badRequest("\(what) must be 1 to 200 visible ASCII characters.")
+        guard text.utf8.count <= APILimits.idempotencyKeyLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .badRequest("\(what) must be 1 to \(APILimits.idempotencyKeyLength) visible ASCII characters.")
         }
         return text
     }
@@ -128,23 +110,15 @@ extension WatchlistJSON {
     /// for a movie it no longer holds. The removals (`entries` with `removed` set) tell a device
     /// when each movie left the list, so that it can tell an older change of it from a newer one.
     static func list(_ entries: [WatchlistEntry], titles: [Int: MovieTitle] = [:]) -> String {
-        var output = "{\"entries\":["
-        for (index, entry) in entries.filter({ !$0.removed }).enumerated() {
-            if index > 0 { output += "," }
-            write(entry, to: &output)
-            if let title = titles[entry.movieID] {
-                output.removeLast()
-                output += ",\"title\":"
-                ContractJSON.writeString(title.name, to: &output)
-                output += ",\"year\":\(title.year)}"
+        WatchlistWire.List(
+            entries: entries.filter { !$0.removed }.map { entry in
+                let title = titles[entry.movieID]
+                return wire(entry, title: title?.name, year: title?.year)
+            },
+            removed: entries.filter(\.removed).map { removal in
+                WatchlistWire.Removal(movieId: removal.movieID, changedAt: WatchlistClock.string(removal.version.changedAt))
             }
-        }
-        output += "],\"removed\":["
-        for (index, removal) in entries.filter(\.removed).enumerated() {
-            if index > 0 { output += "," }
-            output += "{\"movieId\":\(removal.movieID),\"changedAt\":\"\(WatchlistClock.string(removal.version.changedAt))\"}"
-        }
-        return output + "]}"
+        ).json
     }
 
     static func singleAnswer(_ change: WatchlistChangeRecord, outcome: WatchlistChangeOutcome, entry: WatchlistEntry?) -> WatchlistAnswer {
@@ -153,7 +127,7 @@ extension WatchlistJSON {
             return WatchlistAnswer(status: 404, body: String(decoding: error.body, as: UTF8.self))
         }
         var output = "{\"movieId\":\(change.movieID),\"outcome\":\"\(outcome.rawValue)\",\"entry\":"
-        if let entry, !entry.removed { write(entry, to: &output) } else { output += "null" }
+        if let entry, !entry.removed { wire(entry).write(to: &output) } else { output += "null" }
         return WatchlistAnswer(status: 200, body: output + "}")
     }
 
@@ -161,18 +135,13 @@ extension WatchlistJSON {
     /// or superseded now, is the time it was ordered by (its own, or the server's clock plus five
     /// minutes when that is earlier), so that the device keeps the version the server keeps.
     static func batchAnswer(_ changes: [WatchlistChangeRecord], outcomes: [WatchlistChangeOutcome]) -> WatchlistAnswer {
-        var output = "{\"results\":["
-        for (index, (change, outcome)) in zip(changes, outcomes).enumerated() {
-            if index > 0 { output += "," }
-            output += "{\"id\":"
-            ContractJSON.writeString(change.id, to: &output)
-            output += ",\"movieId\":\(change.movieID),\"outcome\":\"\(outcome.rawValue)\""
-            if outcome == .applied || outcome == .superseded {
-                output += ",\"changedAt\":\"\(WatchlistClock.string(change.changedAt))\""
-            }
-            output += "}"
+        let results = zip(changes, outcomes).map { change, outcome in
+            WatchlistWire.Result(
+                id: change.id, movieId: change.movieID, outcome: outcome.rawValue,
+                changedAt: outcome == .applied || outcome == .superseded ? WatchlistClock.string(change.changedAt) : nil
+            )
         }
-        return WatchlistAnswer(status: 200, body: output + "]}")
+        return WatchlistAnswer(status: 200, body: WatchlistWire.Results(results: results).json)
     }
 
     static var keyReused: WatchlistAnswer {
@@ -188,9 +157,9 @@ extension WatchlistJSON {
         return WatchlistAnswer(status: 422, body: String(decoding: error.body, as: UTF8.self))
     }
 
-    private static func write(_ entry: WatchlistEntry, to output: inout String) {
-        output += "{\"movieId\":\(entry.movieID),\"note\":"
-        ContractJSON.writeString(entry.note, to: &output)
-        output += ",\"changedAt\":\"\(WatchlistClock.string(entry.version.changedAt))\"}"
+    private static func wire(_ entry: WatchlistEntry, title: String? = nil, year: Int? = nil) -> WatchlistWire.Entry {
+        WatchlistWire.Entry(
+            movieId: entry.movieID, note: entry.note, changedAt: WatchlistClock.string(entry.version.changedAt), title: title, year: year
+        )
     }
 }

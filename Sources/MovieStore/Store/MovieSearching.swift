@@ -1,5 +1,6 @@
 import FTS5Search
 import GRDB
+import MovieContract
 import Movies
 
 /// Searches one API's stored movies by the server's rules (``SearchText``): every word but the

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MovieContract
 import Movies
 
 /// Writes one API's movies, their casts and list snapshots inside a transaction the caller opened.

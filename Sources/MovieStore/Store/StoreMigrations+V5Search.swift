@@ -1,4 +1,5 @@
 import GRDB
+import MovieContract
 import Movies
 
 extension StoreMigrations {

@@ -1,3 +1,4 @@
+import MovieContract
 /// One of the API's ranked lists of a year's movies: at most ``maximumCount`` movies, best first.
 public enum MovieList: String, Sendable, Hashable, CaseIterable {
     /// Highest grossing first.
@@ -9,7 +10,7 @@ public enum MovieList: String, Sendable, Hashable, CaseIterable {
     public static let years = 1...9999
 
     /// The most movies a list holds.
-    public static let maximumCount = 10
+    public static let maximumCount = APILimits.topListCount
 
     /// What the list is, in words: "the top grossing movies".
     public var description: String {

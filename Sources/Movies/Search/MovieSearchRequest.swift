@@ -1,12 +1,13 @@
+import MovieContract
 /// A search or listing a user asks for: words (or none, to list), a year, an order, how many,
 /// and where a previous page ended. What the server and the offline store both answer.
 public struct MovieSearchRequest: Sendable, Hashable {
-    public static let limits = 1...100
-    public static let defaultLimit = 20
+    public static let limits = APILimits.pageSizes
+    public static let defaultLimit = APILimits.defaultPageSize
     /// The longest query, in Unicode code points.
-    public static let maximumQueryLength = 200
+    public static let maximumQueryLength = APILimits.queryLength
     /// The most words a query may have.
-    public static let maximumWords = 12
+    public static let maximumWords = APILimits.queryWords
 
     /// The words to search for as typed; `nil` lists every movie.
     public var text: String?

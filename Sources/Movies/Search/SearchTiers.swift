@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 
 /// A search of one to three words, answered one relevance at a time: the whole title, the titles
 /// that begin with the words (as whole words, then the last a prefix), the movies with all the

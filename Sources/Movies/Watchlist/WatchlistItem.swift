@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 
 /// A movie on a watchlist as the server holds it: the movie's id, the owner's note, when it was
 /// last changed (on the client that changed it), and the movie's title and year when the server
@@ -24,7 +25,7 @@ public struct WatchlistItem: Sendable, Hashable, Codable {
 /// its id is made once, when the change is written, and is the same on every retry.
 public struct WatchlistChangeRecord: Sendable, Hashable {
     /// The most changes one request may send: the server refuses a larger batch.
-    public static let batchLimit = 500
+    public static let batchLimit = APILimits.watchlistBatch
 
     public enum Action: String, Sendable, Hashable, Codable {
         case add

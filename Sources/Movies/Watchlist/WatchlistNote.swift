@@ -1,9 +1,10 @@
+import MovieContract
 /// The rule for a watchlist note, the same on the server and in the app: at most
 /// ``maximumLength`` Unicode code points and no control character (C0, DEL or C1), which a
 /// terminal would act on and SQLite would cut a note at (U+0000).
 public enum WatchlistNote {
     /// The most code points a note holds.
-    public static let maximumLength = 1000
+    public static let maximumLength = APILimits.noteLength
 
     /// Why `note` cannot be kept, as the end of a sentence, or `nil` when it can.
     public static func problem(with note: String) -> String? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MovieContract
 import MovieServer
 import TextFormatting
 

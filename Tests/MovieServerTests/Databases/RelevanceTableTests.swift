@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeTestSupport
+import MovieContract
 import Movies
 @testable import MovieServer
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MarqueeTestSupport
+import MovieContract
 import Movies
 @testable import MovieServer
 import Synchronization

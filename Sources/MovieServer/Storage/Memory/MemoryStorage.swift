@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MovieContract
 import NIOConcurrencyHelpers
 
 /// Storage that lives and dies with the process: a ``Catalog`` loaded at start, with its orders
