@@ -69,17 +69,18 @@ let package = Package(
         .target(
             name: "MovieStore",
             dependencies: [
-                "Movies", "MovieContract", "FileLocking", "FTS5Search", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "Movies", "MovieContract", "FileLocking", "FTS5Search", "SearchPlanning", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "TextFormatting"),
-        .target(name: "FTS5Search", dependencies: ["Movies", "MovieContract", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SearchPlanning", dependencies: ["Movies", "MovieContract"]),
+        .target(name: "FTS5Search", dependencies: ["Movies", "MovieContract", "SearchPlanning", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore", "TextFormatting"]),
         .target(
             name: "MovieServer",
             dependencies: [
-                "Movies", "MovieContract",
+                "Movies", "MovieContract", "SearchPlanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -104,7 +105,7 @@ let package = Package(
         .target(
             name: "MovieServerSQLite",
             dependencies: [
-                "Movies", "MovieContract", "MovieServer", "FTS5Search",
+                "Movies", "MovieContract", "MovieServer", "MovieServerSQL", "SearchPlanning", "FTS5Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -113,7 +114,7 @@ let package = Package(
         .target(
             name: "MovieServerPostgres",
             dependencies: [
-                "Movies", "MovieContract", "MovieServer",
+                "Movies", "MovieContract", "MovieServer", "MovieServerSQL", "SearchPlanning",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -122,6 +123,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        .target(name: "MovieServerSQL", dependencies: ["Movies", "MovieContract", "MovieServer", "SearchPlanning"]),
         .target(
             name: "MovieServerDatabases",
             dependencies: ["MovieServer", "MovieServerSQLite", "MovieServerPostgres", .product(name: "Logging", package: "swift-log")]
@@ -165,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "MovieStoreTests",
             dependencies: [
-                "MovieStore", "Movies", "FileLocking", "MarqueeTestSupport", "marquee-store-crash-writer",
+                "MovieStore", "Movies", "MovieContract", "SearchPlanning", "FileLocking", "MarqueeTestSupport", "marquee-store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -191,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "MovieServerTests",
             dependencies: [
-                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "ReferenceAPI", "MarqueeTestSupport",
+                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "MovieContract", "SearchPlanning", "ReferenceAPI", "MarqueeTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,5 +1,6 @@
 import MovieContract
 import Movies
+import SearchPlanning
 
 /// Search words (``SearchText/words(_:)``) written as SQLite FTS5 queries. A word holds letters
 /// and digits only and is quoted, so nothing in it is FTS5 syntax.

@@ -1,4 +1,5 @@
 import Movies
+import SearchPlanning
 
 /// How a search over an FTS5 table came out of ``SearchTiers/readWithFTS5(titleColumn:count:sorted:walked:)``.
 package enum FTS5TierReading<Item> {

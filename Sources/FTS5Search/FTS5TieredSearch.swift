@@ -1,6 +1,7 @@
 import GRDB
 import MovieContract
 import Movies
+import SearchPlanning
 
 /// A search of one to three words on one SQLite database (the server's catalogue or the
 /// client's store), read a relevance at a time (``SearchTiers``): every match counted up to the

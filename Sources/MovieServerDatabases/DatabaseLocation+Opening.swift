@@ -3,6 +3,7 @@ import MovieServer
 import MovieServerPostgres
 import MovieServerSQLite
 import Movies
+import SearchPlanning
 
 extension DatabaseLocation {
     /// Opens and migrates the database at this location. `queryTimeout` is how long a request may

@@ -1,8 +1,10 @@
 import MovieContract
 import MovieServer
+import MovieServerSQL
 import Movies
 import Logging
 import PostgresNIO
+import SearchPlanning
 
 /// A search on the PostgreSQL catalogue: the words through GIN indexes on the stored
 /// `to_tsvector('simple', …)` of the title's words and of all the words (the `simple`

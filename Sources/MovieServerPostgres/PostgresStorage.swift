@@ -7,6 +7,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import SearchPlanning
 
 /// Server storage in PostgreSQL (through postgres-nio's connection pool): one catalog and one
 /// set of refresh tokens shared by every instance of the server that names the same database.

@@ -1,8 +1,10 @@
 import Logging
 import MovieContract
 import MovieServer
+import MovieServerSQL
 import Movies
 import PostgresNIO
+import SearchPlanning
 
 /// A search of one to three words on the PostgreSQL catalogue, a relevance at a time
 /// (``SearchTiers``), in one transaction whose plans are chosen here, not by the planner.

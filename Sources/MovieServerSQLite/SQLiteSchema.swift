@@ -3,6 +3,7 @@ import GRDB
 import MovieContract
 import MovieServer
 import Movies
+import SearchPlanning
 
 /// The server's tables in SQLite, created and changed by named, versioned migration steps.
 enum SQLiteSchema {

@@ -1,7 +1,9 @@
 import FTS5Search
 import GRDB
 import MovieServer
+import MovieServerSQL
 import Movies
+import SearchPlanning
 
 /// A search on the SQLite catalogue: the words through the FTS5 table `movie_words` (one row
 /// per movie, its folded title words and cast words), the order and the keyset through the

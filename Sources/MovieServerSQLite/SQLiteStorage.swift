@@ -5,6 +5,7 @@ import MovieContract
 import MovieServer
 import Movies
 import NIOConcurrencyHelpers
+import SearchPlanning
 
 /// Server storage in one SQLite file (through GRDB, in WAL mode): the catalog and refresh
 /// tokens survive a restart of the one instance that uses it.

@@ -1,7 +1,9 @@
 import FTS5Search
 import GRDB
 import MovieServer
+import MovieServerSQL
 import Movies
+import SearchPlanning
 
 /// A search of one to three words on the SQLite catalogue, read a relevance at a time as the
 /// client's store reads its own (``FTS5TieredSearch``), in the search's sort and from its position.

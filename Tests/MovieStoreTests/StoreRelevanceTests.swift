@@ -3,6 +3,7 @@ import GRDB
 import MarqueeTestSupport
 import Movies
 @testable import MovieStore
+import SearchPlanning
 import Testing
 
 /// Offline, the store ranks as the server does: the film a person asks for by its title first.

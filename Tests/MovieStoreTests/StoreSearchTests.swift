@@ -2,6 +2,7 @@ import Foundation
 import MovieContract
 import Movies
 @testable import MovieStore
+import SearchPlanning
 import Testing
 
 /// The store's offline search answers by the server's rules: the same ids, in the same order,

@@ -1,5 +1,6 @@
 import MovieContract
 import Movies
+import SearchPlanning
 
 /// The catalogue's search and listing, for every backend: an order kept per sort (``MovieOrder``)
 /// and inverted indexes of all words and title words (``WordPostings``), made once per catalogue

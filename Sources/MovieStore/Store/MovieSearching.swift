@@ -2,6 +2,7 @@ import FTS5Search
 import GRDB
 import MovieContract
 import Movies
+import SearchPlanning
 
 /// Searches one API's stored movies by the server's rules (``SearchText``): every word but the
 /// last one of the movie's words, the last the start of one; the whole title first, then titles

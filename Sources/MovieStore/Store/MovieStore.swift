@@ -2,6 +2,7 @@ import FileLocking
 import Foundation
 import GRDB
 import Movies
+import SearchPlanning
 
 /// The movies the app has seen, in a SQLite file (GRDB, WAL mode): for each API its movies,
 /// their casts in billing order (actors shared by name), and for each list the exact answer the

@@ -1,5 +1,6 @@
 import FTS5Search
 import GRDB
+import SearchPlanning
 
 extension StoreMigrations {
     /// Schema v7: a search reads a relevance at a time (``SearchTiers``): the words of each movie

@@ -1,6 +1,7 @@
 import FTS5Search
 import GRDB
 import Movies
+import SearchPlanning
 
 /// A first page of one to three words by grossing, read from the store a relevance at a time as
 /// the server's SQLite catalogue reads it (``FTS5TieredSearch``), among one API's movies. The text

@@ -3,6 +3,7 @@ import MarqueeTestSupport
 import MovieContract
 import Movies
 @testable import MovieServer
+import SearchPlanning
 import Testing
 
 extension ServerDatabaseTests {

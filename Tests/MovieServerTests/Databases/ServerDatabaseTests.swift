@@ -3,6 +3,7 @@ import MarqueeTestSupport
 import MovieServerDatabases
 import Movies
 import MovieServer
+import SearchPlanning
 import Testing
 
 /// The server on each kind of storage. One throwaway PostgreSQL cluster serves every suite nested

@@ -1,4 +1,5 @@
 import MovieContract
+import MovieServer
 import Movies
 
 /// The parts of a search's SQL that SQLite and PostgreSQL share: the sort column, the direction,
