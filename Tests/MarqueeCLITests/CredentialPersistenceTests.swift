@@ -37,8 +37,8 @@ struct CredentialPersistenceTests {
             #expect(third.status == 0, "\(third.standardError)")
             #expect(server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 1))
 
-            let logout = try await marquee.run(["auth", "logout", "--env", api])
-            #expect(logout.standardOutput == "Signed out of \(api).\n")
+            let logout = try await marquee.run(["auth", "forget", "--env", api])
+            #expect(logout.standardOutput == "Forgot the client's own credential for \(api); the next request gets a new one.\n")
             let after = try await marquee.run(["auth", "status", "--env", api])
             #expect(after.standardOutput == "Nobody is signed in to \(api); sign in with 'marquee login'.\nThe client marquee-dev holds no credential of its own for \(api).\nThe API is chosen by --env.\n")
 

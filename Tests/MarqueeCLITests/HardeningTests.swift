@@ -91,7 +91,7 @@ struct HardeningTests {
         }
     }
 
-    @Test("auth logout that cannot write says so and exits non-zero; the credential is still there")
+    @Test("auth forget that cannot write says so and exits non-zero; the credential is still there")
     func logoutFailureIsAnError() async throws {
         try await withMovieServer(auth: .init()) { server in
             let home = try TemporaryConfigHome()
@@ -100,11 +100,11 @@ struct HardeningTests {
             let lock = home.credentialsFile.appendingPathExtension("lock")
             try? FileManager.default.removeItem(at: lock)
             try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
-            let logout = try await home.marquee.run(["auth", "logout", "--env", api])
+            let logout = try await home.marquee.run(["auth", "forget", "--env", api])
             #expect(logout.status != 0)
             #expect(logout.errorLines.count == 1)
             #expect(logout.standardError.contains("cannot lock the credentials file"))
-            #expect(!logout.standardOutput.contains("Signed out"))
+            #expect(!logout.standardOutput.contains("Forgot"))
             let status = try await home.marquee.run(["auth", "status", "--env", api])
             #expect(status.standardOutput.contains("Signed in to \(api) as the client marquee-dev"))
         }

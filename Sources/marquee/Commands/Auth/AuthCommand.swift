@@ -6,7 +6,7 @@ struct AuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
         abstract: "Show the credentials stored for an API, pick the default account, or forget the client's own credential.",
-        subcommands: [AuthStatusCommand.self, AuthUseCommand.self, AuthLogoutCommand.self]
+        subcommands: [AuthStatusCommand.self, AuthUseCommand.self, AuthForgetCommand.self]
     )
 
     /// The context of the client's own stored credential for `options`' API (the client of

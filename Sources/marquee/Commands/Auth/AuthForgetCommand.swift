@@ -1,11 +1,11 @@
 import ArgumentParser
 import MovieAPI
 
-/// `marquee auth logout`: forget the client's own credential for an API (a person signs out with
+/// `marquee auth forget`: forget the client's own credential for an API (a person signs out with
 /// `marquee logout`).
-struct AuthLogoutCommand: AsyncParsableCommand {
+struct AuthForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout",
+        commandName: "forget",
         abstract: "Remove the client's own credential stored for an API; the next request gets a new one. People sign out with 'marquee logout'."
     )
 
@@ -15,7 +15,7 @@ struct AuthLogoutCommand: AsyncParsableCommand {
         guard let context = try AuthCommand.storedContext(options) else { return }
         let api = context.environment.identity
         guard await context.credential() != nil else {
-            print("Not signed in to \(api); nothing to remove.")
+            print("The client holds no credential of its own for \(api); nothing to forget.")
             return
         }
         do {
@@ -23,6 +23,6 @@ struct AuthLogoutCommand: AsyncParsableCommand {
         } catch {
             throw CLIError.failed(ErrorReporter.describe(error))
         }
-        print("Signed out of \(api).")
+        print("Forgot the client's own credential for \(api); the next request gets a new one.")
     }
 }
