@@ -140,43 +140,79 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Tests. A target whose name ends in IntegrationTests starts servers, opens sockets or runs
+        // processes; every other test target is a unit target (scripts/unit-tests runs those alone).
         .target(
             name: "MarqueeTestSupport",
             dependencies: [
-                "MovieServer", "MovieServerDatabases", "Networking", "ReferenceAPI",
+                "Movies", "MovieAPI", "Networking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            path: "Tests/Support/Common"
+        ),
+        .target(
+            name: "NetworkTestSupport",
+            dependencies: [
+                "MarqueeTestSupport", "Networking", "ReferenceAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/Support/Network",
+            resources: [.copy("Fixtures")]
+        ),
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "MarqueeTestSupport", "NetworkTestSupport", "MovieServer", "MovieServerDatabases", "ReferenceAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
-            path: "Tests/Support",
-            resources: [.copy("Fixtures")]
+            path: "Tests/Support/Server"
         ),
         .executableTarget(
             name: "marquee-store-crash-writer",
             dependencies: ["Movies", "MovieStore"],
             path: "Tests/StoreCrashWriter"
         ),
-        .testTarget(name: "MoviesTests", dependencies: ["Movies"]),
+        .testTarget(name: "MoviesTests", dependencies: ["Movies", "MovieContract"]),
         .testTarget(name: "MovieBrowserTests", dependencies: ["MovieBrowser", "MovieStore", "Movies", "MarqueeTestSupport", "TextFormatting"]),
         .testTarget(
             name: "MovieStoreTests",
             dependencies: [
-                "MovieStore", "Movies", "MovieContract", "SearchPlanning", "FileLocking", "MarqueeTestSupport", "marquee-store-crash-writer",
+                "MovieStore", "Movies", "MovieContract", "SearchPlanning", "FileLocking", "MarqueeTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "MovieStoreIntegrationTests",
+            dependencies: [
+                "MovieStore", "Movies", "FileLocking", "MarqueeTestSupport", "marquee-store-crash-writer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
             name: "NetworkingTests",
             dependencies: [
                 "Networking", "MarqueeTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "NetworkingIntegrationTests",
+            dependencies: [
+                "Networking", "MarqueeTestSupport", "NetworkTestSupport", "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -184,7 +220,16 @@ let package = Package(
         .testTarget(
             name: "MovieAPITests",
             dependencies: [
-                "MovieAPI", "MovieServer", "MovieStore", "ReferenceAPI", "MarqueeTestSupport",
+                "MovieAPI", "MovieContract", "MovieServer", "MovieStore", "Movies", "Networking", "ReferenceAPI", "MarqueeTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "MovieAPIIntegrationTests",
+            dependencies: [
+                "MovieAPI", "MovieContract", "MovieServer", "MovieStore", "Movies", "Networking", "ReferenceAPI",
+                "MarqueeTestSupport", "NetworkTestSupport", "ServerTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -193,7 +238,15 @@ let package = Package(
         .testTarget(
             name: "MovieServerTests",
             dependencies: [
-                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "MovieContract", "SearchPlanning", "ReferenceAPI", "MarqueeTestSupport",
+                "MovieServer", "MovieContract", "MovieServerDatabases", "SearchPlanning", "MarqueeTestSupport", "ServerTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "MovieServerIntegrationTests",
+            dependencies: [
+                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "MovieContract", "SearchPlanning", "ReferenceAPI",
+                "MarqueeTestSupport", "NetworkTestSupport", "ServerTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -204,7 +257,15 @@ let package = Package(
         .testTarget(
             name: "MarqueeCLITests",
             dependencies: [
-                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieServerDatabases", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI", "TextFormatting",
+                "marquee", "MarqueeTestSupport", "MovieAPI", "MovieServer", "MovieStore", "Movies", "Networking",
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        .testTarget(
+            name: "MarqueeCLIIntegrationTests",
+            dependencies: [
+                "marquee", "MarqueeTestSupport", "NetworkTestSupport", "ServerTestSupport",
+                "MovieAPI", "MovieServer", "MovieServerDatabases", "MovieStore", "MovieBrowser", "Movies", "Networking", "ReferenceAPI", "TextFormatting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -118,7 +118,7 @@ struct ChaosCheckerTests {
         let file = TestFolders.temporary.appendingPathComponent("chaos-history-\(UUID().uuidString).jsonl")
         try history.lines().write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let script = ReadmeSampleTests.root.appendingPathComponent("scripts/chaos.d/check.py")
+        let script = repositoryRoot.appendingPathComponent("scripts/chaos.d/check.py")
         return try await MarqueeProcess.run(
             URL(fileURLWithPath: "/usr/bin/python3"), [script.path, file.path], environment: ProcessInfo.processInfo.environment, timeLimit: .seconds(60)
         )

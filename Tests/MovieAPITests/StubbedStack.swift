@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import MovieAPI
 import Movies
 import Networking
@@ -26,9 +27,4 @@ struct StubbedStack {
     var requestLines: [String] {
         transport.receivedRequests.map { "\($0.method) \($0.url.path)" }
     }
-}
-
-extension APIClientCredentials {
-    /// The development pair every test server accepts.
-    static let testClient = APIClientCredentials(id: "marquee-dev", secret: "marquee-dev-secret")
 }

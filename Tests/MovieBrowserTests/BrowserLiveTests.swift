@@ -1,5 +1,4 @@
 import Foundation
-import MarqueeTestSupport
 import MovieBrowser
 import Movies
 import MovieStore

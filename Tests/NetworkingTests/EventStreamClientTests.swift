@@ -1,4 +1,5 @@
 import HTTPTypes
+import MarqueeTestSupport
 @testable import Networking
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import NIOConcurrencyHelpers
 import MarqueeTestSupport
+import NIOConcurrencyHelpers
 import Networking
 import Testing
 

@@ -1,0 +1,58 @@
+import Foundation
+import MarqueeTestSupport
+import MovieServer
+import MovieServerDatabases
+import Networking
+import ServerTestSupport
+import Testing
+
+extension ServerDatabaseTests {
+    /// The feed across instances on one database: a change written through A reaches a stream
+    /// on B (PostgreSQL's NOTIFY; SQLite's poll), and so does a catalogue import by another process.
+    @Suite("The event feed across instances")
+    struct CrossInstanceFeedTests {
+        @Test("a watchlist change made through A, and an import by a third process, reach alice's stream on B in order", arguments: Backend.databases)
+        func changeOnAReachesB(backend: Backend) async throws {
+            let location = try await backend.makeLocation()
+            let first = try await location.open(logger: quietLogger)
+            let second: any CatalogImporting, importer: any CatalogImporting
+            do {
+                _ = try await first.importMovies(try Catalog.reference().movies, batchSize: 100) { _ in }
+                second = try await location.open(logger: quietLogger)
+                importer = try await location.open(logger: quietLogger)
+            } catch {
+                await first.close()
+                throw error
+            }
+            try await finally(
+                try await withServerClient(auth: PersonSignIn.auth(), storage: first) { a in
+                    try await withServerClient(auth: PersonSignIn.auth(), storage: second) { b in
+                        let onA = try await PersonSignIn.tokens("alice", on: a)
+                        let onB = try await PersonSignIn.tokens("alice", signUp: false, on: b)
+                        let stream = try await EventFeedTests.stream(b, token: onB.access)
+                        defer { stream.close() }
+                        _ = try await stream.wait { !$0.isEmpty }
+                        let began = ContinuousClock.now
+                        try await EventFeedTests.note(try await Watchlister(a, token: onA.access), movie: 7, "seen on B")
+                        let events = try await stream.wait { $0.contains { $0.type == "watchlist" } }
+                        let change = try #require(events.first { $0.type == "watchlist" })
+                        #expect(EventFeedTests.json(change)["note"] as? String == "seen on B")
+                        #expect(ContinuousClock.now - began < .seconds(5))
+
+                        var movies = try Catalog.reference().movies
+                        movies[0].name += " (restored)"
+                        _ = try await importer.importMovies(movies, batchSize: 100) { _ in }
+                        let all = try await stream.wait { $0.contains { $0.type == "catalog" } }
+                        #expect(all.map(\.type) == ["ready", "watchlist", "catalog"], "\(all)")
+                        let ids = all.compactMap { Int64($0.lastEventID) }
+                        #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+                    }
+                }
+            ) {
+                await importer.close()
+                await second.close()
+                await first.close()
+            }
+        }
+    }
+}
