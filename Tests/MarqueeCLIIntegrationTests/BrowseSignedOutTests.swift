@@ -16,7 +16,7 @@ struct BrowseSignedOutTests {
     @Test("w on a movie with nobody signed in leads to the sign-in screen; once alice approves, her note on that movie is still hers and nothing was sent")
     func wLeadsToTheSignIn() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             _ = try await server.server.accounts.create(name: "alice", password: "correct horse")
             let owner = storage.owner(ofAccount: "alice")
             let pick = WatchlistChangeRecord(id: "a1", movieID: 6, action: .add, note: "alice's pick", changedAt: 1_700_000_000_000, device: "d")
@@ -49,7 +49,7 @@ struct BrowseSignedOutTests {
 
     @Test("offline with the account signed out, w changes nothing, says who must sign in, and leaves nothing pending")
     func offlineSignedOut() async throws {
-        try await withMovieServer(auth: SignInCommandTests.auth()) { server in
+        try await withMovieServer(auth: LoginFlow.auth()) { server in
             var marquee = MarqueeProcess()
             marquee.environment["NO_COLOR"] = "1"
             let api = server.baseURL.absoluteString

@@ -100,7 +100,7 @@ struct BrowseTerminalTests {
     @Test("the login screen: with nobody signed in, the Watchlist segment shows the page and the code; approved on the page, it turns into the person's list")
     func loginScreen() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             _ = try await server.server.accounts.create(name: "alice", password: "correct horse")
             let change = WatchlistChangeRecord(id: "a1", movieID: 6, action: .add, note: "alice's pick", changedAt: 1_700_000_000_000, device: "d")
             _ = storage.applyWatchlist(WatchlistWrite(owner: storage.owner(ofAccount: "alice"), key: "a1", request: "PUT", body: Data(), changes: [change], shape: .single), now: Date())
@@ -132,11 +132,11 @@ struct BrowseTerminalTests {
         var feed = FeedSettings()
         feed.heartbeat = .milliseconds(500)
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage, feed: feed) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage, feed: feed) { server in
             let api = server.baseURL.absoluteString
             let here = try TemporaryConfigHome(), elsewhere = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(here.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(elsewhere.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(here.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(elsewhere.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             #expect(try await here.marquee.run(["watch", "add", "6", "--note", "alice's pick", "--env", api]).status == 0)
             var environment = here.marquee.environment
             environment["NO_COLOR"] = "1"
@@ -189,7 +189,7 @@ struct BrowseTerminalTests {
 
     @Test("the documentation's browse sample (BrowseScreen.md) is the screen: 100×24, NO_COLOR, top rated after →")
     func readmeSample() async throws {
-        let (file, expected) = try ReadmeSampleTests.block(marked: "<!-- sample: browse -->")
+        let (file, expected) = try DocumentationSamples.block(marked: "<!-- sample: browse -->")
         var marquee = MarqueeProcess()
         marquee.environment["NO_COLOR"] = "1"
         let terminal = try await TmuxTerminal.start(command: try browseScript(["--store", store.path]), environment: marquee.environment, width: 100, height: 24)

@@ -12,7 +12,7 @@ struct ClientCommandTests {
     func topGrossing() async throws {
         let outcome = try await marquee.run(["top-grossing", "--year", "2016"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        let rows = Self.rankedRows(outcome.standardOutput)
+        let rows = CommandOutput.rankedRows(outcome.standardOutput)
         #expect(rows.count == 10)
         #expect(rows.first?.contains("Finding Dory (2016)") == true)
         #expect(rows.first?.contains("2016-06-17") == true)
@@ -25,7 +25,7 @@ struct ClientCommandTests {
     func topRated() async throws {
         let outcome = try await marquee.run(["top-rated"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        #expect(Self.rankedRows(outcome.standardOutput).first?.contains("Zootopia (2016)") == true)
+        #expect(CommandOutput.rankedRows(outcome.standardOutput).first?.contains("Zootopia (2016)") == true)
     }
 
     @Test("movie 6 shows Deadpool and its cast")
@@ -110,10 +110,4 @@ struct ClientCommandTests {
         }
     }
 
-    /// The table rows that start with a rank.
-    static func rankedRows(_ output: String) -> [Substring] {
-        output.split(separator: "\n").filter { line in
-            line.drop { $0 == " " }.first?.isNumber == true
-        }
-    }
 }

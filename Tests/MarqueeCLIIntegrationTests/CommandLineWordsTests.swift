@@ -64,7 +64,7 @@ struct CommandLineWordsTests {
 
     @Test("a code that lasts 8 s is said to expire in 8 seconds, not 0 minutes")
     func shortCode() async throws {
-        var auth = SignInCommandTests.auth()
+        var auth = LoginFlow.auth()
         auth.deviceCodeLifetime = .seconds(8)
         try await withMovieServer(auth: auth) { server in
             let login = try marquee.launch(["login", "--env", server.baseURL.absoluteString])

@@ -27,7 +27,7 @@ struct DerivedListTests {
         #expect(offline.status == 0, "\(offline.standardError)")
         #expect(offline.standardOutput.hasPrefix("Found 10 movies (callback #1)\n"))
         #expect(offline.standardOutput.contains(recentAge("(derived from 10 stored movies of 2016, fetched ", " — not the server's list; network unavailable: cannot connect to 127.0.0.1")))
-        let rows = ClientCommandTests.rankedRows(offline.standardOutput)
+        let rows = CommandOutput.rankedRows(offline.standardOutput)
         #expect(rows.count == 10)
         #expect(rows.first?.contains("Zootopia (2016)") == true, "rating descending, as the server orders it")
 

@@ -11,12 +11,12 @@ struct FollowServerDownTests {
 
     @Test("the server down at the start: the stored list, a warning that names the server, no Swift value, then live once it is back, until Ctrl-C")
     func serverDownAtStart() async throws {
-        let database = try await LiveRestartTests.database()
+        let database = try await LiveServers.database()
         let port = try PostgresCluster.freeLoopbackPort()
-        var server = try await LiveRestartTests.serve(marquee, database, port: port)
+        var server = try await LiveServers.serve(marquee, database, port: port)
         try await finally(try await {
             let api = "http://127.0.0.1:\(port)/api/"
-            #expect(try await SignInCommandTests.login(marquee, api: api, port: port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(marquee, api: api, port: port, as: "alice").status == 0)
             let added = try await marquee.run(["watch", "add", "3", "--note", "kept here", "--env", api])
             #expect(added.status == 0, "\(added.standardError)")
             #expect(await server.process.signal(SIGTERM) == 0)
@@ -31,7 +31,7 @@ struct FollowServerDownTests {
             #expect(await follow.nextErrorLine(containing: "marquee: reconnecting in") != nil, "the feed keeps trying")
             #expect(follow.isRunning)
 
-            server = try await LiveRestartTests.serve(marquee, database, port: port)
+            server = try await LiveServers.serve(marquee, database, port: port)
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
             #expect(await follow.signal(SIGINT) == SIGINT)
         }()) {

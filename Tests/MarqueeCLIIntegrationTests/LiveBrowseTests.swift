@@ -36,8 +36,8 @@ struct LiveBrowseTests {
         var opened: TmuxTerminal?
         try await finally(try await {
             let apiA = "http://127.0.0.1:\(portA)/api/", apiB = "http://127.0.0.1:\(portB)/api/"
-            #expect(try await SignInCommandTests.login(laptop, api: apiA, port: portA, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone, api: apiB, port: portB, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop, api: apiA, port: portA, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone, api: apiB, port: portB, as: "alice", signUp: false).status == 0)
 
             let terminal = try await TmuxTerminal.start(
                 command: try browse.browseScript(["--env", apiB, "--store", browse.store.path]), environment: phone.environment, width: 120, height: 30

@@ -11,10 +11,6 @@ import Testing
 /// and a stream cut at random moments a thousand times loses nothing and applies nothing twice.
 @Suite("The live feed from the command line", .serialized, .timeLimit(.minutes(6)))
 struct LiveFollowTests {
-    static func change(_ id: String, movie: Int, _ action: WatchlistChangeRecord.Action, at time: Int64, on storage: MemoryStorage) -> WatchlistWrite {
-        let record = WatchlistChangeRecord(id: id, movieID: movie, action: action, note: action == .add ? "note \(id)" : "", changedAt: time, device: "other-device")
-        return WatchlistWrite(owner: storage.owner(ofAccount: "alice"), key: id, request: "PUT", body: Data(id.utf8), changes: [record], shape: .single)
-    }
 
     static func object(_ line: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
@@ -24,23 +20,23 @@ struct LiveFollowTests {
     func followPrintsChanges() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
         let marquee = MarqueeProcess()
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let api = server.baseURL.absoluteString
-            let login = try await SignInCommandTests.login(marquee, api: api, port: server.port, as: "alice")
+            let login = try await LoginFlow.login(marquee, api: api, port: server.port, as: "alice")
             #expect(login.status == 0)
-            _ = storage.applyWatchlist(Self.change("first", movie: 2, .add, at: 1_700_000_000_000, on: storage), now: Date())
+            _ = storage.applyWatchlist(FeedWrites.change("first", movie: 2, .add, at: 1_700_000_000_000, on: storage), now: Date())
 
             let follow = try marquee.launch(["watchlist", "--follow", "--json", "--env", api])
             let list = try #require(await follow.nextOutputLine(containing: "entries"))
             #expect((Self.object(list)["entries"] as? [[String: Any]])?.map { $0["movieId"] as? Int } == [2], "\(list)")
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
 
-            _ = storage.applyWatchlist(Self.change("second", movie: 6, .add, at: 1_700_000_001_000, on: storage), now: Date())
+            _ = storage.applyWatchlist(FeedWrites.change("second", movie: 6, .add, at: 1_700_000_001_000, on: storage), now: Date())
             let added = try #require(await follow.nextOutputLine(containing: "\"movieId\":6"))
             #expect(Self.object(added)["event"] as? String == "changed")
             #expect(Self.object(added)["note"] as? String == "note second")
             #expect(Self.object(added)["removed"] as? Bool == false)
-            _ = storage.applyWatchlist(Self.change("third", movie: 2, .remove, at: 1_700_000_002_000, on: storage), now: Date())
+            _ = storage.applyWatchlist(FeedWrites.change("third", movie: 2, .remove, at: 1_700_000_002_000, on: storage), now: Date())
             let removed = try #require(await follow.nextOutputLine(containing: "\"removed\":true"))
             #expect(Self.object(removed)["movieId"] as? Int == 2)
 
@@ -56,12 +52,12 @@ struct LiveFollowTests {
     func followsAcrossTokenLapses() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
         let marquee = MarqueeProcess()
-        var auth = SignInCommandTests.auth()
+        var auth = LoginFlow.auth()
         auth.accessTokenLifetime = .seconds(2)
         auth.clockSkewLeeway = 0
         try await withMovieServer(auth: auth, storage: storage) { server in
             let api = server.baseURL.absoluteString
-            #expect(try await SignInCommandTests.login(marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(marquee, api: api, port: server.port, as: "alice").status == 0)
             let follow = try marquee.launch(["watchlist", "--follow", "--json", "--env", api])
             #expect(await follow.nextOutputLine(containing: "entries") != nil)
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
@@ -69,7 +65,7 @@ struct LiveFollowTests {
             // guard against renewing in a loop allows for refused credentials.
             for (index, movie) in [2, 6, 7, 8, 9, 10, 3, 4].enumerated() {
                 if index > 0 { try await Task.sleep(for: .seconds(3)) }
-                _ = storage.applyWatchlist(Self.change("lapse\(index)", movie: movie, .add, at: 1_700_000_000_000 + Int64(index) * 1_000, on: storage), now: Date())
+                _ = storage.applyWatchlist(FeedWrites.change("lapse\(index)", movie: movie, .add, at: 1_700_000_000_000 + Int64(index) * 1_000, on: storage), now: Date())
                 let line = await follow.nextOutputLine(containing: "\"movieId\":\(movie)")
                 #expect(line != nil, "the change made after \(index) lapses arrived: \(follow.lastOutput)")
             }
@@ -86,11 +82,11 @@ struct LiveFollowTests {
         // head, in or after the first events, and a dozen take some 20 s. The thousand cuts
         // anywhere are made in process, with the floor lowered (ResumeInProcessTests).
         let cuts = 12
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let relay = try await ChoppingRelay.start(to: server.port, cuts: cuts, shortest: 300, longest: 700, seed: 1_000)
             defer { Task { await relay.stop() } }
             let api = "http://127.0.0.1:\(relay.port)/api/"
-            #expect(try await SignInCommandTests.login(marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(marquee, api: api, port: server.port, as: "alice").status == 0)
             let follow = try marquee.launch(["watchlist", "--follow", "--json", "--env", api])
             #expect(await follow.nextOutputLine(containing: "entries") != nil)
 
@@ -99,7 +95,7 @@ struct LiveFollowTests {
             while relay.cutsMade < cuts || made < 300 {
                 let movie = movies[made % movies.count]
                 let action: WatchlistChangeRecord.Action = (made / movies.count).isMultiple(of: 2) ? .add : .remove
-                _ = storage.applyWatchlist(Self.change("c\(made)", movie: movie, action, at: 1_700_000_000_000 + Int64(made) * 1_000, on: storage), now: Date())
+                _ = storage.applyWatchlist(FeedWrites.change("c\(made)", movie: movie, action, at: 1_700_000_000_000 + Int64(made) * 1_000, on: storage), now: Date())
                 made += 1
                 try await Task.sleep(for: .milliseconds(made < 300 ? 20 : 5))
                 if made > 20_000 { break }

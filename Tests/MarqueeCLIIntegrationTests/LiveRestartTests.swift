@@ -19,15 +19,15 @@ struct LiveRestartTests {
 
     @Test("a restart mid-stream: the client reconnects, resumes after its cursor, and prints the change made while its server was down and the one after, each once")
     func restartMidStream() async throws {
-        let database = try await Self.database()
+        let database = try await LiveServers.database()
         let port = try PostgresCluster.freeLoopbackPort()
-        var server = try await Self.serve(phone, database, port: port)
+        var server = try await LiveServers.serve(phone, database, port: port)
         // The laptop's instance: its changes reach the phone's through the file they share.
-        let other = try await Self.serve(laptop, database)
+        let other = try await LiveServers.serve(laptop, database)
         try await finally(try await {
             let api = "http://127.0.0.1:\(port)/api/", otherAPI = "http://127.0.0.1:\(other.port)/api/"
-            #expect(try await SignInCommandTests.login(laptop, api: otherAPI, port: other.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone, api: api, port: port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop, api: otherAPI, port: other.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone, api: api, port: port, as: "alice", signUp: false).status == 0)
             let follow = try phone.launch(["watchlist", "--follow", "--json", "--env", api])
             defer { follow.send(SIGKILL) }
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
@@ -38,7 +38,7 @@ struct LiveRestartTests {
             #expect(await follow.nextErrorLine(containing: "marquee: reconnecting in") != nil)
             // Made while the phone's server is down: it can only reach the phone from the log.
             try await expectSuccess(laptop, ["watch", "add", "6", "--note", "while away", "--env", otherAPI])
-            server = try await Self.serve(phone, database, port: port)
+            server = try await LiveServers.serve(phone, database, port: port)
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
             try await expectSuccess(laptop, ["watch", "remove", "3", "--env", otherAPI])
 
@@ -61,7 +61,7 @@ struct LiveRestartTests {
 
     @Test("a restart with new signing keys only: the old token is refused, the client renews with its refresh token and reopens the stream by itself, and the change made meanwhile arrives")
     func restartWithNewKeys() async throws {
-        let database = try await Self.database()
+        let database = try await LiveServers.database()
         let folder = URL(fileURLWithPath: database).deletingLastPathComponent()
         func keys(_ line: String, named name: String) throws -> String {
             let file = folder.appendingPathComponent(name)
@@ -72,18 +72,18 @@ struct LiveRestartTests {
         let oldKeys = try keys("k1 " + String(repeating: "o", count: 40), named: "keys-old")
         let newKeys = try keys("k2 " + String(repeating: "n", count: 40), named: "keys-new")
         let port = try PostgresCluster.freeLoopbackPort()
-        var server = try await Self.serve(phone, database, port: port, extra: ["--signing-keys", oldKeys])
+        var server = try await LiveServers.serve(phone, database, port: port, extra: ["--signing-keys", oldKeys])
         try await finally(try await {
             let api = "http://127.0.0.1:\(port)/api/"
-            #expect(try await SignInCommandTests.login(laptop, api: api, port: port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone, api: api, port: port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop, api: api, port: port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone, api: api, port: port, as: "alice", signUp: false).status == 0)
             let follow = try phone.launch(["watchlist", "--follow", "--json", "--env", api])
             defer { follow.send(SIGKILL) }
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil)
 
             #expect(await server.process.signal(SIGTERM) == 0)
             #expect(await follow.nextErrorLine(containing: "marquee: reconnecting in") != nil)
-            server = try await Self.serve(phone, database, port: port, extra: ["--signing-keys", newKeys])
+            server = try await LiveServers.serve(phone, database, port: port, extra: ["--signing-keys", newKeys])
             try await expectSuccess(laptop, ["watch", "add", "6", "--note", "after new keys", "--env", api])
             #expect(await follow.nextErrorLine(containing: "marquee: live") != nil, "\(follow.lastOutput)")
             #expect(await follow.nextOutputLine(containing: "after new keys") != nil, "\(follow.lastOutput)")
@@ -92,12 +92,12 @@ struct LiveRestartTests {
 
     @Test("back after the kept events are gone: one reset, the list fetched again whole, and it holds what changed meanwhile")
     func resetAfterPruning() async throws {
-        let database = try await Self.database()
-        var server = try await Self.serve(phone, database, port: try PostgresCluster.freeLoopbackPort(), extra: ["--event-retention", "1"])
+        let database = try await LiveServers.database()
+        var server = try await LiveServers.serve(phone, database, port: try PostgresCluster.freeLoopbackPort(), extra: ["--event-retention", "1"])
         try await finally(try await {
             let api = "http://127.0.0.1:\(server.port)/api/"
-            #expect(try await SignInCommandTests.login(laptop, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             try await expectSuccess(laptop, ["watch", "add", "3", "--env", api])
             let first = try phone.launch(["watchlist", "--follow", "--json", "--env", api])
             #expect(await first.nextOutputLine(containing: "refetched") != nil, "a store with no cursor fetches the list first")
@@ -109,7 +109,7 @@ struct LiveRestartTests {
             #expect(await server.process.signal(SIGTERM) == 0)
             try await Task.sleep(for: .milliseconds(1_500))
             // A feed prunes what is older than its retention when it starts.
-            server = try await Self.serve(phone, database, port: server.port, extra: ["--event-retention", "1"])
+            server = try await LiveServers.serve(phone, database, port: server.port, extra: ["--event-retention", "1"])
 
             let second = try phone.launch(["watchlist", "--follow", "--json", "--env", api])
             defer { second.send(SIGKILL) }
@@ -128,20 +128,4 @@ struct LiveRestartTests {
         #expect(outcome.status == 0, "\(arguments): \(outcome.standardError)")
     }
 
-    /// A new SQLite file holding the reference catalogue.
-    static func database() async throws -> String {
-        let folder = TestFolders.temporary.appendingPathComponent("live-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let catalog = folder.appendingPathComponent("catalog.json")
-        try JSONEncoder().encode(try Catalog.reference().movies).write(to: catalog)
-        let database = folder.appendingPathComponent("server.sqlite").path
-        let imported = try await MarqueeProcess().run(["catalog", "import", catalog.path, "--database", database])
-        #expect(imported.status == 0, "\(imported.standardError)")
-        return database
-    }
-
-    /// `marquee serve --database` (its signing key kept in the database), and the port it listens on.
-    static func serve(_ marquee: MarqueeProcess, _ database: String, port: Int = 0, extra: [String] = []) async throws -> (process: ChildProcess, port: Int) {
-        try await marquee.serve(["--port", "\(port)", "--database", database, "--drain-delay", "0"] + extra)
-    }
 }

@@ -28,7 +28,7 @@ struct NewUserTests {
         try writeConfig("# my default\nenv = stub:success\n")
         let fromFile = try await marquee.run(["top-rated"])
         #expect(fromFile.status == 0, "\(fromFile.standardError)")
-        #expect(ClientCommandTests.rankedRows(fromFile.standardOutput).first?.contains("Zootopia (2016)") == true)
+        #expect(CommandOutput.rankedRows(fromFile.standardOutput).first?.contains("Zootopia (2016)") == true)
         let variableWins = try await marquee.run(["top-rated", "--policy", "networkOnly"], environment: ["MARQUEE_ENV": "stub:noNetwork"])
         #expect(variableWins.status == 1, "MARQUEE_ENV comes before the file")
         let optionWins = try await marquee.run(["top-rated", "--env", "stub:success", "--policy", "networkOnly"], environment: ["MARQUEE_ENV": "stub:noNetwork"])
@@ -116,7 +116,7 @@ struct NewUserTests {
         _ = try await marquee.run(["top-rated", "--env", "stub:success"])
         let stale = try await marquee.run(["top-rated", "--env", "stub:timeout"])
         #expect(stale.status == 0)
-        #expect(ClientCommandTests.rankedRows(stale.standardOutput).count == 10)
+        #expect(CommandOutput.rankedRows(stale.standardOutput).count == 10)
         #expect(stale.errorLines.count == 1)
         #expect(stale.errorLines.first?.hasPrefix("marquee: warning: the answer shown is stored, not fresh: from the local store, fetched") == true, "\(stale.standardError)")
 

@@ -41,7 +41,7 @@ struct OfflineTests {
         let offline = try await marquee.run(["top-rated", "--env", "http://127.0.0.1:\(port)/api/", "--offline"])
         #expect(offline.status == 0, "\(offline.standardError)")
         #expect(offline.standardOutput.contains(recentAge("(from the local store, fetched ", ")")))
-        #expect(ClientCommandTests.rankedRows(offline.standardOutput).first?.contains("Zootopia (2016)") == true)
+        #expect(CommandOutput.rankedRows(offline.standardOutput).first?.contains("Zootopia (2016)") == true)
 
         let fallback = try await marquee.run(["top-rated", "--env", "http://127.0.0.1:\(port)/api/"])
         #expect(fallback.status == 0)

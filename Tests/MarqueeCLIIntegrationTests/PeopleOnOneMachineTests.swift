@@ -13,12 +13,12 @@ struct PeopleOnOneMachineTests {
     @Test("two config folders, one store: bob sees nothing of alice's list or her pending note, and bob's sync sends nothing of hers; hers goes with her token")
     func twoConfigFoldersOneStore() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let api = server.baseURL.absoluteString
             let store = TestFolders.temporary.appendingPathComponent("shared-\(UUID().uuidString).sqlite").path
             let alice = try TemporaryConfigHome(), bob = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(alice.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(bob.marquee, api: api, port: server.port, as: "bob").status == 0)
+            #expect(try await LoginFlow.login(alice.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(bob.marquee, api: api, port: server.port, as: "bob").status == 0)
 
             let noted = try await alice.marquee.run(["watch", "add", String(Self.movie), "--note", "alice's private note", "--offline", "--env", api, "--store", store])
             #expect(noted.status == 0, "\(noted.standardError)")
@@ -39,12 +39,12 @@ struct PeopleOnOneMachineTests {
     @Test("one config folder, two accounts: --account and MARQUEE_ACCOUNT pick the list; an account not signed in is refused, nothing recorded")
     func twoAccountsOneConfig() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let api = server.baseURL.absoluteString
             let home = try TemporaryConfigHome()
             let store = home.root.appendingPathComponent("movies.sqlite").path
-            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "bob").status == 0)
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "bob").status == 0)
 
             #expect(try await home.marquee.run(["watch", "add", "6", "--note", "as alice", "--env", api, "--store", store]).status == 0)
             #expect(try await home.marquee.run(["watch", "add", "7", "--note", "as bob", "--account", "bob", "--env", api, "--store", store]).status == 0)
@@ -63,11 +63,11 @@ struct PeopleOnOneMachineTests {
     @Test("signed out by another device: the change is kept and the command says so in one line, non-zero; the catalogue works; the change goes once alice signs in again; --discard-pending drops and counts")
     func signedOut() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let api = server.baseURL.absoluteString
             let home = try TemporaryConfigHome()
             let store = home.root.appendingPathComponent("movies.sqlite").path
-            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
             #expect(try await home.marquee.run(["watch", "add", "6", "--env", api, "--store", store]).status == 0)
             #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 2, "her device, and the page she approved it on")
 
@@ -78,7 +78,7 @@ struct PeopleOnOneMachineTests {
             let logout = try await home.marquee.run(["logout", "--env", api, "--store", store])
             #expect(logout.standardOutput == "alice is not signed in to \(api); 1 unsent watchlist change kept for the next sign-in.\n")
 
-            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             #expect(try await home.marquee.run(["sync", "--env", api, "--store", store]).status == 0)
             #expect(Set(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID)) == [6, 7])
 
@@ -92,12 +92,12 @@ struct PeopleOnOneMachineTests {
     @Test("alice's pending change, with bob's syncs on the same store killed at random moments: it reaches only alice's list, once")
     func killedWhileSharing() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let api = server.baseURL.absoluteString
             let store = TestFolders.temporary.appendingPathComponent("shared-\(UUID().uuidString).sqlite").path
             let alice = try TemporaryConfigHome(), bob = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(alice.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(bob.marquee, api: api, port: server.port, as: "bob").status == 0)
+            #expect(try await LoginFlow.login(alice.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(bob.marquee, api: api, port: server.port, as: "bob").status == 0)
             #expect(try await alice.marquee.run(["watch", "add", "6", "--note", "alice's", "--offline", "--env", api, "--store", store]).status == 0)
             for movie in 1...5 {
                 #expect(try await bob.marquee.run(["watch", "add", String(movie), "--note", "bob's", "--offline", "--env", api, "--store", store]).status == 0)

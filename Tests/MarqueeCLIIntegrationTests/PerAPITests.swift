@@ -132,7 +132,7 @@ struct PerAPITests {
             }
             let failures = outcomes.filter { $0.status != 0 }.map(\.standardError)
             #expect(failures.isEmpty, "round \(round): \(failures)")
-            #expect(outcomes.allSatisfy { ClientCommandTests.rankedRows($0.standardOutput).count == 10 }, "round \(round): every process printed the list")
+            #expect(outcomes.allSatisfy { CommandOutput.rankedRows($0.standardOutput).count == 10 }, "round \(round): every process printed the list")
 
             let (steps, tables, integrity) = try await DatabaseQueue(path: store).read { db in
                 (
@@ -148,7 +148,7 @@ struct PerAPITests {
             ], "round \(round): \(tables)")
             #expect(integrity == "ok")
             let offline = try await marquee.run(["top-grossing", "--env", "stub:success", "--store", store, "--offline"])
-            #expect(offline.status == 0 && ClientCommandTests.rankedRows(offline.standardOutput).count == 10, "round \(round): the store answers")
+            #expect(offline.status == 0 && CommandOutput.rankedRows(offline.standardOutput).count == 10, "round \(round): the store answers")
         }
     }
 }

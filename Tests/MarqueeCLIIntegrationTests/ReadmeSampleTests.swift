@@ -27,36 +27,9 @@ struct ReadmeSampleTests {
         var testDescription: String { "\(location): \(text.first ?? "")" }
     }
 
-    static let root = repositoryRoot
-
-    static let readme = root.appendingPathComponent("README.md")
-
-    /// Every document that may hold samples, as paths from the root, in a stable order: README.md,
-    /// then each Markdown file of each DocC catalogue under Sources, then docs/.
-    static func documents() throws -> [String] {
-        let files = FileManager.default
-        var found: [String] = []
-        let sources = root.appendingPathComponent("Sources")
-        for module in try files.contentsOfDirectory(atPath: sources.path).sorted() {
-            let folder = sources.appendingPathComponent(module)
-            for entry in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] where entry.hasSuffix(".docc") {
-                let catalogue = folder.appendingPathComponent(entry)
-                let inside = files.enumerator(atPath: catalogue.path)?.compactMap { $0 as? String } ?? []
-                found += inside.filter { $0.hasSuffix(".md") }.map { "Sources/\(module)/\(entry)/\($0)" }.sorted()
-            }
-        }
-        let docs = root.appendingPathComponent("docs")
-        found += ((try? files.contentsOfDirectory(atPath: docs.path)) ?? []).filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
-        return ["README.md"] + found
-    }
-
-    static func lines(of file: String) throws -> [String] {
-        try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
-    }
-
     /// The samples of one document, and how many sample markers it has (each must open a sample).
     static func samples(in file: String) throws -> (samples: [Sample], markers: Int) {
-        let lines = try Self.lines(of: file)
+        let lines = try DocumentationSamples.lines(of: file)
         var samples: [Sample] = []
         var index = 0
         while index < lines.count {
@@ -71,35 +44,20 @@ struct ReadmeSampleTests {
     }
 
     static func samples() throws -> [Sample] {
-        try documents().flatMap { try samples(in: $0).samples }
-    }
-
-    /// The block after `marker` (a line of its own, before the opening fence), in whichever
-    /// document holds it: exactly one may.
-    static func block(marked marker: String) throws -> (file: String, lines: [String]) {
-        var found: [(String, [String])] = []
-        for file in try documents() {
-            let lines = try Self.lines(of: file)
-            for index in lines.indices where lines[index] == marker && index + 1 < lines.count && lines[index + 1].hasPrefix("```") {
-                guard let end = lines[(index + 2)...].firstIndex(of: "```") else { continue }
-                found.append((file, Array(lines[(index + 2)..<end])))
-            }
-        }
-        try #require(found.count == 1, "'\(marker)' should mark one block, not \(found.count): \(found.map(\.0))")
-        return found[0]
+        try DocumentationSamples.documents().flatMap { try samples(in: $0).samples }
     }
 
     @Test("there are samples to check, in the README and the articles, and every marker opens one")
     func samplesExist() throws {
         var total = 0
-        for file in try Self.documents() {
+        for file in try DocumentationSamples.documents() {
             let (samples, markers) = try Self.samples(in: file)
             #expect(samples.count == markers, "\(file): \(markers) sample markers, \(samples.count) samples (a marker must be followed by a fenced block)")
             total += samples.count
         }
         #expect(total >= 6)
         #expect(try !Self.samples(in: "README.md").samples.isEmpty, "the README's tour shows checked output")
-        #expect(try Self.documents().contains { $0.hasSuffix(".docc/OfflineFirst.md") }, "the DocC articles are found")
+        #expect(try DocumentationSamples.documents().contains { $0.hasSuffix(".docc/OfflineFirst.md") }, "the DocC articles are found")
     }
 
     @Test("every sample of the README and the articles is what marquee prints", arguments: try samples())

@@ -50,12 +50,12 @@ struct RenewalFailureCommandTests {
     @Test("a 503, a proxy's 502 page, a 500, a 429, a time-out or a dropped connection at the token endpoint keeps alice signed in with her refresh token; the next command renews it; the server's invalid_grant signs her out")
     func keepsTheSignIn() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let relay = try await InterceptingRelay.start(to: server.port, intercepting: "POST /api/auth/token")
             let api = "http://127.0.0.1:\(relay.port)/api/"
             let home = try TemporaryConfigHome()
             try await finally(try await {
-                #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+                #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
                 for (name, answer, said) in Self.faults {
                     let refreshToken = try await Self.expire(home, api: api)
                     relay.answer = answer
@@ -91,11 +91,11 @@ struct RenewalFailureCommandTests {
 
     @Test("a server that cannot be reached at all (connection refused) keeps alice signed in with her refresh token")
     func connectionRefusedKeepsTheSignIn() async throws {
-        try await withMovieServer(auth: SignInCommandTests.auth()) { server in
+        try await withMovieServer(auth: LoginFlow.auth()) { server in
             let address = try await AddressThatGoesAway.start(to: server.port)
             let api = address.baseURL.absoluteString
             let home = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
             let refreshToken = try await Self.expire(home, api: api)
             try await address.goAway()
             let run = try await home.marquee.run(["sync", "--env", api])

@@ -20,11 +20,11 @@ struct ResumeInProcessTests {
         let storage = MemoryStorage(catalog: try Catalog.reference())
         var feedSettings = FeedSettings()
         feedSettings.retryMilliseconds = 2
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage, feed: feedSettings) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage, feed: feedSettings) { server in
             let relay = try await ChoppingRelay.start(to: server.port, cuts: 1_000, longest: 400, seed: 1_000)
             let api = "http://127.0.0.1:\(relay.port)/api/"
             let home = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
 
             let environment = try #require(APIEnvironment(APIIdentity(baseURL: try APIBaseURL(api))))
             let transport = AsyncHTTPClientTransport()
@@ -49,7 +49,7 @@ struct ResumeInProcessTests {
                 while relay.cutsMade < 1_000 || made < 300 {
                     let movie = movies[made % movies.count]
                     let action: WatchlistChangeRecord.Action = (made / movies.count).isMultiple(of: 2) ? .add : .remove
-                    _ = storage.applyWatchlist(LiveFollowTests.change("c\(made)", movie: movie, action, at: 1_700_000_000_000 + Int64(made) * 1_000, on: storage), now: Date())
+                    _ = storage.applyWatchlist(FeedWrites.change("c\(made)", movie: movie, action, at: 1_700_000_000_000 + Int64(made) * 1_000, on: storage), now: Date())
                     made += 1
                     try await Task.sleep(for: .milliseconds(made < 300 ? 20 : 5))
                     if made > 20_000 { break }

@@ -20,7 +20,7 @@ struct SearchCommandTests {
 
         let offline = try await marquee.run(["search", "ZOOTOPIA", "--offline"])
         #expect(offline.status == 0, "\(offline.standardError)")
-        #expect(ClientCommandTests.rankedRows(offline.standardOutput).first?.contains("Zootopia (2016)") == true)
+        #expect(CommandOutput.rankedRows(offline.standardOutput).first?.contains("Zootopia (2016)") == true)
         #expect(offline.standardOutput.contains("(searched 1 stored movie offline — not the server's results)"), "\(offline.standardOutput)")
 
         let json = try await marquee.run(["search", "zoo", "--offline", "--json"])
@@ -37,7 +37,7 @@ struct SearchCommandTests {
             #expect(try await marquee.run(["top-rated", "--env", api]).status == 0)
             let outcome = try await marquee.run(["search", "dory", "--env", api])
             #expect(outcome.status == 0, "\(outcome.standardError)")
-            #expect(ClientCommandTests.rankedRows(outcome.standardOutput).first?.contains("Finding Dory (2016)") == true)
+            #expect(CommandOutput.rankedRows(outcome.standardOutput).first?.contains("Finding Dory (2016)") == true)
             #expect(outcome.standardOutput.contains("(searched 10 stored movies offline — not the server's results; the server has no search (404))"), "\(outcome.standardOutput)")
         }
     }
@@ -64,8 +64,8 @@ struct SearchCommandTests {
             let cursor = String(line.dropFirst("marquee: more movies match: give --all, or --cursor ".count).prefix { $0 != " " })
             let next = try await marquee.run(["movies", "--year", "2016", "--limit", "3", "--env", api, "--cursor", cursor])
             #expect(next.status == 0, "\(next.standardError)")
-            #expect(ClientCommandTests.rankedRows(next.standardOutput).count == 3)
-            #expect(ClientCommandTests.rankedRows(next.standardOutput).first != ClientCommandTests.rankedRows(page.standardOutput).first, "the next page, not the first again")
+            #expect(CommandOutput.rankedRows(next.standardOutput).count == 3)
+            #expect(CommandOutput.rankedRows(next.standardOutput).first != CommandOutput.rankedRows(page.standardOutput).first, "the next page, not the first again")
         }
     }
 
@@ -84,7 +84,7 @@ struct SearchCommandTests {
         }) { server in
             let outcome = try await marquee.run(["movies", "--sort", "title", "--limit", "1", "--all", "--env", server.baseURL.absoluteString])
             #expect(outcome.status == 1, "\(outcome.standardError)")
-            #expect(ClientCommandTests.rankedRows(outcome.standardOutput).first?.contains("Only Page (2016)") == true, "\(outcome.standardOutput)")
+            #expect(CommandOutput.rankedRows(outcome.standardOutput).first?.contains("Only Page (2016)") == true, "\(outcome.standardOutput)")
             #expect(outcome.standardOutput.contains("stopped early: the server answered 400 Bad Request"), "\(outcome.standardOutput)")
             #expect(!outcome.standardOutput.contains("offline"), "\(outcome.standardOutput)")
             #expect(outcome.errorLines.last == "marquee: stopped before the end: the server answered 400 Bad Request: The cursor is not one this server made.", "\(outcome.standardError)")

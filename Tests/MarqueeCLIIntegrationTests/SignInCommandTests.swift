@@ -10,41 +10,17 @@ import Testing
 /// on the real sign-in page; and the bug of one client's token sent for another.
 @Suite("Signing in from the terminal")
 struct SignInCommandTests {
-    static func auth(clients: [ClientCredentials] = [.development]) -> AuthConfiguration {
-        var auth = AuthConfiguration(client: clients[0], otherClients: Array(clients.dropFirst()))
-        auth.passwordHashCost = 4
-        return auth
-    }
-
-    /// Runs `marquee login` and approves its code on the page as `name` (signing up first, or in).
-    static func login(_ marquee: MarqueeProcess, api: String, port: Int, as name: String, signUp: Bool = true, approve: Bool = true) async throws -> (status: Int32, outcome: String?) {
-        let process = try marquee.launch(["login", "--env", api, "--device-name", "test terminal"])
-        let instruction = try #require(await process.nextOutputLine(containing: "enter the code"))
-        let code = try #require(instruction.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/)?.1)
-        let complete = try #require(await process.nextOutputLine(containing: "?user_code="))
-        #expect(complete.contains("?user_code=\(code)"))
-        let page = PageClient(port: port)
-        let decided = try await page.decide(String(code), as: name, signUp: signUp, approve: approve)
-        #expect(decided.status == 200, "\(page.history.joined(separator: ", ")): \(page.lastPage.prefix(400))")
-        guard decided.status == 200 else {
-            _ = await process.signal(SIGKILL)
-            return (-1, nil)
-        }
-        let outcome = approve ? await process.nextOutputLine(containing: "Signed in to") : await process.nextErrorLine(containing: "marquee:")
-        let status = await process.waitForExit(within: .seconds(60))
-        return (status, outcome)
-    }
 
     @Test("login prints the page, the code and the complete link, waits, and names the account; the first is the default; status lists people and the client; logout ends the session at the server")
     func loginStatusLogout() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: Self.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let home = try TemporaryConfigHome()
             let api = server.baseURL.absoluteString
-            let alice = try await Self.login(home.marquee, api: api, port: server.port, as: "alice")
+            let alice = try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice")
             #expect(alice.status == 0)
             #expect(alice.outcome == "Signed in to \(api) as alice (through the client marquee-dev); it is the default account.")
-            let bob = try await Self.login(home.marquee, api: api, port: server.port, as: "bob")
+            let bob = try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "bob")
             #expect(bob.outcome?.hasPrefix("Signed in to \(api) as bob (through the client marquee-dev); use --account bob") == true)
 
             let status = try await home.marquee.run(["auth", "status", "--env", api])
@@ -77,10 +53,10 @@ struct SignInCommandTests {
 
     @Test("a denied sign-in ends non-zero in one line and stores nothing; the embedded API has no accounts to sign in to")
     func deniedAndEmbedded() async throws {
-        try await withMovieServer(auth: Self.auth()) { server in
+        try await withMovieServer(auth: LoginFlow.auth()) { server in
             let home = try TemporaryConfigHome()
             let api = server.baseURL.absoluteString
-            let denied = try await Self.login(home.marquee, api: api, port: server.port, as: "alice", approve: false)
+            let denied = try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice", approve: false)
             #expect(denied.status == 1)
             #expect(denied.outcome == "marquee: the sign-in was denied on the page; nothing was signed in")
             let stored = (try? String(contentsOf: home.credentialsFile, encoding: .utf8)) ?? ""
@@ -95,7 +71,7 @@ struct SignInCommandTests {
     func clientsNeverShareAToken() async throws {
         let alice = ClientCredentials(id: "alice-app", secret: "alice-secret")
         let bob = ClientCredentials(id: "bob-app", secret: "bob-secret")
-        try await withMovieServer(auth: Self.auth(clients: [alice, bob])) { server in
+        try await withMovieServer(auth: LoginFlow.auth(clients: [alice, bob])) { server in
             let home = try TemporaryConfigHome()
             let api = server.baseURL.absoluteString
             let asAlice = try await home.marquee.run(["top-grossing", "--env", api], environment: ["MARQUEE_CLIENT_ID": alice.id, "MARQUEE_CLIENT_SECRET": alice.secret])
@@ -119,7 +95,7 @@ struct SignInCommandTests {
 
     @Test("Ctrl-C while login waits ends it by the signal, with no backtrace and nothing stored")
     func interrupted() async throws {
-        try await withMovieServer(auth: Self.auth()) { server in
+        try await withMovieServer(auth: LoginFlow.auth()) { server in
             let home = try TemporaryConfigHome()
             let process = try home.marquee.launch(["login", "--env", server.baseURL.absoluteString])
             #expect(await process.nextOutputLine(containing: "Ctrl-C stops") != nil)

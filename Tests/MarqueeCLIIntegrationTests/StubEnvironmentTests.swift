@@ -11,7 +11,7 @@ struct StubEnvironmentTests {
     func success() async throws {
         let outcome = try await marquee.run(["top-grossing", "--env", "stub:success"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        let rows = ClientCommandTests.rankedRows(outcome.standardOutput)
+        let rows = CommandOutput.rankedRows(outcome.standardOutput)
         #expect(rows.count == 10)
         #expect(rows.first?.contains("Finding Dory (2016)") == true)
         #expect(rows.last?.contains("Doctor Strange (2016)") == true)
@@ -22,7 +22,7 @@ struct StubEnvironmentTests {
         _ = try await marquee.run(["top-rated", "--env", "stub:success"])
         let outcome = try await marquee.run(["top-rated", "--env", "stub:noNetwork"])
         #expect(outcome.status == 0)
-        #expect(ClientCommandTests.rankedRows(outcome.standardOutput).first?.contains("Zootopia (2016)") == true)
+        #expect(CommandOutput.rankedRows(outcome.standardOutput).first?.contains("Zootopia (2016)") == true)
         #expect(outcome.standardOutput.contains("network unavailable: cannot connect to stub.marquee.invalid:80"))
 
         let nothingStored = try await marquee.run(["top-grossing", "--year", "2015", "--env", "stub:noNetwork"])

@@ -15,11 +15,11 @@ struct TwoDevicesTests {
 
     @Test("a new device's first watchlist is the person's list with titles and years, online; offline it keeps them; --json names them")
     func newDeviceShowsTheListWithTitles() async throws {
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: MemoryStorage(catalog: try Catalog.reference())) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: MemoryStorage(catalog: try Catalog.reference())) { server in
             let api = server.baseURL.absoluteString
             let laptop = try TemporaryConfigHome(), phone = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             for (movie, note) in [(6, "Friday"), (7, "")] {
                 let added = try await laptop.marquee.run(["watch", "add", String(movie)] + (note.isEmpty ? [] : ["--note", note]) + ["--env", api])
                 #expect(added.status == 0, "\(added.standardError)")
@@ -42,11 +42,11 @@ struct TwoDevicesTests {
 
     @Test("--follow on one device says what the other did, with titles: added, note changed, removed; and two windows on one store each say every change once")
     func followSaysWhatChanged() async throws {
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: MemoryStorage(catalog: try Catalog.reference())) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: MemoryStorage(catalog: try Catalog.reference())) { server in
             let api = server.baseURL.absoluteString
             let laptop = try TemporaryConfigHome(), phone = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             let windows = [
                 try phone.marquee.launch(["watchlist", "--follow", "--env", api]),
                 try phone.marquee.launch(["watchlist", "--follow", "--json", "--env", api]),
@@ -84,7 +84,7 @@ struct TwoDevicesTests {
 extension TwoDevicesTests {
     @Test("--follow sends what was changed on its store meanwhile each time its stream opens again, unasked; signed out everywhere from the other device, it says so in one line and exits non-zero")
     func followHealsAndEnds() async throws {
-        var auth = SignInCommandTests.auth()
+        var auth = LoginFlow.auth()
         auth.accessTokenLifetime = .seconds(2)
         auth.clockSkewLeeway = 0
         var feed = FeedSettings()
@@ -93,8 +93,8 @@ extension TwoDevicesTests {
         try await withMovieServer(auth: auth, storage: storage, feed: feed) { server in
             let api = server.baseURL.absoluteString
             let laptop = try TemporaryConfigHome(), phone = try TemporaryConfigHome()
-            #expect(try await SignInCommandTests.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
-            #expect(try await SignInCommandTests.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await LoginFlow.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
             let window = try phone.marquee.launch(["watchlist", "--follow", "--env", api])
             #expect(await window.nextErrorLine(containing: "marquee: live") != nil)
 

@@ -11,12 +11,12 @@ struct WatchChangeJSONTests {
 
     @Test("a change sent, one kept offline, and a removal that changes nothing, each one line of JSON")
     func linesName() async throws {
-        let database = try await LiveRestartTests.database()
+        let database = try await LiveServers.database()
         let port = try PostgresCluster.freeLoopbackPort()
-        let server = try await LiveRestartTests.serve(marquee, database, port: port)
+        let server = try await LiveServers.serve(marquee, database, port: port)
         try await finally(try await {
             let api = "http://127.0.0.1:\(port)/api/"
-            #expect(try await SignInCommandTests.login(marquee, api: api, port: port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(marquee, api: api, port: port, as: "alice").status == 0)
             func line(_ arguments: [String]) async throws -> [String: Any] {
                 let run = try await marquee.run(arguments + ["--json", "--env", api])
                 #expect(run.status == 0, "\(run.standardError)")

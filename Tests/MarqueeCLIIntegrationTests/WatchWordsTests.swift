@@ -14,9 +14,9 @@ struct WatchWordsTests {
 
     func signedIn(_ body: (_ api: String, _ storage: MemoryStorage) async throws -> Void) async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let api = server.baseURL.absoluteString
-            let login = try await SignInCommandTests.login(marquee, api: api, port: server.port, as: "alice")
+            let login = try await LoginFlow.login(marquee, api: api, port: server.port, as: "alice")
             try #require(login.status == 0)
             try await body(api, storage)
         }

@@ -20,14 +20,14 @@ struct WatchlistCommandTests {
 
     /// Signs `marquee` in to `api` as ``person`` (signing up on the first call of a server).
     func signIn(_ api: String, port: Int, signUp: Bool = true) async throws {
-        let outcome = try await SignInCommandTests.login(marquee, api: api, port: port, as: Self.person, signUp: signUp)
+        let outcome = try await LoginFlow.login(marquee, api: api, port: port, as: Self.person, signUp: signUp)
         try #require(outcome.status == 0, "signing in: \(outcome.outcome ?? "")")
     }
 
     @Test("the server applies a batch and the answer is lost: the retry under the same key changes nothing more, in this run or the next")
     func answerLost() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let relay = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 1)
             let folder = try Self.folder()
             let api = "http://127.0.0.1:\(relay.port)/api/"
@@ -72,7 +72,7 @@ struct WatchlistCommandTests {
     @Test("50 SIGKILLs at random moments of a 500-change sync, then one clean sync: the server's list is the intended one, each change applied once")
     func killedSyncs() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let folder = try Self.folder()
             let api = server.baseURL.absoluteString
             let storeURL = folder.appendingPathComponent("movies.sqlite")
@@ -128,7 +128,7 @@ struct WatchlistCommandTests {
     @Test("two machines change the same movies offline; after both sync, in either order, both show the list the rule gives", arguments: [false, true])
     func twoMachines(reversed: Bool) async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let folder = try Self.folder()
             let api = server.baseURL.absoluteString
             let laptop = folder.appendingPathComponent("laptop.sqlite"), phone = folder.appendingPathComponent("phone.sqlite")
@@ -163,7 +163,7 @@ struct WatchlistCommandTests {
     @Test("8 processes sync one store at once: they take turns, so the server receives each batch once")
     func eightProcesses() async throws {
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        try await withMovieServer(auth: SignInCommandTests.auth(), storage: storage) { server in
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
             let counter = try await CuttingRelay.start(to: server.port, marker: "POST /api/watchlist/changes", cuts: 0)
             let folder = try Self.folder()
             let api = "http://127.0.0.1:\(counter.port)/api/"
@@ -198,7 +198,7 @@ struct WatchlistCommandTests {
         let api = "http://127.0.0.1:\(port)/api/"
         let store = folder.appendingPathComponent("movies.sqlite").path
         let storage = MemoryStorage(catalog: try Catalog.reference())
-        let auth = SignInCommandTests.auth()
+        let auth = LoginFlow.auth()
         func serve() async throws -> RunningServer {
             var configuration = MovieServer.Configuration(host: "127.0.0.1", port: port, storage: storage, auth: auth, logger: quietLogger)
             configuration.answersOnEventLoop = true

@@ -25,7 +25,7 @@ struct BearerTokenTests {
     @Test("with a granted token the movie paths answer the reference bodies")
     func acceptsGrantedTokens() async throws {
         try await withServerClient(auth: AuthConfiguration()) { client in
-            let token = try await Self.accessToken(from: client)
+            let token = try await AccessTokens.accessToken(from: client)
             let answer = try await client.get("/api/movies/topRated/2016", headers: [("Authorization", "Bearer \(token)")])
             #expect(answer.status == 200)
             #expect(answer.body == ReferenceBodies.body(at: "movies/topRated/2016.json"))
@@ -47,7 +47,7 @@ struct BearerTokenTests {
     @Test("a token signed with another key is refused")
     func refusesForgedTokens() async throws {
         let forger = AuthConfiguration(signingKey: SymmetricKey(size: .bits256))
-        let forged = try await withServerClient(auth: forger) { try await Self.accessToken(from: $0) }
+        let forged = try await withServerClient(auth: forger) { try await AccessTokens.accessToken(from: $0) }
         try await withServerClient(auth: AuthConfiguration()) { client in
             let answer = try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(forged)")])
             #expect(answer.status == 401)
@@ -61,7 +61,7 @@ struct BearerTokenTests {
         let alice = AuthConfiguration(client: ClientCredentials(id: "alice", secret: "alice-secret"), signingKey: key)
         let aliceToken = try await withServerClient(auth: alice) { client in
             let answer = try await client.get(
-                "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+                "/api/auth/token", method: .POST, headers: TokenForms.form,
                 body: "grant_type=client_credentials&client_id=alice&client_secret=alice-secret"
             )
             let token = try #require(answer.json?["access_token"] as? String)
@@ -86,7 +86,7 @@ struct BearerTokenTests {
     func malformedBasicHeader() async throws {
         try await withServerClient(auth: AuthConfiguration()) { client in
             let answer = try await client.get(
-                "/api/auth/token", method: .POST, headers: TokenEndpointTests.form + [("Authorization", "Basic !!!not-base64")],
+                "/api/auth/token", method: .POST, headers: TokenForms.form + [("Authorization", "Basic !!!not-base64")],
                 body: "grant_type=client_credentials"
             )
             #expect(answer.status == 401)
@@ -103,7 +103,7 @@ struct BearerTokenTests {
         let auth = AuthConfiguration(accessTokenLifetime: .seconds(60), now: clock.now)
         try await withMovieServer(auth: auth, answersOnEventLoop: answersOnEventLoop) { server in
             let client = ServerClient(server: server)
-            let token = try await Self.accessToken(from: client)
+            let token = try await AccessTokens.accessToken(from: client)
             for _ in 0..<3 {
                 #expect(try await client.get("/api/movies/1", headers: [("Authorization", "Bearer \(token)")]).status == 200)
             }
@@ -125,10 +125,4 @@ struct BearerTokenTests {
         }
     }
 
-    static func accessToken(from client: ServerClient) async throws -> String {
-        let answer = try await client.get(
-            "/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant
-        )
-        return try #require(answer.json?["access_token"] as? String)
-    }
 }

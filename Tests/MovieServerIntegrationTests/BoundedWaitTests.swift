@@ -51,7 +51,7 @@ struct BoundedWaitTests {
                 for _ in 0..<3 {
                     group.addTask {
                         let started = ContinuousClock.now
-                        let answer = try await client.get("/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant)
+                        let answer = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.clientGrant)
                         return (answer.status, ContinuousClock.now - started)
                     }
                 }
@@ -62,7 +62,7 @@ struct BoundedWaitTests {
             #expect(times.allSatisfy { $0 >= Self.timeout - .milliseconds(100) }, "each waited for the lock: \(times)")
             #expect(times.max()! - times.min()! < Self.timeout, "each wait is the request's own, not its place in the queue (which would space them a timeout apart): \(times)")
             try await holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
-            let after = try await client.get("/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant)
+            let after = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.clientGrant)
             #expect(after.status == 200)
         }) {
             try? holder.close()

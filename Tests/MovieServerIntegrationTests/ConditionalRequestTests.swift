@@ -95,7 +95,7 @@ struct ConditionalRequestTests {
     @Test("answers that needed a token are private; serve's max-age is the one sent")
     func privateAnswers() async throws {
         try await withServerClient(auth: AuthConfiguration(), maxAge: .seconds(300)) { client in
-            let token = try await BearerTokenTests.accessToken(from: client)
+            let token = try await AccessTokens.accessToken(from: client)
             let answer = try await client.get("/api/movies/topGrossing/2016", headers: [("Authorization", "Bearer \(token)")])
             #expect(answer.status == 200)
             #expect(answer.headers.first(name: "cache-control") == "private, max-age=300")

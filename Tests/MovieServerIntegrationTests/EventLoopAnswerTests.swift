@@ -10,39 +10,26 @@ import Testing
 /// counted and timed as every other answer.
 @Suite("Answers on the event loop")
 struct EventLoopAnswerTests {
-    static func request(_ method: String, _ path: String, _ headers: String = "") -> String {
-        "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n"
-    }
-
-    /// `reply` with its `Date` line, which may differ between two servers, made constant.
-    static func withoutDate(_ reply: String) -> String {
-        reply.replacing(/Date: [^\r]*\r\n/, with: "Date: -\r\n")
-    }
-
-    static func eventLoopAnswers(_ server: TestMovieServer) async throws -> Double {
-        let metrics = try await ServerClient(server: server).get("/metrics")
-        return PrometheusText(metrics.body).value("marquee_http_event_loop_answers_total", [:]) ?? 0
-    }
 
     /// The requests of the comparison, and whether each is one the event loop answers.
     static let requests: [(text: String, onEventLoop: Bool)] = [
-        (request("GET", "/api/movies/topGrossing/2016"), true),
-        (request("GET", "/api/movies/topRated/2016"), true),
-        (request("HEAD", "/api/movies/topGrossing/2016"), true),
-        (request("GET", "/api/movies/topRated/2016", "If-None-Match: *\r\n"), true),
-        (request("GET", "/api/movies/topRated/2016", "If-None-Match: \"0123\", W/\"0123\"\r\n"), true),
-        (request("GET", "/api/movies/topGrossing/2016", "Content-Length: 3\r\n").replacingOccurrences(of: "\r\n\r\n", with: "\r\n\r\nabc"), true),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016"), true),
+        (EventLoopAnswering.request("GET", "/api/movies/topRated/2016"), true),
+        (EventLoopAnswering.request("HEAD", "/api/movies/topGrossing/2016"), true),
+        (EventLoopAnswering.request("GET", "/api/movies/topRated/2016", "If-None-Match: *\r\n"), true),
+        (EventLoopAnswering.request("GET", "/api/movies/topRated/2016", "If-None-Match: \"0123\", W/\"0123\"\r\n"), true),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016", "Content-Length: 3\r\n").replacingOccurrences(of: "\r\n\r\n", with: "\r\n\r\nabc"), true),
         ("GET /api/movies/topGrossing/2016 HTTP/1.0\r\n\r\n", true),
         ("HEAD /api/movies/topRated/2016 HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /api/movies/topRated/2016 HTTP/1.0\r\n\r\n", true),
-        (request("GET", "/api/movies/topGrossing/02016"), false),
-        (request("GET", "/api/movies/topGrossing/0"), false),
-        (request("GET", "/api/movies/topGrossing/10000"), false),
-        (request("GET", "/api/movies/topGrossing/2016/"), false),
-        (request("GET", "/api/movies/topGrossing/2016?page=2"), false),
-        (request("GET", "/api/movies/topgrossing/2016"), false),
-        (request("GET", "/api/movies/topGrossing/20x6"), false),
-        (request("POST", "/api/movies/topGrossing/2016"), false),
-        (request("GET", "/api/movies/1"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/02016"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/0"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/10000"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016/"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016?page=2"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topgrossing/2016"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/topGrossing/20x6"), false),
+        (EventLoopAnswering.request("POST", "/api/movies/topGrossing/2016"), false),
+        (EventLoopAnswering.request("GET", "/api/movies/1"), false),
     ]
 
     @Test("a kept list gets the router's answer, byte for byte, and everything else still goes to the router")
@@ -53,11 +40,11 @@ struct EventLoopAnswerTests {
                     let expected = try await RawConnection.exchange(port: routed.port, text)
                     let answer = try await RawConnection.exchange(port: direct.port, text)
                     #expect(expected.closedByServer && answer.closedByServer)
-                    #expect(Self.withoutDate(answer.text) == Self.withoutDate(expected.text), "\(text)")
+                    #expect(EventLoopAnswering.withoutDate(answer.text) == EventLoopAnswering.withoutDate(expected.text), "\(text)")
                     #expect(answer.text.contains("\r\nDate: "), "\(text)")
                 }
-                #expect(try await Self.eventLoopAnswers(direct) == Double(Self.requests.count { $0.onEventLoop } + 1), "the keep-alive pair is two")
-                #expect(try await Self.eventLoopAnswers(routed) == 0)
+                #expect(try await EventLoopAnswering.eventLoopAnswers(direct) == Double(Self.requests.count { $0.onEventLoop } + 1), "the keep-alive pair is two")
+                #expect(try await EventLoopAnswering.eventLoopAnswers(routed) == 0)
             }
         }
     }
@@ -108,7 +95,7 @@ struct EventLoopAnswerTests {
             let reply = try await connection.readUntilClosed(limit: .seconds(20))
             #expect(reply.closedByServer)
             #expect(reply.status == 200)
-            #expect(try await Self.eventLoopAnswers(server) == 1)
+            #expect(try await EventLoopAnswering.eventLoopAnswers(server) == 1)
         }
     }
 
@@ -116,7 +103,7 @@ struct EventLoopAnswerTests {
     func stopClosesIdleConnections() async throws {
         try await withMovieServer { server in
             let connection = try await RawConnection.open(port: server.port)
-            try await connection.send(Self.request("GET", "/api/movies/topGrossing/2016").replacingOccurrences(of: "Connection: close\r\n", with: ""))
+            try await connection.send(EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016").replacingOccurrences(of: "Connection: close\r\n", with: ""))
             let answered = try await connection.read(until: "}]}]", limit: .seconds(20))
             #expect(answered?.hasPrefix("HTTP/1.1 200 OK") == true)
             try await server.running.stop()
@@ -156,20 +143,20 @@ struct EventLoopAnswerTests {
         let auth = AuthConfiguration(accessTokenLifetime: .seconds(600), now: clock.now)
         try await withMovieServer(auth: auth, answersOnEventLoop: false) { routed in
             try await withMovieServer(auth: auth) { direct in
-                let token = try await BearerTokenTests.accessToken(from: ServerClient(server: direct))
-                let authorized = Self.request("GET", "/api/movies/topGrossing/2016", "Authorization: Bearer \(token)\r\n")
+                let token = try await AccessTokens.accessToken(from: ServerClient(server: direct))
+                let authorized = EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016", "Authorization: Bearer \(token)\r\n")
                 let first = try await RawConnection.exchange(port: direct.port, authorized)
                 #expect(first.status == 200)
-                #expect(try await Self.eventLoopAnswers(direct) == 0, "a token not seen before is verified by the router")
+                #expect(try await EventLoopAnswering.eventLoopAnswers(direct) == 0, "a token not seen before is verified by the router")
 
-                let otherToken = try await BearerTokenTests.accessToken(from: ServerClient(server: routed))
+                let otherToken = try await AccessTokens.accessToken(from: ServerClient(server: routed))
                 for _ in 0..<3 {
                     let answer = try await RawConnection.exchange(port: direct.port, authorized)
                     let expected = try await RawConnection.exchange(port: routed.port, authorized.replacingOccurrences(of: token, with: otherToken))
-                    #expect(Self.withoutDate(answer.text) == Self.withoutDate(expected.text))
+                    #expect(EventLoopAnswering.withoutDate(answer.text) == EventLoopAnswering.withoutDate(expected.text))
                     #expect(answer.text.contains("Cache-Control: private, max-age=60\r\n"))
                 }
-                #expect(try await Self.eventLoopAnswers(direct) == 3)
+                #expect(try await EventLoopAnswering.eventLoopAnswers(direct) == 3)
 
                 let refusals = [
                     "",
@@ -178,7 +165,7 @@ struct EventLoopAnswerTests {
                     "Authorization: Bearer \(token)\r\nAuthorization: Bearer \(token)\r\n",
                 ]
                 for headers in refusals {
-                    let refused = try await RawConnection.exchange(port: direct.port, Self.request("GET", "/api/movies/topGrossing/2016", headers))
+                    let refused = try await RawConnection.exchange(port: direct.port, EventLoopAnswering.request("GET", "/api/movies/topGrossing/2016", headers))
                     #expect(refused.status == 401, "\(headers)")
                 }
                 #expect(direct.challenges == refusals.count)
@@ -186,7 +173,7 @@ struct EventLoopAnswerTests {
                 clock.advance(by: 601 + 60)
                 let expired = try await RawConnection.exchange(port: direct.port, authorized)
                 #expect(expired.status == 401, "an accepted token is refused once it expires")
-                #expect(try await Self.eventLoopAnswers(direct) == 3)
+                #expect(try await EventLoopAnswering.eventLoopAnswers(direct) == 3)
             }
         }
     }

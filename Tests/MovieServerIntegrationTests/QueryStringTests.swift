@@ -24,7 +24,7 @@ struct QueryStringTests {
                 #expect(first.body == expected.body, "\(target)")
                 #expect(second.body == expected.body, "\(target), asked again (on the event loop: \(onEventLoop))")
                 if onEventLoop {
-                    #expect(try await EventLoopAnswerTests.eventLoopAnswers(server) == 2, "one key for every spelling: the later asks come from the kept answer")
+                    #expect(try await EventLoopAnswering.eventLoopAnswers(server) == 2, "one key for every spelling: the later asks come from the kept answer")
                 }
             }
         }

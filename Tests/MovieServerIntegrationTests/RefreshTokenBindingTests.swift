@@ -15,7 +15,7 @@ struct RefreshTokenBindingTests {
 
     static func tokens(for client: ClientCredentials, from server: ServerClient) async throws -> String {
         let answer = try await server.get(
-            "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+            "/api/auth/token", method: .POST, headers: TokenForms.form,
             body: "grant_type=client_credentials&client_id=\(client.id)&client_secret=\(client.secret)"
         )
         #expect(answer.status == 200)
@@ -24,8 +24,8 @@ struct RefreshTokenBindingTests {
 
     static func refresh(_ token: String, as client: ClientCredentials, on server: ServerClient) async throws -> (status: Int, error: String?, subject: String?) {
         let answer = try await server.get(
-            "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
-            body: TokenEndpointTests.refreshGrant(token, client: client.id, secret: client.secret)
+            "/api/auth/token", method: .POST, headers: TokenForms.form,
+            body: TokenForms.refreshGrant(token, client: client.id, secret: client.secret)
         )
         let subject = (answer.json?["access_token"] as? String).flatMap(AccessTokenClaims.subject(of:))
         return (answer.status, answer.json?["error"] as? String, subject)

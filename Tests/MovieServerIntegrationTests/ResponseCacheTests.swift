@@ -11,7 +11,7 @@ import Testing
 @Suite("The response cache")
 struct ResponseCacheTests {
     static func request(_ method: String, _ target: String, _ headers: String = "") -> String {
-        EventLoopAnswerTests.request(method, target, headers)
+        EventLoopAnswering.request(method, target, headers)
     }
 
     /// The requests of every cacheable route, and whether the second of each is answered from the cache.
@@ -43,15 +43,15 @@ struct ResponseCacheTests {
         let auth = AuthConfiguration(requiresToken: false, signingKey: SymmetricKey(data: Data(repeating: 3, count: 32)))
         try await withMovieServer(auth: auth, answersOnEventLoop: false) { routed in
             try await withMovieServer(auth: auth) { direct in
-                let before = try await EventLoopAnswerTests.eventLoopAnswers(direct)
+                let before = try await EventLoopAnswering.eventLoopAnswers(direct)
                 for (text, _) in Self.requests {
-                    let expected = EventLoopAnswerTests.withoutDate(try await RawConnection.exchange(port: routed.port, text).text)
-                    let first = EventLoopAnswerTests.withoutDate(try await RawConnection.exchange(port: direct.port, text).text)
-                    let second = EventLoopAnswerTests.withoutDate(try await RawConnection.exchange(port: direct.port, text).text)
+                    let expected = EventLoopAnswering.withoutDate(try await RawConnection.exchange(port: routed.port, text).text)
+                    let first = EventLoopAnswering.withoutDate(try await RawConnection.exchange(port: direct.port, text).text)
+                    let second = EventLoopAnswering.withoutDate(try await RawConnection.exchange(port: direct.port, text).text)
                     #expect(first == expected, "\(text)")
                     #expect(second == expected, "\(text)")
                 }
-                let answered = try await EventLoopAnswerTests.eventLoopAnswers(direct) - before
+                let answered = try await EventLoopAnswering.eventLoopAnswers(direct) - before
                 // Each second request is a hit; so are the first of the top lists (ready from the start),
                 // of /006 (the key of /6), of /7 with If-None-Match (kept by HEAD /7) and of the
                 // listing with its parameters in another order (one key).
@@ -59,9 +59,9 @@ struct ResponseCacheTests {
                 #expect(answered == Double(expected))
                 let cursor = try #require(try await ServerClient(server: direct).get("/api/movies?year=2016&sort=rating&limit=3").json?["next"] as? String)
                 let next = Self.request("GET", "/api/movies?year=2016&sort=rating&limit=3&cursor=\(cursor)")
-                let routedNext = EventLoopAnswerTests.withoutDate(try await RawConnection.exchange(port: routed.port, next).text)
+                let routedNext = EventLoopAnswering.withoutDate(try await RawConnection.exchange(port: routed.port, next).text)
                 for _ in 0..<2 {
-                    #expect(EventLoopAnswerTests.withoutDate(try await RawConnection.exchange(port: direct.port, next).text) == routedNext)
+                    #expect(EventLoopAnswering.withoutDate(try await RawConnection.exchange(port: direct.port, next).text) == routedNext)
                 }
             }
         }
@@ -101,18 +101,18 @@ struct ResponseCacheTests {
     @Test("on a server that needs a token, a kept movie or 404 is never sent without a valid one")
     func behindTheToken() async throws {
         try await withMovieServer(auth: AuthConfiguration()) { server in
-            let token = try await BearerTokenTests.accessToken(from: ServerClient(server: server))
+            let token = try await AccessTokens.accessToken(from: ServerClient(server: server))
             for path in ["/api/movies/6", "/api/movies/424242", "/api/movies?query=zoot"] {
                 let authorized = Self.request("GET", path, "Authorization: Bearer \(token)\r\n")
                 _ = try await RawConnection.exchange(port: server.port, authorized)
                 let kept = try await RawConnection.exchange(port: server.port, authorized)
                 #expect([200, 404].contains(kept.status))
-                let before = try await EventLoopAnswerTests.eventLoopAnswers(server)
+                let before = try await EventLoopAnswering.eventLoopAnswers(server)
                 for headers in ["", "Authorization: Bearer \(token)x\r\n", "Authorization: Basic \(token)\r\n"] {
                     let refused = try await RawConnection.exchange(port: server.port, Self.request("GET", path, headers))
                     #expect(refused.status == 401, "\(path) \(headers)")
                 }
-                #expect(try await EventLoopAnswerTests.eventLoopAnswers(server) == before)
+                #expect(try await EventLoopAnswering.eventLoopAnswers(server) == before)
             }
         }
     }

@@ -15,7 +15,7 @@ struct SigningKeyRotationTests {
         let clock = ManualClock()
         let before = AuthConfiguration(accessTokenLifetime: .seconds(600), signingKeys: try SigningKeyRing([Self.oldKey]), now: clock.now)
         let oldToken = try await withServerClient(auth: before) { client in
-            try await BearerTokenTests.accessToken(from: client)
+            try await AccessTokens.accessToken(from: client)
         }
         #expect(Self.keyID(of: oldToken) == "2026-01")
 
@@ -24,7 +24,7 @@ struct SigningKeyRotationTests {
         )
         try await withServerClient(auth: after) { client in
             #expect(try await client.get("/api/movies/1", headers: Self.bearer(oldToken)).status == 200)
-            let newToken = try await BearerTokenTests.accessToken(from: client)
+            let newToken = try await AccessTokens.accessToken(from: client)
             #expect(Self.keyID(of: newToken) == "2026-02")
             #expect(try await client.get("/api/movies/1", headers: Self.bearer(newToken)).status == 200)
 
@@ -38,7 +38,7 @@ struct SigningKeyRotationTests {
     @Test("once the old key is removed from the ring, its tokens are refused")
     func removedKeysAreRefused() async throws {
         let oldToken = try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.oldKey]))) { client in
-            try await BearerTokenTests.accessToken(from: client)
+            try await AccessTokens.accessToken(from: client)
         }
         try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.newKey]))) { client in
             let answer = try await client.get("/api/movies/1", headers: Self.bearer(oldToken))
@@ -51,7 +51,7 @@ struct SigningKeyRotationTests {
     func unknownKeyIDsAreRefused() async throws {
         let sameSecretOtherID = SigningKey(id: "unlisted", secret: String(repeating: "o", count: 40))
         let forged = try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([sameSecretOtherID]))) { client in
-            try await BearerTokenTests.accessToken(from: client)
+            try await AccessTokens.accessToken(from: client)
         }
         #expect(Self.keyID(of: forged) == "unlisted")
         try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.oldKey]))) { client in
@@ -105,7 +105,7 @@ struct SigningKeyRotationTests {
             try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing(aKeys)), storage: storage) { a in
                 try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing(bKeys)), storage: storage) { b in
                     for (issuer, user) in [(a, b), (b, a)] {
-                        let token = try await BearerTokenTests.accessToken(from: issuer)
+                        let token = try await AccessTokens.accessToken(from: issuer)
                         #expect(try await user.get("/api/movies/1", headers: Self.bearer(token)).status == 200, "\(stage): a token of one instance at the other")
                         let page = try await issuer.get("/api/movies?query=the&limit=1", headers: Self.bearer(token))
                         let cursor = try #require(page.json?["next"] as? String, "\(stage)")
@@ -117,7 +117,7 @@ struct SigningKeyRotationTests {
         }
         try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.oldKey, Self.newKey])), storage: storage) { a in
             try await withServerClient(auth: AuthConfiguration(signingKeys: try SigningKeyRing([Self.oldKey])), storage: storage) { b in
-                let token = try await BearerTokenTests.accessToken(from: a)
+                let token = try await AccessTokens.accessToken(from: a)
                 #expect(try await b.get("/api/movies/1", headers: Self.bearer(token)).status == 401, "one step: A signs with a key B does not know")
             }
         }
@@ -144,7 +144,7 @@ struct SigningKeyRotationTests {
         let secret = String(repeating: "k", count: 40)
         #expect(SigningKeyRing.single(secret: secret).newest.id == SigningKeyRing.single(secret: secret).newest.id)
         let token = try await withServerClient(auth: AuthConfiguration(signingKeys: .single(secret: secret))) { client in
-            try await BearerTokenTests.accessToken(from: client)
+            try await AccessTokens.accessToken(from: client)
         }
         try await withServerClient(auth: AuthConfiguration(signingKeys: .single(secret: secret))) { client in
             let answer = try await client.get("/api/movies/1", headers: Self.bearer(token))

@@ -5,16 +5,11 @@ import Testing
 /// `POST /api/auth/token` (RFC 6749) over real sockets.
 @Suite("Token endpoint")
 struct TokenEndpointTests {
-    static let form = [("Content-Type", "application/x-www-form-urlencoded")]
-    static let clientGrant = "grant_type=client_credentials&client_id=marquee-dev&client_secret=marquee-dev-secret"
-    static func refreshGrant(_ token: String, client: String = "marquee-dev", secret: String = "marquee-dev-secret") -> String {
-        "grant_type=refresh_token&refresh_token=\(token)&client_id=\(client)&client_secret=\(secret)"
-    }
 
     @Test("client credentials in a form body get a bearer token, a refresh token and its lifetime")
     func grantsClientCredentials() async throws {
         try await withServerClient(auth: AuthConfiguration(accessTokenLifetime: .seconds(120))) { client in
-            let answer = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.clientGrant)
+            let answer = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.clientGrant)
             #expect(answer.status == 200)
             #expect(answer.headers.first(name: "cache-control") == "no-store")
             let json = try #require(answer.json)
@@ -36,7 +31,7 @@ struct TokenEndpointTests {
             #expect(json.status == 200)
             let basic = Data("marquee-dev:marquee-dev-secret".utf8).base64EncodedString()
             let answer = try await client.get(
-                "/api/auth/token", method: .POST, headers: Self.form + [("Authorization", "Basic \(basic)")],
+                "/api/auth/token", method: .POST, headers: TokenForms.form + [("Authorization", "Basic \(basic)")],
                 body: "grant_type=client_credentials"
             )
             #expect(answer.status == 200)
@@ -61,7 +56,7 @@ struct TokenEndpointTests {
     )
     func rejectsBadRequests(body: String, status: Int, code: String) async throws {
         try await withServerClient { client in
-            let answer = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: body)
+            let answer = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: body)
             #expect(answer.status == status)
             #expect(answer.contentType == "application/json")
             #expect(answer.json?["error"] as? String == code)
@@ -73,19 +68,19 @@ struct TokenEndpointTests {
     @Test("a refresh token works once: it is replaced, and reusing it is invalid_grant")
     func rotatesRefreshTokens() async throws {
         try await withServerClient { client in
-            let first = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.clientGrant)
+            let first = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.clientGrant)
             let original = try #require(first.json?["refresh_token"] as? String)
 
-            let refreshed = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.refreshGrant(original))
+            let refreshed = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.refreshGrant(original))
             #expect(refreshed.status == 200)
             let replacement = try #require(refreshed.json?["refresh_token"] as? String)
             #expect(replacement != original)
 
-            let reused = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.refreshGrant(original))
+            let reused = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.refreshGrant(original))
             #expect(reused.status == 400)
             #expect(reused.json?["error"] as? String == "invalid_grant")
 
-            let next = try await client.get("/api/auth/token", method: .POST, headers: Self.form, body: Self.refreshGrant(replacement))
+            let next = try await client.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.refreshGrant(replacement))
             #expect(next.status == 200)
             #expect(client.server.grants == GrantLedger.Counts(clientCredentials: 1, refreshToken: 2, refused: 1))
         }
@@ -95,8 +90,8 @@ struct TokenEndpointTests {
     func limitsBodies() async throws {
         try await withServerClient { client in
             let big = try await client.get(
-                "/api/auth/token", method: .POST, headers: Self.form,
-                body: Self.clientGrant + "&scope=" + String(repeating: "a", count: 20_000)
+                "/api/auth/token", method: .POST, headers: TokenForms.form,
+                body: TokenForms.clientGrant + "&scope=" + String(repeating: "a", count: 20_000)
             )
             #expect(big.status == 413)
             #expect(big.json?["error"] as? String == "invalid_request")

@@ -105,3 +105,9 @@ extension StubTransport {
     /// The requests received so far, as the interceptor tests read them.
     var requests: [RecordedRequest] { receivedRequests }
 }
+
+/// The failures an authenticator reports, as the tests expect them.
+enum AuthenticationFailures {
+    /// How an authenticator says the server refused the credential itself (OAuth's `invalid_grant`).
+    static let grantRefused = NetworkError.authenticationFailed("the server refused the refresh_token grant (invalid_grant)")
+}

@@ -14,9 +14,6 @@ struct AuthenticationInterceptorTests {
         APIClient(baseURL: baseURL, transport: transport, interceptors: [interceptor])
     }
 
-    /// How an authenticator says the server refused the credential itself (OAuth's `invalid_grant`).
-    static let grantRefused = NetworkError.authenticationFailed("the server refused the refresh_token grant (invalid_grant)")
-
     @Test("every request carries the current credential")
     func adaptsRequests() async throws {
         let transport = StubTransport.accepting { $0 == "good" }
@@ -85,7 +82,7 @@ struct AuthenticationInterceptorTests {
     @Test("once the server refuses to authorize the client, later renewals fail at once without asking again")
     func latchesARefusal() async throws {
         let authenticator = FakeAuthenticator(
-            refresh: { _ in .failure(Self.grantRefused) },
+            refresh: { _ in .failure(AuthenticationFailures.grantRefused) },
             authorize: { _ in .failure(.status(code: 401, excerpt: "invalid_client")) }
         )
         let client = client(StubTransport.accepting { _ in false }, AuthenticationInterceptor(authenticator: authenticator, store: MemoryCredentialStore("expired")))
@@ -123,7 +120,7 @@ struct AuthenticationInterceptorTests {
     @Test("a refresh refused for good (authenticationFailed) falls back to authorizing")
     func fallsBackToAuthorizing() async throws {
         let transport = StubTransport.accepting { $0 == "authorized-1" }
-        let authenticator = FakeAuthenticator(refresh: { _ in .failure(Self.grantRefused) })
+        let authenticator = FakeAuthenticator(refresh: { _ in .failure(AuthenticationFailures.grantRefused) })
         let store = MemoryCredentialStore("expired")
         _ = try await client(transport, AuthenticationInterceptor(authenticator: authenticator, store: store)).send(movies)
         #expect(authenticator.refreshCount == 1)
@@ -135,7 +132,7 @@ struct AuthenticationInterceptorTests {
     func clearsOnRefusal() async throws {
         let transport = StubTransport.accepting { _ in true }
         let authenticator = FakeAuthenticator(
-            refresh: { _ in .failure(Self.grantRefused) },
+            refresh: { _ in .failure(AuthenticationFailures.grantRefused) },
             authorize: { _ in .failure(.status(code: 401, excerpt: "invalid_client")) }
         )
         let store = MemoryCredentialStore("expired")

@@ -48,7 +48,7 @@ struct RenewalFailureTests {
     @Test("an authorization answered 429 or 408 is no refusal: the credential is kept, and the next renewal asks again", arguments: [429, 408])
     func busyIsNoRefusal(code: Int) async throws {
         let authenticator = FakeAuthenticator(
-            refresh: { _ in .failure(AuthenticationInterceptorTests.grantRefused) },
+            refresh: { _ in .failure(AuthenticationFailures.grantRefused) },
             authorize: { count in count == 1 ? .failure(.status(code: code, excerpt: "")) : .success("authorized-\(count - 1)") }
         )
         let store = MemoryCredentialStore("expired")

@@ -29,14 +29,14 @@ extension ServerDatabaseTests {
                     try await withServerClient(auth: PersonSignIn.auth(), storage: second) { b in
                         let onA = try await PersonSignIn.tokens("alice", on: a)
                         let onB = try await PersonSignIn.tokens("alice", signUp: false, on: b)
-                        let stream = try await EventFeedTests.stream(b, token: onB.access)
+                        let stream = try await FeedStreams.stream(b, token: onB.access)
                         defer { stream.close() }
                         _ = try await stream.wait { !$0.isEmpty }
                         let began = ContinuousClock.now
-                        try await EventFeedTests.note(try await Watchlister(a, token: onA.access), movie: 7, "seen on B")
+                        try await FeedStreams.note(try await Watchlister(a, token: onA.access), movie: 7, "seen on B")
                         let events = try await stream.wait { $0.contains { $0.type == "watchlist" } }
                         let change = try #require(events.first { $0.type == "watchlist" })
-                        #expect(EventFeedTests.json(change)["note"] as? String == "seen on B")
+                        #expect(FeedStreams.json(change)["note"] as? String == "seen on B")
                         #expect(ContinuousClock.now - began < .seconds(5))
 
                         var movies = try Catalog.reference().movies

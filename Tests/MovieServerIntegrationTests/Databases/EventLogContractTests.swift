@@ -10,11 +10,11 @@ extension ServerDatabaseTests {
         @Test("events after a cursor never include the cursor's own event, for everyone and for a reader; a page is the oldest first", arguments: Backend.allCases)
         func strictlyAfterTheCursor(backend: Backend) async throws {
             try await backend.withStorage { storage in
-                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: IdentityStorageTests.start)))
-                let owner = try await IdentityStorageTests.owner("alice", in: storage)
+                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: IdentityFixtures.start)))
+                let owner = try await IdentityFixtures.owner("alice", in: storage)
                 let movies = try Catalog.reference().movies.prefix(3).map(\.id)
                 for (index, movie) in movies.enumerated() {
-                    try await IdentityStorageTests.put(storage, owner: owner, movie: movie, note: "note \(index)", at: 1_700_000_000_000 + Int64(index))
+                    try await IdentityFixtures.put(storage, owner: owner, movie: movie, note: "note \(index)", at: 1_700_000_000_000 + Int64(index))
                 }
                 let full = try await storage.events(after: 0, for: .everyone, limit: 100)
                 let all = full.filter { $0.kind == .watchlist }

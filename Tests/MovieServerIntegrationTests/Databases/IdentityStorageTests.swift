@@ -9,39 +9,23 @@ extension ServerDatabaseTests {
     /// same on every backend, with the atomic steps a second instance relies on.
     @Suite("Identity on every backend")
     struct IdentityStorageTests {
-        static let start = Date(timeIntervalSince1970: 1_800_000_000)
-
-        static func put(_ storage: some WatchlistStorage, owner: String, movie: Int, note: String, at changedAt: Int64) async throws {
-            let change = WatchlistChangeRecord(id: UUID().uuidString, movieID: movie, action: .add, note: note, changedAt: changedAt, device: "d")
-            let write = WatchlistWrite(owner: owner, key: change.id, request: "PUT", body: Data(note.utf8), changes: [change], shape: .single)
-            _ = try await storage.applyWatchlist(write, now: start)
-        }
-
-        static func signIn(_ id: String, of account: StoredAccount) -> StoredSignIn {
-            StoredSignIn(id: id, account: account.name, accountID: account.id, clientID: "marquee-dev", deviceName: "laptop", createdAt: start, lastUsedAt: start)
-        }
-
-        /// The owner key of the account's watchlist, by its id.
-        static func owner(_ name: String, in storage: some AccountStorage) async throws -> String {
-            WatchlistOwner.account(id: try #require(try await storage.account(named: name)).id)
-        }
 
         @Test("accounts: one per name; a new password ends every sign-in with its tokens; removal takes the list and the sign-ins; another account's are untouched", arguments: Backend.allCases)
         func accounts(backend: Backend) async throws {
             try await backend.withStorage { storage in
-                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h1", createdAt: Self.start)))
-                #expect(try await !storage.createAccount(StoredAccount(name: "alice", passwordHash: "h2", createdAt: Self.start)))
-                #expect(try await storage.createAccount(StoredAccount(name: "bob", passwordHash: "hb", createdAt: Self.start)))
+                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h1", createdAt: IdentityFixtures.start)))
+                #expect(try await !storage.createAccount(StoredAccount(name: "alice", passwordHash: "h2", createdAt: IdentityFixtures.start)))
+                #expect(try await storage.createAccount(StoredAccount(name: "bob", passwordHash: "hb", createdAt: IdentityFixtures.start)))
                 #expect(try await storage.accounts().map(\.name) == ["alice", "bob"])
                 #expect(try await storage.account(named: "alice")?.passwordHash == "h1")
 
                 let alice = try #require(try await storage.account(named: "alice")), bob = try #require(try await storage.account(named: "bob"))
                 #expect(alice.id != bob.id)
                 for (id, account) in [("a1", alice), ("a2", alice), ("b1", bob)] {
-                    #expect(try await storage.saveSignIn(Self.signIn(id, of: account)))
-                    try await storage.saveRefreshToken(StoredRefreshToken(hash: Array(id.utf8), clientID: "marquee-dev", expiresAt: Self.start + 3600, signInID: id))
+                    #expect(try await storage.saveSignIn(IdentityFixtures.signIn(id, of: account)))
+                    try await storage.saveRefreshToken(StoredRefreshToken(hash: Array(id.utf8), clientID: "marquee-dev", expiresAt: IdentityFixtures.start + 3600, signInID: id))
                 }
-                try await storage.touchSignIn(id: "a2", at: Self.start + 60)
+                try await storage.touchSignIn(id: "a2", at: IdentityFixtures.start + 60)
                 #expect(try await storage.signIns(ofAccount: "alice").map(\.id) == ["a2", "a1"], "the most recently used first")
 
                 #expect(try await storage.setPasswordHash("h3", ofAccount: "alice"))
@@ -51,13 +35,13 @@ extension ServerDatabaseTests {
                 #expect(try await !storage.setPasswordHash("h", ofAccount: "nobody"))
 
                 let movie = try Catalog.reference().movies[0].id
-                try await Self.put(storage, owner: WatchlistOwner.account(id: bob.id), movie: movie, note: "bob's", at: 1_700_000_000_000)
-                try await Self.put(storage, owner: WatchlistOwner.account(id: alice.id), movie: movie, note: "alice's", at: 1_700_000_000_000)
+                try await IdentityFixtures.put(storage, owner: WatchlistOwner.account(id: bob.id), movie: movie, note: "bob's", at: 1_700_000_000_000)
+                try await IdentityFixtures.put(storage, owner: WatchlistOwner.account(id: alice.id), movie: movie, note: "alice's", at: 1_700_000_000_000)
                 #expect(try await storage.removeAccount(named: "bob"))
                 #expect(try await storage.watchlist(owner: WatchlistOwner.account(id: bob.id)).isEmpty)
                 #expect(try await storage.signIn(id: "b1") == nil)
                 #expect(try await storage.redeemRefreshToken(hash: Array("b1".utf8)) == .unknown)
-                #expect(try await !storage.saveSignIn(Self.signIn("b2", of: bob)), "no sign-in for a removed account")
+                #expect(try await !storage.saveSignIn(IdentityFixtures.signIn("b2", of: bob)), "no sign-in for a removed account")
                 #expect(try await storage.watchlist(owner: WatchlistOwner.account(id: alice.id)).map(\.note) == ["alice's"])
                 #expect(try await !storage.removeAccount(named: "bob"))
                 #expect(try await storage.accounts().map(\.name) == ["alice"])
@@ -68,13 +52,13 @@ extension ServerDatabaseTests {
         func moveWatchlist(backend: Backend) async throws {
             try await backend.withStorage { storage in
                 let movies = try Catalog.reference().movies.prefix(3).map(\.id)
-                _ = try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: Self.start))
-                let owner = try await Self.owner("alice", in: storage)
-                try await Self.put(storage, owner: "old-client", movie: movies[0], note: "older, from the client", at: 1_000)
-                try await Self.put(storage, owner: owner, movie: movies[0], note: "newer, the account's", at: 2_000)
-                try await Self.put(storage, owner: "old-client", movie: movies[1], note: "newer, from the client", at: 3_000)
-                try await Self.put(storage, owner: owner, movie: movies[1], note: "older, the account's", at: 2_500)
-                try await Self.put(storage, owner: "old-client", movie: movies[2], note: "only the client's", at: 1_000)
+                _ = try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: IdentityFixtures.start))
+                let owner = try await IdentityFixtures.owner("alice", in: storage)
+                try await IdentityFixtures.put(storage, owner: "old-client", movie: movies[0], note: "older, from the client", at: 1_000)
+                try await IdentityFixtures.put(storage, owner: owner, movie: movies[0], note: "newer, the account's", at: 2_000)
+                try await IdentityFixtures.put(storage, owner: "old-client", movie: movies[1], note: "newer, from the client", at: 3_000)
+                try await IdentityFixtures.put(storage, owner: owner, movie: movies[1], note: "older, the account's", at: 2_500)
+                try await IdentityFixtures.put(storage, owner: "old-client", movie: movies[2], note: "only the client's", at: 1_000)
                 let before = try await storage.eventLogBounds().latest
                 #expect(try await storage.moveWatchlist(from: "old-client", toAccount: "alice") == 3)
                 let events = try await storage.events(after: before, for: .reader(owner: owner), limit: 10)
@@ -92,7 +76,7 @@ extension ServerDatabaseTests {
         @Test("a refresh token: of 20 redemptions at once one redeems it, the rest see it reused; a revoked one is unknown", arguments: Backend.allCases)
         func refreshRedemption(backend: Backend) async throws {
             try await backend.withStorage { storage in
-                let token = StoredRefreshToken(hash: Array("t".utf8), clientID: "marquee-dev", expiresAt: Self.start + 60, signInID: "s")
+                let token = StoredRefreshToken(hash: Array("t".utf8), clientID: "marquee-dev", expiresAt: IdentityFixtures.start + 60, signInID: "s")
                 try await storage.saveRefreshToken(token)
                 let outcomes = try await withThrowingTaskGroup(of: RefreshRedemption.self) { group in
                     for _ in 0..<20 { group.addTask { try await storage.redeemRefreshToken(hash: token.hash) } }
@@ -110,36 +94,36 @@ extension ServerDatabaseTests {
             try await backend.withStorage { storage in
                 let pending = StoredDeviceAuthorization(
                     deviceCodeHash: Array("d1".utf8), userCode: "BCDFGHJK", clientID: "marquee-dev", deviceName: "laptop",
-                    createdAt: Self.start, expiresAt: Self.start + 600, interval: 5
+                    createdAt: IdentityFixtures.start, expiresAt: IdentityFixtures.start + 600, interval: 5
                 )
                 #expect(try await storage.saveDeviceAuthorization(pending))
                 var clash = pending
                 clash.deviceCodeHash = Array("d2".utf8)
                 #expect(try await !storage.saveDeviceAuthorization(clash), "the user code is taken")
 
-                #expect(try await storage.pollDeviceAuthorization(deviceCodeHash: pending.deviceCodeHash, now: Self.start + 1, slowDownBy: 5) == pending)
-                let second = try #require(try await storage.pollDeviceAuthorization(deviceCodeHash: pending.deviceCodeHash, now: Self.start + 2, slowDownBy: 5))
-                #expect(second.lastPolledAt == Self.start + 1)
-                #expect(second.isTooSoon(Self.start + 2))
+                #expect(try await storage.pollDeviceAuthorization(deviceCodeHash: pending.deviceCodeHash, now: IdentityFixtures.start + 1, slowDownBy: 5) == pending)
+                let second = try #require(try await storage.pollDeviceAuthorization(deviceCodeHash: pending.deviceCodeHash, now: IdentityFixtures.start + 2, slowDownBy: 5))
+                #expect(second.lastPolledAt == IdentityFixtures.start + 1)
+                #expect(second.isTooSoon(IdentityFixtures.start + 2))
                 #expect(try await storage.deviceAuthorization(userCode: "BCDFGHJK")?.interval == 10)
 
-                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: Self.start)))
+                #expect(try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: IdentityFixtures.start)))
                 let alice = try #require(try await storage.account(named: "alice"))
                 let approving = ApprovingAccount(name: "alice", id: alice.id)
-                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: approving, now: Self.start + 601), "expired")
-                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: ApprovingAccount(name: "alice", id: "another id"), now: Self.start + 3), "an account of that name, not that one")
-                #expect(try await storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: approving, now: Self.start + 3))
-                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: nil, now: Self.start + 4), "decided already")
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: approving, now: IdentityFixtures.start + 601), "expired")
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: ApprovingAccount(name: "alice", id: "another id"), now: IdentityFixtures.start + 3), "an account of that name, not that one")
+                #expect(try await storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: approving, now: IdentityFixtures.start + 3))
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: nil, now: IdentityFixtures.start + 4), "decided already")
                 let polls = try await withThrowingTaskGroup(of: StoredDeviceAuthorization?.self) { group in
                     for _ in 0..<20 {
-                        group.addTask { try await storage.pollDeviceAuthorization(deviceCodeHash: pending.deviceCodeHash, now: Self.start + 30, slowDownBy: 5) }
+                        group.addTask { try await storage.pollDeviceAuthorization(deviceCodeHash: pending.deviceCodeHash, now: IdentityFixtures.start + 30, slowDownBy: 5) }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
                 #expect(polls.filter { $0?.state == .approved }.count == 1)
                 #expect(polls.filter { $0?.state == .redeemed }.count == 19)
                 #expect(polls.allSatisfy { $0?.account == "alice" && $0?.accountID == alice.id })
-                try await storage.removeDeviceAuthorizations(expiredBefore: Self.start + 601)
+                try await storage.removeDeviceAuthorizations(expiredBefore: IdentityFixtures.start + 601)
                 #expect(try await storage.deviceAuthorization(userCode: "BCDFGHJK") == nil)
             }
         }
@@ -147,13 +131,13 @@ extension ServerDatabaseTests {
         @Test("a page session: kept until it expires, replaced, removed", arguments: Backend.allCases)
         func webSessions(backend: Backend) async throws {
             try await backend.withStorage { storage in
-                try await storage.setWebSession(key: "k", value: Data("one".utf8), expiresAt: Self.start + 60)
-                #expect(try await storage.webSession(key: "k", now: Self.start)?.value == Data("one".utf8))
-                #expect(try await storage.webSession(key: "k", now: Self.start + 61) == nil)
+                try await storage.setWebSession(key: "k", value: Data("one".utf8), expiresAt: IdentityFixtures.start + 60)
+                #expect(try await storage.webSession(key: "k", now: IdentityFixtures.start)?.value == Data("one".utf8))
+                #expect(try await storage.webSession(key: "k", now: IdentityFixtures.start + 61) == nil)
                 try await storage.setWebSession(key: "k", value: Data("two".utf8), expiresAt: nil)
-                #expect(try await storage.webSession(key: "k", now: Self.start + 10_000)?.value == Data("two".utf8))
+                #expect(try await storage.webSession(key: "k", now: IdentityFixtures.start + 10_000)?.value == Data("two".utf8))
                 try await storage.removeWebSession(key: "k")
-                #expect(try await storage.webSession(key: "k", now: Self.start) == nil)
+                #expect(try await storage.webSession(key: "k", now: IdentityFixtures.start) == nil)
             }
         }
 

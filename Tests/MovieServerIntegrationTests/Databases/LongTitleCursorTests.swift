@@ -31,7 +31,7 @@ extension ServerDatabaseTests {
             try await backend.withStorage(holding: Self.catalog) { storage in
                 try await withServerClient(storage: storage) { client in
                     for query in ["sort=title", "sort=title&order=desc", "year=2016&sort=title", "query=same&sort=title"] {
-                        let ids = try await SearchContractTests.walk(client, query, limit: 1, catalogSize: Self.catalog.movies.count) { cursor in
+                        let ids = try await SearchContract.walk(client, query, limit: 1, catalogSize: Self.catalog.movies.count) { cursor in
                             #expect(cursor.utf8.count <= 1024, "\(backend) \(query): a cursor of \(cursor.utf8.count)")
                         }
                         let expected = query.hasPrefix("query=same") ? 8 : 40
@@ -50,7 +50,7 @@ extension ServerDatabaseTests {
             let query = String(repeating: "語", count: 200).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             try await backend.withStorage(holding: try Catalog(movies: movies, source: "long query")) { storage in
                 try await withServerClient(storage: storage) { client in
-                    let ids = try await SearchContractTests.walk(client, "query=\(query)&sort=title", limit: 1, catalogSize: 3) { cursor in
+                    let ids = try await SearchContract.walk(client, "query=\(query)&sort=title", limit: 1, catalogSize: 3) { cursor in
                         #expect(cursor.utf8.count <= 1024, "\(backend): a cursor of \(cursor.utf8.count)")
                     }
                     #expect(ids == [1, 2, 3], "\(backend)")

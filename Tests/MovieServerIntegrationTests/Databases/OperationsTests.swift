@@ -60,7 +60,7 @@ extension ServerDatabaseTests {
                 try await withServerClient(auth: AuthConfiguration(), storage: storage) { client in
                     let route = ["route": "/api/movies/topGrossing/{year}", "method": "GET", "status": "200"]
                     let before = try await PrometheusText(client.get("/metrics").body)
-                    let token = try await BearerTokenTests.accessToken(from: client)
+                    let token = try await AccessTokens.accessToken(from: client)
                     for year in [2014, 2015, 2016] {
                         #expect(try await client.get("/api/movies/topGrossing/\(year)", headers: [("Authorization", "Bearer \(token)")]).status == 200)
                     }
@@ -76,7 +76,7 @@ extension ServerDatabaseTests {
                         #expect(try await client.get(path).status == 404)
                     }
                     let refused = try await client.get(
-                        "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+                        "/api/auth/token", method: .POST, headers: TokenForms.form,
                         body: "grant_type=client_credentials&client_id=marquee-dev&client_secret=wrong"
                     )
                     #expect(refused.status == 401)

@@ -28,9 +28,9 @@ extension ServerDatabaseTests {
             try await backend.withStorage(holding: Self.catalog) { storage in
                 try await withServerClient(storage: storage) { client in
                     for (query, first) in RelevanceTable.searches {
-                        let whole = try await SearchContractTests.walk(client, "query=\(RelevanceTable.escaped(query))", limit: 100, catalogSize: Self.catalog.movies.count)
+                        let whole = try await SearchContract.walk(client, "query=\(RelevanceTable.escaped(query))", limit: 100, catalogSize: Self.catalog.movies.count)
                         #expect(whole.first.flatMap(Self.title) == first, "\(backend) '\(query)': \(whole.compactMap(Self.title))")
-                        let paged = try await SearchContractTests.walk(client, "query=\(RelevanceTable.escaped(query))", limit: 1, catalogSize: Self.catalog.movies.count)
+                        let paged = try await SearchContract.walk(client, "query=\(RelevanceTable.escaped(query))", limit: 1, catalogSize: Self.catalog.movies.count)
                         #expect(paged == whole, "\(backend) '\(query)' a movie a page")
                     }
                 }
@@ -46,7 +46,7 @@ extension ServerDatabaseTests {
                 try await withServerClient(storage: storage) { client in
                     for (query, first) in RelevanceTable.searches {
                         for limit in [1, 3] {
-                            let found = try await SearchContractTests.walk(client, "query=\(RelevanceTable.escaped(query))", limit: limit, catalogSize: Self.catalog.movies.count)
+                            let found = try await SearchContract.walk(client, "query=\(RelevanceTable.escaped(query))", limit: limit, catalogSize: Self.catalog.movies.count)
                             #expect(found.first.flatMap(Self.title) == first, "\(backend) \(reading) '\(query)': \(found.compactMap(Self.title))")
                             #expect(Set(found).count == found.count, "\(backend) \(reading) '\(query)': a movie twice")
                         }
@@ -59,9 +59,9 @@ extension ServerDatabaseTests {
         func relevanceOrder(backend: Backend) async throws {
             try await backend.withStorage(holding: Self.catalog) { storage in
                 try await withServerClient(storage: storage) { client in
-                    let found = try await SearchContractTests.walk(client, "query=alien", limit: 100, catalogSize: Self.catalog.movies.count).compactMap(Self.title)
+                    let found = try await SearchContract.walk(client, "query=alien", limit: 100, catalogSize: Self.catalog.movies.count).compactMap(Self.title)
                     #expect(found == ["Alien", "Alien: Covenant", "Aliens", "Cowboys & Aliens"], "\(backend): Aliens grossed more than Alien: Covenant, which begins with the whole word")
-                    let up = try await SearchContractTests.walk(client, "query=up&sort=rating", limit: 100, catalogSize: Self.catalog.movies.count).compactMap(Self.title)
+                    let up = try await SearchContract.walk(client, "query=up&sort=rating", limit: 100, catalogSize: Self.catalog.movies.count).compactMap(Self.title)
                     #expect(up == ["Up", "Up: The Return", "Upgrade", "Grown Ups"], "\(backend): the relevances stand under any sort")
                 }
             }

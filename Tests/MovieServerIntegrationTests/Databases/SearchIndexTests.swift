@@ -8,13 +8,13 @@ import Testing
 extension ServerDatabaseTests.SearchContractTests {
     @Test("a database's in-process index gives the rules' ids, a page at a time, for every query of the contract", arguments: Backend.databases)
     func indexedPages(backend: Backend) async throws {
-        try await backend.withStorage(holding: Self.catalog, searchIndexing: .inProcess) { storage in
+        try await backend.withStorage(holding: SearchContract.catalog, searchIndexing: .inProcess) { storage in
             let indexed = try #require(storage as? any SearchIndexed)
             #expect(await indexed.searchIndexReady() != nil)
             try await withServerClient(storage: storage) { client in
-                for query in Self.queries + ["query=the&sort=title&order=desc", "query=the&year=2016&sort=released&order=asc", "sort=title&order=desc"] {
-                    let walked = try await Self.walk(client, query, limit: 37)
-                    #expect(walked == (try Self.expected(query)), "\(backend) \(query)")
+                for query in SearchContract.queries + ["query=the&sort=title&order=desc", "query=the&year=2016&sort=released&order=asc", "sort=title&order=desc"] {
+                    let walked = try await SearchContract.walk(client, query, limit: 37)
+                    #expect(walked == (try SearchContract.expected(query)), "\(backend) \(query)")
                 }
             }
             let counts = indexed.searchIndexCounts
@@ -25,7 +25,7 @@ extension ServerDatabaseTests.SearchContractTests {
 
     @Test("after an import, the next search sees the new catalogue at once (the database answers), then a new index does", arguments: Backend.databases)
     func importSeenAtOnce(backend: Backend) async throws {
-        try await backend.withStorage(holding: Self.catalog, searchIndexing: .inProcess) { storage in
+        try await backend.withStorage(holding: SearchContract.catalog, searchIndexing: .inProcess) { storage in
             let indexed = try #require(storage as? any SearchIndexed)
             let importer = try #require(storage as? any CatalogImporting)
             let before = try #require(await indexed.searchIndexReady())
@@ -33,7 +33,7 @@ extension ServerDatabaseTests.SearchContractTests {
             #expect(try await storage.search(quokka).isEmpty)
             #expect(indexed.searchIndexCounts.answers == 1)
 
-            var renamed = try #require(Self.catalog.movie(id: 900_002))
+            var renamed = try #require(SearchContract.catalog.movie(id: 900_002))
             renamed.name = "Zootopia and the Quokka"
             _ = try await importer.importMovies([renamed], batchSize: 10) { _ in }
             let found = try await storage.search(quokka)
@@ -53,7 +53,7 @@ extension ServerDatabaseTests.SearchContractTests {
 
     @Test("60 concurrent searches before the index exists: each answered right, and one index made", arguments: Backend.databases)
     func concurrentFirstSearches(backend: Backend) async throws {
-        try await backend.withStorage(holding: Self.catalog, searchIndexing: .inProcess) { storage in
+        try await backend.withStorage(holding: SearchContract.catalog, searchIndexing: .inProcess) { storage in
             let indexed = try #require(storage as? any SearchIndexed)
             let queries = ["pokemon", "the", "ava costa", "zoot", "golden", "re"]
             let answers = try await withThrowingTaskGroup(of: (String, [Int]).self) { group in
@@ -64,7 +64,7 @@ extension ServerDatabaseTests.SearchContractTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             for (query, ids) in answers {
-                #expect(ids == Array(try Self.expected("query=\(query.replacingOccurrences(of: " ", with: "%20"))").prefix(501)), "\(query)")
+                #expect(ids == Array(try SearchContract.expected("query=\(query.replacingOccurrences(of: " ", with: "%20"))").prefix(501)), "\(query)")
             }
             _ = await indexed.searchIndexReady()
             #expect(indexed.searchIndexCounts.builds == 1)

@@ -17,7 +17,7 @@ extension ServerDatabaseTests {
         func migratesTheWords() async throws {
             let path = TestFolders.temporary.appendingPathComponent("marquee-v3-\(UUID().uuidString).sqlite").path
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let catalog = SearchContractTests.catalog
+            let catalog = SearchContract.catalog
             let queue = try DatabaseQueue(path: path)
             try SQLiteSchema.migrator.migrate(queue, upTo: "server-v3-watchlist")
             try await queue.write { db in
@@ -41,10 +41,10 @@ extension ServerDatabaseTests {
 
             let storage = try await SQLiteStorage(path: path, queryTimeout: generousQueryTimeout, tierReading: .walkingIndex, searchIndexing: .off, logger: quietLogger)
             try await finally(try await withServerClient(storage: storage) { client in
-                for query in SearchContractTests.queries where !query.contains("ava") {
-                    #expect(try await SearchContractTests.walk(client, query, limit: 50) == (try SearchContractTests.expected(query)), "\(query)")
+                for query in SearchContract.queries where !query.contains("ava") {
+                    #expect(try await SearchContract.walk(client, query, limit: 50) == (try SearchContract.expected(query)), "\(query)")
                 }
-                let untitled = try await SearchContractTests.walk(client, "query=nameless", limit: 10)
+                let untitled = try await SearchContract.walk(client, "query=nameless", limit: 10)
                 #expect(untitled == [990_001], "a movie without title words is found by its cast")
             }) { await storage.close() }
         }

@@ -40,11 +40,11 @@ extension ServerDatabaseTests {
 
             let storage = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: .bySize, searchIndexing: .off)
             try await finally(try await withServerClient(storage: storage) { client in
-                let jungle = try await SearchContractTests.walk(client, "query=the%20jungle%20book", limit: 10)
+                let jungle = try await SearchContract.walk(client, "query=the%20jungle%20book", limit: 10)
                 #expect(jungle == [1, 4], "\(backend): the whole title first")
-                let initials = try await SearchContractTests.walk(client, "query=e.t.", limit: 10)
+                let initials = try await SearchContract.walk(client, "query=e.t.", limit: 10)
                 #expect(initials == [2, 5], "\(backend): E.T. whole, Eternals begins with the letters")
-                let cast = try await SearchContractTests.walk(client, "query=jj%20abrams", limit: 10)
+                let cast = try await SearchContract.walk(client, "query=jj%20abrams", limit: 10)
                 #expect(cast == [3], "\(backend): a cast name's initials too")
             }) { await storage.close() }
         }

@@ -72,7 +72,7 @@ extension ServerDatabaseTests {
                     #expect(Self.entries(try await other.list()).count == 1, "the same key is another owner's own")
                     #expect(Self.entries(try await owner.list()).count == 2)
 
-                    let journal = try await storage.watchlistJournal(owner: try await IdentityStorageTests.owner("marquee-dev", in: storage))
+                    let journal = try await storage.watchlistJournal(owner: try await IdentityFixtures.owner("marquee-dev", in: storage))
                     #expect(journal.map(\.changeID) == ["k1", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "k2"], "each change once, in order")
                 }
             }
@@ -138,7 +138,7 @@ extension ServerDatabaseTests {
                     #expect(answers.allSatisfy { $0.1.status == 200 })
                     let sameKey = Set(answers.filter { $0.0.isMultiple(of: 2) }.map(\.1.body))
                     #expect(sameKey.count == 1, "every send under one key gets one answer")
-                    let journal = try await storage.watchlistJournal(owner: try await IdentityStorageTests.owner("marquee-dev", in: storage))
+                    let journal = try await storage.watchlistJournal(owner: try await IdentityFixtures.owner("marquee-dev", in: storage))
                     #expect(journal.count == 30)
                     #expect(Set(journal.map(\.changeID)).count == 30)
                     #expect(Self.entries(try await owner.list()).map { $0.keys.first! }.sorted() == [2, 3, 5, 6], "the last change per movie stands")
@@ -169,7 +169,7 @@ extension ServerDatabaseTests {
                         for try await status in group { #expect(status == 200) }
                     }
                     _ = try await owners[0].batch(key: "all", changes)
-                    let journal = try await #require(firstStorage as? any WatchlistJournaling).watchlistJournal(owner: try await IdentityStorageTests.owner("marquee-dev", in: firstStorage))
+                    let journal = try await #require(firstStorage as? any WatchlistJournaling).watchlistJournal(owner: try await IdentityFixtures.owner("marquee-dev", in: firstStorage))
                     #expect(journal.count == 60)
                     #expect(Set(journal.map(\.changeID)).count == 60)
                     let lists = [Self.entries(try await owners[0].list()), Self.entries(try await owners[1].list())]
@@ -211,7 +211,7 @@ extension ServerDatabaseTests {
                 }
                 let huge = try await owner.send("/api/watchlist/changes", .POST, key: "j", String(repeating: " ", count: 3 * 1024 * 1024))
                 #expect(huge.status == 413)
-                #expect(try await storage.watchlistJournal(owner: try await IdentityStorageTests.owner("marquee-dev", in: storage)).isEmpty)
+                #expect(try await storage.watchlistJournal(owner: try await IdentityFixtures.owner("marquee-dev", in: storage)).isEmpty)
                 #expect(Self.entries(try await owner.list()) == [])
                 let accepted = try await owner.put(6, key: "k", #"{"note":"\#(String(repeating: "é", count: 1000))"}"#)
                 #expect(accepted.status == 200, "a note of 1,000 code points is kept")

@@ -10,41 +10,6 @@ import Testing
 /// the limits, and a graceful shutdown.
 @Suite("The event feed", .timeLimit(.minutes(3)))
 struct EventFeedTests {
-    static func appToken(_ client: ServerClient) async throws -> String {
-        let issued = try await client.get("/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant)
-        return try #require(issued.json?["access_token"] as? String)
-    }
-
-    static func stream(_ client: ServerClient, token: String, lastEventID: String? = nil) async throws -> EventStreamTap {
-        var headers = [("Authorization", "Bearer \(token)")]
-        if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
-        return try await EventStreamTap.open(client.server.baseURL.appendingPathComponent("events"), headers: headers)
-    }
-
-    static func note(_ watchlister: Watchlister, movie: Int, _ note: String) async throws {
-        let answer = try await watchlister.put(movie, key: UUID().uuidString, #"{"note":"\#(note)"}"#)
-        #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-    }
-
-    /// Writes rounds of 500 changes, each with a 1,000-character note (about 550 KB of events a
-    /// round), while `going` holds; returns the rounds written.
-    static func flood(_ watchlister: Watchlister, catalog: Catalog, rounds: Int, while going: () -> Bool) async throws -> Int {
-        let note = String(repeating: "n", count: 1_000)
-        var written = 0
-        for round in 0..<rounds where going() {
-            let changes = (0..<500).map { index in
-                let movie = catalog.movies[(round * 500 + index) % catalog.movies.count].id
-                return #"{"id":"c\#(round)-\#(index)","movieId":\#(movie),"action":"add","note":"\#(note)","changedAt":"2026-01-01T00:\#(String(format: "%02d", round)):00.000Z"}"#
-            }
-            #expect(try await watchlister.batch(key: "k\(round)", changes).status == 200)
-            written += 1
-        }
-        return written
-    }
-
-    static func json(_ event: ServerSentEvent) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]) ?? [:]
-    }
 
     @Test("a person receives their own watchlist's changes and the catalogue's, not another person's; an application's token, the catalogue's")
     func whoReceivesWhat() async throws {
@@ -52,9 +17,9 @@ struct EventFeedTests {
         try await withServerClient(auth: PersonSignIn.auth(), storage: storage) { client in
             let alice = try await PersonSignIn.tokens("alice", on: client)
             let bob = try await PersonSignIn.tokens("bob", on: client)
-            let aliceStream = try await Self.stream(client, token: alice.access)
-            let bobStream = try await Self.stream(client, token: bob.access)
-            let appStream = try await Self.stream(client, token: try await Self.appToken(client))
+            let aliceStream = try await FeedStreams.stream(client, token: alice.access)
+            let bobStream = try await FeedStreams.stream(client, token: bob.access)
+            let appStream = try await FeedStreams.stream(client, token: try await FeedStreams.appToken(client))
             defer { [aliceStream, bobStream, appStream].forEach { $0.close() } }
             #expect(aliceStream.status == 200)
             #expect(aliceStream.headers.contains { $0.0.lowercased() == "content-type" && $0.1.hasPrefix("text/event-stream") })
@@ -64,23 +29,23 @@ struct EventFeedTests {
                 #expect(opened.first?.type == "ready", "\(opened)")
             }
 
-            try await Self.note(try await Watchlister(client, token: alice.access), movie: 6, "Friday")
-            try await Self.note(try await Watchlister(client, token: bob.access), movie: 3, "bob's")
+            try await FeedStreams.note(try await Watchlister(client, token: alice.access), movie: 6, "Friday")
+            try await FeedStreams.note(try await Watchlister(client, token: bob.access), movie: 3, "bob's")
             storage.feed.append([NewFeedEvent.catalog(version: 7)], now: Date())
             client.server.server.feed.poke()
 
             let aliceEvents = try await aliceStream.wait { $0.contains { $0.type == "catalog" } }
             #expect(aliceEvents.map(\.type) == ["ready", "watchlist", "catalog"], "\(aliceEvents)")
-            let change = Self.json(aliceEvents[1])
+            let change = FeedStreams.json(aliceEvents[1])
             #expect(change["movieId"] as? Int == 6)
             #expect(change["note"] as? String == "Friday")
             #expect(change["removed"] as? Bool == false)
             let bobEvents = try await bobStream.wait { $0.contains { $0.type == "catalog" } }
             #expect(bobEvents.map(\.type) == ["ready", "watchlist", "catalog"])
-            #expect(Self.json(bobEvents[1])["movieId"] as? Int == 3)
+            #expect(FeedStreams.json(bobEvents[1])["movieId"] as? Int == 3)
             let appEvents = try await appStream.wait { $0.contains { $0.type == "catalog" } }
             #expect(appEvents.map(\.type) == ["ready", "catalog"], "\(appEvents)")
-            #expect(Self.json(appEvents[1])["version"] as? Int == 7)
+            #expect(FeedStreams.json(appEvents[1])["version"] as? Int == 7)
             // Every id is a sequence of the one log, growing.
             let ids = aliceEvents.compactMap { Int64($0.lastEventID) }
             #expect(ids.count == 3 && ids == ids.sorted() && Set(ids).count == 3, "\(ids)")
@@ -93,37 +58,37 @@ struct EventFeedTests {
         try await withServerClient(auth: PersonSignIn.auth(), storage: storage) { client in
             let alice = try await PersonSignIn.tokens("alice", on: client)
             let watchlister = try await Watchlister(client, token: alice.access)
-            let first = try await Self.stream(client, token: alice.access)
-            try await Self.note(watchlister, movie: 1, "one")
-            try await Self.note(watchlister, movie: 2, "two")
+            let first = try await FeedStreams.stream(client, token: alice.access)
+            try await FeedStreams.note(watchlister, movie: 1, "one")
+            try await FeedStreams.note(watchlister, movie: 2, "two")
             let seen = try await first.wait { $0.filter { $0.type == "watchlist" }.count == 2 }
             first.close()
             let cursor = try #require(seen.last?.lastEventID)
 
-            try await Self.note(watchlister, movie: 3, "three")
-            try await Self.note(watchlister, movie: 4, "four")
-            let resumed = try await Self.stream(client, token: alice.access, lastEventID: cursor)
+            try await FeedStreams.note(watchlister, movie: 3, "three")
+            try await FeedStreams.note(watchlister, movie: 4, "four")
+            let resumed = try await FeedStreams.stream(client, token: alice.access, lastEventID: cursor)
             defer { resumed.close() }
             let after = try await resumed.wait { $0.filter { $0.type == "watchlist" }.count >= 2 }
             #expect(after.first?.type == "ready" && after.first?.lastEventID == cursor)
-            #expect(Self.json(after[0])["resumed"] as? Bool == true)
-            #expect(after.filter { $0.type == "watchlist" }.map { Self.json($0)["movieId"] as? Int } == [3, 4], "\(after)")
+            #expect(FeedStreams.json(after[0])["resumed"] as? Bool == true)
+            #expect(after.filter { $0.type == "watchlist" }.map { FeedStreams.json($0)["movieId"] as? Int } == [3, 4], "\(after)")
             try await Task.sleep(for: .milliseconds(300))
             #expect(resumed.events.filter { $0.type == "watchlist" }.count == 2, "nothing is sent twice: \(resumed.events)")
 
             for stale in ["not-a-cursor", "999999"] {
-                let reset = try await Self.stream(client, token: alice.access, lastEventID: stale)
+                let reset = try await FeedStreams.stream(client, token: alice.access, lastEventID: stale)
                 let events = try await reset.wait { !$0.isEmpty }
                 reset.close()
                 #expect(events.map(\.type) == ["reset"], "\(stale): \(events)")
                 #expect(events.first?.lastEventID == after.last?.lastEventID)
             }
             storage.pruneEvents(writtenBefore: Date().addingTimeInterval(60))
-            let pruned = try await Self.stream(client, token: alice.access, lastEventID: cursor)
+            let pruned = try await FeedStreams.stream(client, token: alice.access, lastEventID: cursor)
             let events = try await pruned.wait { !$0.isEmpty }
             pruned.close()
             #expect(events.map(\.type) == ["reset"], "a cursor before what is kept: \(events)")
-            #expect(Self.json(events[0])["reason"] as? String != nil)
+            #expect(FeedStreams.json(events[0])["reason"] as? String != nil)
         }
     }
 
@@ -134,7 +99,7 @@ struct EventFeedTests {
             var open: [EventStreamTap] = []
             defer { open.forEach { $0.close() } }
             for _ in 0..<8 {
-                let tap = try await Self.stream(client, token: alice.access)
+                let tap = try await FeedStreams.stream(client, token: alice.access)
                 #expect(tap.status == 200)
                 open.append(tap)
             }
@@ -144,7 +109,7 @@ struct EventFeedTests {
             #expect(refused.headers.contains(name: "Retry-After"))
             open.removeLast().close()
             #expect(try await eventually(limit: .seconds(10)) { client.server.server.openEventStreams == 7 })
-            let again = try await Self.stream(client, token: alice.access)
+            let again = try await FeedStreams.stream(client, token: alice.access)
             #expect(again.status == 200)
             again.close()
 
@@ -160,13 +125,13 @@ struct EventFeedTests {
         try await withServerClient(auth: PersonSignIn.auth(), feed: feed) { client in
             let (access, refresh) = try await PersonSignIn.tokens("alice", on: client)
             let person = try await RawConnection.open(port: client.server.port, sending: "GET /api/events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(access)\r\n\r\n")
-            let app = try await RawConnection.open(port: client.server.port, sending: "GET /api/events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(try await Self.appToken(client))\r\n\r\n")
+            let app = try await RawConnection.open(port: client.server.port, sending: "GET /api/events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(try await FeedStreams.appToken(client))\r\n\r\n")
             let idle = try #require(try await app.read(until: "\n:\n\n", limit: .seconds(10)), "no heartbeat comment on an idle stream")
             #expect(!idle.contains("event: watchlist") && !idle.contains("event: catalog"))
             #expect(try await person.read(until: "\n:\n\n", limit: .seconds(10)) != nil)
 
             let revoked = try await client.get(
-                "/api/auth/revoke", method: .POST, headers: TokenEndpointTests.form,
+                "/api/auth/revoke", method: .POST, headers: TokenForms.form,
                 body: "token=\(refresh)&token_type_hint=refresh_token&client_id=marquee-dev&client_secret=marquee-dev-secret"
             )
             #expect(revoked.status == 200)
@@ -190,7 +155,7 @@ struct EventFeedTests {
             #expect(try await eventually(limit: .seconds(10)) { client.server.server.openEventStreams == 1 })
             let watchlister = try await Watchlister(client, token: alice.access)
             // More than the kernel's socket buffers take (up to some 4 MB sent, unread).
-            let batches = try await Self.flood(watchlister, catalog: catalog, rounds: 24) { client.server.server.openEventStreams == 1 }
+            let batches = try await FeedStreams.flood(watchlister, catalog: catalog, rounds: 24) { client.server.server.openEventStreams == 1 }
             #expect(try await eventually(limit: .seconds(20)) { client.server.server.openEventStreams == 0 })
             #expect(batches >= 1)
         }
@@ -205,9 +170,9 @@ struct EventFeedTests {
         let running = try await server.start()
         let client = ServerClient(server: TestMovieServer(server: server, running: running))
         let alice = try await PersonSignIn.tokens("alice", on: client)
-        let tap = try await Self.stream(client, token: alice.access)
+        let tap = try await FeedStreams.stream(client, token: alice.access)
         defer { tap.close() }
-        try await Self.note(try await Watchlister(client, token: alice.access), movie: 5, "before")
+        try await FeedStreams.note(try await Watchlister(client, token: alice.access), movie: 5, "before")
         let events = try await tap.wait { $0.contains { $0.type == "watchlist" } }
         let began = ContinuousClock.now
         try await running.stop()
@@ -220,7 +185,7 @@ struct EventFeedTests {
     @Test("HEAD answers the stream's head and keeps no place")
     func headKeepsNoPlace() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { client in
-            let token = try await Self.appToken(client)
+            let token = try await FeedStreams.appToken(client)
             for _ in 0..<3 {
                 let answer = try await client.get("/api/events", method: .HEAD, headers: [("Authorization", "Bearer \(token)")])
                 #expect(answer.status == 200)
@@ -241,11 +206,11 @@ struct EventStreamCapTests {
             var open: [EventStreamTap] = []
             defer { open.forEach { $0.close() } }
             for _ in 0..<3 {
-                let tap = try await EventFeedTests.stream(client, token: token)
+                let tap = try await FeedStreams.stream(client, token: token)
                 #expect(tap.status == 200)
                 open.append(tap)
             }
-            let refused = try await EventFeedTests.stream(client, token: token)
+            let refused = try await FeedStreams.stream(client, token: token)
             defer { refused.close() }
             #expect(refused.status == 503)
             #expect(refused.headers.contains { $0.0.lowercased() == "retry-after" })

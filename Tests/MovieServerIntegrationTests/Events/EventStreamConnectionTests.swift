@@ -17,7 +17,7 @@ struct EventStreamConnectionTests {
     @Test("a stream pipelined behind a movie request begins after the movie's answer; a stream after answered requests on a kept-alive connection opens")
     func behindOtherRequests() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { client in
-            let token = try await EventFeedTests.appToken(client)
+            let token = try await FeedStreams.appToken(client)
             let pipelined = try await RawConnection.open(
                 port: client.server.port,
                 sending: Self.request("/api/movies/topGrossing/2016", token: token) + Self.request("/api/events", token: token)
@@ -42,7 +42,7 @@ struct EventStreamConnectionTests {
     @Test("a refused stream request is answered as the router would, and the requests after it on the connection are answered")
     func refusalKeepsTheConnection() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { client in
-            let token = try await EventFeedTests.appToken(client)
+            let token = try await FeedStreams.appToken(client)
             let connection = try await RawConnection.open(
                 port: client.server.port,
                 sending: Self.request("/api/events", token: "nonsense") + Self.request("/api/movies/topGrossing/2016", token: token)
@@ -61,7 +61,7 @@ struct EventStreamConnectionTests {
     @Test("another method on /api/events is a 405 that names GET and HEAD")
     func wrongMethod() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { client in
-            let token = try await EventFeedTests.appToken(client)
+            let token = try await FeedStreams.appToken(client)
             let answer = try await client.get("/api/events", method: .POST, headers: [("Authorization", "Bearer \(token)")])
             #expect(answer.status == 405)
             let allowed = answer.headers.first { $0.0.lowercased() == "allow" }?.1 ?? ""
@@ -73,7 +73,7 @@ struct EventStreamConnectionTests {
     @Test("a request sent after an accepted stream closes the connection and gives the stream's place back")
     func requestAfterStream() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { client in
-            let token = try await EventFeedTests.appToken(client)
+            let token = try await FeedStreams.appToken(client)
             let connection = try await RawConnection.open(port: client.server.port, sending: Self.request("/api/events", token: token))
             #expect(try await connection.read(until: "event: ready", limit: .seconds(20)) != nil)
             try await connection.send(Self.request("/api/movies/topGrossing/2016", token: token))
@@ -101,7 +101,7 @@ struct EventStreamConnectionTests {
         #expect(try await eventually(limit: .seconds(10)) { server.openEventStreams == 1 })
         let watchlister = try await Watchlister(client, token: alice.access)
         // More than the kernel's socket buffers take: the stream's last writes wait in the server.
-        #expect(try await EventFeedTests.flood(watchlister, catalog: catalog, rounds: 16) { true } == 16)
+        #expect(try await FeedStreams.flood(watchlister, catalog: catalog, rounds: 16) { true } == 16)
         #expect(server.openEventStreams == 1, "a large queue keeps the stalled reader connected")
         let began = ContinuousClock.now
         try await running.stop()
@@ -135,26 +135,26 @@ struct EventStreamConnectionTests {
             let start = String(storage.eventLogBounds().latest)
             // A backlog of three pages for each stream to read while the feed hands on the changes after it.
             let backlog = 1_500
-            #expect(try await EventFeedTests.flood(watchlister, catalog: catalog, rounds: backlog / 500) { true } == backlog / 500)
+            #expect(try await FeedStreams.flood(watchlister, catalog: catalog, rounds: backlog / 500) { true } == backlog / 500)
             let changes = 60
             let writer = Task {
-                for number in 0..<changes { try await EventFeedTests.note(watchlister, movie: catalog.movies[number % 5].id, "change \(number)") }
+                for number in 0..<changes { try await FeedStreams.note(watchlister, movie: catalog.movies[number % 5].id, "change \(number)") }
             }
             let taps = try await withThrowingTaskGroup(of: EventStreamTap.self) { group in
-                for _ in 0..<20 { group.addTask { try await EventFeedTests.stream(client, token: alice.access, lastEventID: start) } }
+                for _ in 0..<20 { group.addTask { try await FeedStreams.stream(client, token: alice.access, lastEventID: start) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             defer { taps.forEach { $0.close() } }
             #expect(taps.allSatisfy { $0.status == 200 })
             try await writer.value
             // A last change, after every other: what a stream shows before it is all it was sent of them.
-            try await EventFeedTests.note(watchlister, movie: catalog.movies[5].id, "last")
+            try await FeedStreams.note(watchlister, movie: catalog.movies[5].id, "last")
             for tap in taps {
-                let events = try await tap.wait { $0.last.map { EventFeedTests.json($0)["note"] as? String == "last" } ?? false }
+                let events = try await tap.wait { $0.last.map { FeedStreams.json($0)["note"] as? String == "last" } ?? false }
                 let changesSeen = events.filter { $0.type == "watchlist" }
                 let ids = changesSeen.compactMap { Int64($0.lastEventID) }
                 #expect(ids.count == backlog + changes + 1 && zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "\(ids.count) ids")
-                #expect(changesSeen.suffix(changes + 1).map { EventFeedTests.json($0)["note"] as? String } == (0..<changes).map { "change \($0)" } + ["last"])
+                #expect(changesSeen.suffix(changes + 1).map { FeedStreams.json($0)["note"] as? String } == (0..<changes).map { "change \($0)" } + ["last"])
             }
         }
     }

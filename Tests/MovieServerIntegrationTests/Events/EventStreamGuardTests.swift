@@ -22,8 +22,8 @@ struct EventStreamGuardTests {
             let person = try await PersonSignIn.tokens("alice", on: client)
             let began = ContinuousClock.now
             let streams = [
-                try await EventFeedTests.stream(client, token: person.access),
-                try await EventFeedTests.stream(client, token: try await EventFeedTests.appToken(client)),
+                try await FeedStreams.stream(client, token: person.access),
+                try await FeedStreams.stream(client, token: try await FeedStreams.appToken(client)),
             ]
             defer { streams.forEach { $0.close() } }
             for stream in streams {
@@ -41,9 +41,9 @@ struct EventStreamGuardTests {
         feed.heartbeat = .milliseconds(200)
         try await withServerClient(auth: Self.auth(lifetime: 600, leeway: 60, now: clock.now), feed: feed) { client in
             let person = try await PersonSignIn.tokens("alice", on: client)
-            let stream = try await EventFeedTests.stream(client, token: person.access)
+            let stream = try await FeedStreams.stream(client, token: person.access)
             defer { stream.close() }
-            try await EventFeedTests.note(try await Watchlister(client, token: person.access), movie: 6, "while valid")
+            try await FeedStreams.note(try await Watchlister(client, token: person.access), movie: 6, "while valid")
             _ = try await stream.wait { $0.contains { $0.type == "watchlist" } }
             #expect(!stream.hasEnded)
             clock.advance(by: 661)
@@ -55,13 +55,13 @@ struct EventStreamGuardTests {
     func endedSignInIsRefusedAtOpen() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { client in
             let (access, refresh) = try await PersonSignIn.tokens("alice", on: client)
-            try await EventFeedTests.note(try await Watchlister(client, token: access), movie: 6, "alice's private note")
+            try await FeedStreams.note(try await Watchlister(client, token: access), movie: 6, "alice's private note")
             let revoked = try await client.get(
-                "/api/auth/revoke", method: .POST, headers: TokenEndpointTests.form,
+                "/api/auth/revoke", method: .POST, headers: TokenForms.form,
                 body: "token=\(refresh)&client_id=marquee-dev&client_secret=marquee-dev-secret"
             )
             #expect(revoked.status == 200)
-            let stream = try await EventFeedTests.stream(client, token: access, lastEventID: "0")
+            let stream = try await FeedStreams.stream(client, token: access, lastEventID: "0")
             defer { stream.close() }
             #expect(stream.status == 401)
             #expect(!stream.events.contains { $0.data.contains("private note") })
@@ -75,26 +75,26 @@ struct EventStreamGuardTests {
         feed.maximumStreams = 8
         feed.streamsPerApplication = 3
         try await withServerClient(auth: PersonSignIn.auth(clients: [.development, phone]), feed: feed) { client in
-            let app = try await EventFeedTests.appToken(client)
+            let app = try await FeedStreams.appToken(client)
             let issued = try await client.get(
-                "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+                "/api/auth/token", method: .POST, headers: TokenForms.form,
                 body: "grant_type=client_credentials&client_id=phone-app&client_secret=phone-secret"
             )
             let other = try #require(issued.json?["access_token"] as? String)
             var open: [EventStreamTap] = []
             defer { open.forEach { $0.close() } }
-            for _ in 0..<3 { open.append(try await EventFeedTests.stream(client, token: app)) }
-            let fourth = try await EventFeedTests.stream(client, token: app)
+            for _ in 0..<3 { open.append(try await FeedStreams.stream(client, token: app)) }
+            let fourth = try await FeedStreams.stream(client, token: app)
             open.append(fourth)
             #expect(fourth.status == 429, "one application's share")
-            open.append(try await EventFeedTests.stream(client, token: other))
-            let sixth = try await EventFeedTests.stream(client, token: other)
+            open.append(try await FeedStreams.stream(client, token: other))
+            let sixth = try await FeedStreams.stream(client, token: other)
             open.append(sixth)
             #expect(sixth.status == 429, "applications together hold half of the 8")
             #expect(open.filter { $0.status == 200 }.count == 4)
             let alice = try await PersonSignIn.tokens("alice", on: client)
             for _ in 0..<4 {
-                let stream = try await EventFeedTests.stream(client, token: alice.access)
+                let stream = try await FeedStreams.stream(client, token: alice.access)
                 open.append(stream)
                 #expect(stream.status == 200, "the other half is the people's")
             }

@@ -32,7 +32,7 @@ struct DeviceFlowClient {
 
     func start(deviceName: String = "laptop") async throws -> Started {
         let answer = try await server.get(
-            "/api/auth/device", method: .POST, headers: TokenEndpointTests.form,
+            "/api/auth/device", method: .POST, headers: TokenForms.form,
             body: "client_id=\(client.id)&client_secret=\(client.secret)&device_name=\(deviceName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
         )
         guard answer.status == 200, let json = answer.json,
@@ -45,7 +45,7 @@ struct DeviceFlowClient {
 
     func poll(_ deviceCode: String) async throws -> Poll {
         let answer = try await server.get(
-            "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
+            "/api/auth/token", method: .POST, headers: TokenForms.form,
             body: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=\(deviceCode)&client_id=\(client.id)&client_secret=\(client.secret)"
         )
         return Poll(answer)
@@ -53,8 +53,8 @@ struct DeviceFlowClient {
 
     func refresh(_ token: String) async throws -> Poll {
         let answer = try await server.get(
-            "/api/auth/token", method: .POST, headers: TokenEndpointTests.form,
-            body: TokenEndpointTests.refreshGrant(token, client: client.id, secret: client.secret)
+            "/api/auth/token", method: .POST, headers: TokenForms.form,
+            body: TokenForms.refreshGrant(token, client: client.id, secret: client.secret)
         )
         return Poll(answer)
     }

@@ -35,7 +35,7 @@ struct DeviceFlowTests {
             #expect(metadata.status == 400)
             #expect(!String(decoding: metadata.body, as: UTF8.self).contains("evil.example"))
             let device = try await server.get(
-                "/api/auth/device", method: .POST, headers: TokenEndpointTests.form + [("Host", "evil.example")],
+                "/api/auth/device", method: .POST, headers: TokenForms.form + [("Host", "evil.example")],
                 body: "client_id=\(ClientCredentials.development.id)&client_secret=\(ClientCredentials.development.secret)"
             )
             #expect(device.status == 400)
@@ -69,7 +69,7 @@ struct DeviceFlowTests {
     func refusals() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { server in
             let wrong = try await server.get(
-                "/api/auth/device", method: .POST, headers: TokenEndpointTests.form, body: "client_id=marquee-dev&client_secret=guess"
+                "/api/auth/device", method: .POST, headers: TokenForms.form, body: "client_id=marquee-dev&client_secret=guess"
             )
             #expect(wrong.status == 401)
             #expect(wrong.json?["error"] as? String == "invalid_client")

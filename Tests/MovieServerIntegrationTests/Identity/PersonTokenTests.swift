@@ -91,7 +91,7 @@ struct PersonTokenTests {
             let (access, refresh) = try await PersonSignIn.tokens("frank", on: server)
             let (otherAccess, _) = try await PersonSignIn.tokens("frank", signUp: false, device: "phone", on: server)
             let revoked = try await server.get(
-                "/api/auth/revoke", method: .POST, headers: TokenEndpointTests.form,
+                "/api/auth/revoke", method: .POST, headers: TokenForms.form,
                 body: "token=\(refresh)&token_type_hint=refresh_token&client_id=marquee-dev&client_secret=marquee-dev-secret"
             )
             #expect(revoked.status == 200)
@@ -99,11 +99,11 @@ struct PersonTokenTests {
             #expect(try await Self.watchlist(access, on: server) == 401)
             #expect(try await Self.watchlist(otherAccess, on: server) == 200, "the phone's sign-in goes on")
             let unknown = try await server.get(
-                "/api/auth/revoke", method: .POST, headers: TokenEndpointTests.form,
+                "/api/auth/revoke", method: .POST, headers: TokenForms.form,
                 body: "token=nothing&client_id=marquee-dev&client_secret=marquee-dev-secret"
             )
             #expect(unknown.status == 200)
-            let unauthenticated = try await server.get("/api/auth/revoke", method: .POST, headers: TokenEndpointTests.form, body: "token=\(refresh)")
+            let unauthenticated = try await server.get("/api/auth/revoke", method: .POST, headers: TokenForms.form, body: "token=\(refresh)")
             #expect(unauthenticated.status == 401)
         }
     }
@@ -129,7 +129,7 @@ struct PersonTokenTests {
     @Test("an application's token has no account and no watchlist (403), and a person's token reads only their own list")
     func applicationsAndPeople() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { server in
-            let grant = try await server.get("/api/auth/token", method: .POST, headers: TokenEndpointTests.form, body: TokenEndpointTests.clientGrant)
+            let grant = try await server.get("/api/auth/token", method: .POST, headers: TokenForms.form, body: TokenForms.clientGrant)
             let appToken = try #require(grant.json?["access_token"] as? String)
             let forbidden = try await server.get("/api/account/sessions", headers: [("Authorization", "Bearer \(appToken)")])
             #expect(forbidden.status == 403)

@@ -17,7 +17,7 @@ extension ServerDatabaseTests {
                     let victim = try await PersonSignIn.tokens("victim", on: client)
                     let writer = try await Watchlister(client, token: victim.access)
                     #expect(try await writer.put(6, key: "victim-key", #"{"note":"\#(Self.privateNote)"}"#).status == 200)
-                    try await EventFeedTests.note(writer, movie: 7, "another private note")
+                    try await FeedStreams.note(writer, movie: 7, "another private note")
                     let last = try await storage.eventLogBounds().latest
 
                     #expect(try await storage.removeAccount(named: "victim"))
@@ -25,10 +25,10 @@ extension ServerDatabaseTests {
                     let reader = try await Watchlister(client, token: next.access)
 
                     for (round, cursor) in ["0", String(last - 1), String(last)].enumerated() {
-                        let stream = try await EventFeedTests.stream(client, token: next.access, lastEventID: cursor)
+                        let stream = try await FeedStreams.stream(client, token: next.access, lastEventID: cursor)
                         defer { stream.close() }
                         let marker = "the new owner's note \(round)"
-                        try await EventFeedTests.note(reader, movie: 8, marker)
+                        try await FeedStreams.note(reader, movie: 8, marker)
                         let events = try await stream.wait { $0.contains { $0.data.contains(marker) } }
                         let watchlist = events.filter { $0.type == "watchlist" }
                         #expect(watchlist.count == round + 1, "from \(cursor): the new owner's own changes only, not \(watchlist.map(\.data))")
@@ -43,7 +43,7 @@ extension ServerDatabaseTests {
                     #expect(reused.status == 200, "a key the old account used is the new owner's to use: \(String(decoding: reused.body, as: UTF8.self))")
 
                     #expect(try await writer.list().status == 401, "the removed account's token reads nothing")
-                    let oldStream = try await EventFeedTests.stream(client, token: victim.access, lastEventID: "0")
+                    let oldStream = try await FeedStreams.stream(client, token: victim.access, lastEventID: "0")
                     defer { oldStream.close() }
                     #expect(oldStream.status == 401)
                 }
@@ -53,26 +53,26 @@ extension ServerDatabaseTests {
         @Test("sign-ins saved while the account is removed: none is left to the next owner of its name; an approval for the old account approves nothing", arguments: Backend.allCases)
         func racesWithRemoval(backend: Backend) async throws {
             try await backend.withStorage { storage in
-                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h", createdAt: IdentityStorageTests.start)))
+                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h", createdAt: IdentityFixtures.start)))
                 let old = try #require(try await storage.account(named: "victim"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<20 {
-                        group.addTask { _ = try await storage.saveSignIn(IdentityStorageTests.signIn("s\(index)", of: old)) }
+                        group.addTask { _ = try await storage.saveSignIn(IdentityFixtures.signIn("s\(index)", of: old)) }
                         if index == 10 { group.addTask { _ = try await storage.removeAccount(named: "victim") } }
                     }
                     try await group.waitForAll()
                 }
-                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h2", createdAt: IdentityStorageTests.start)))
+                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h2", createdAt: IdentityFixtures.start)))
                 let reborn = try #require(try await storage.account(named: "victim"))
                 #expect(try await storage.signIns(ofAccount: "victim").allSatisfy { $0.accountID == reborn.id }, "no sign-in of the old account is the new one's")
                 #expect(try await storage.signIns(ofAccount: "victim").isEmpty)
 
                 let pending = StoredDeviceAuthorization(
                     deviceCodeHash: Array("race".utf8), userCode: "BCDFGHJK", clientID: "marquee-dev", deviceName: "tv",
-                    createdAt: IdentityStorageTests.start, expiresAt: IdentityStorageTests.start + 600, interval: 5
+                    createdAt: IdentityFixtures.start, expiresAt: IdentityFixtures.start + 600, interval: 5
                 )
                 #expect(try await storage.saveDeviceAuthorization(pending))
-                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: ApprovingAccount(name: "victim", id: old.id), now: IdentityStorageTests.start + 1))
+                #expect(try await !storage.decideDeviceAuthorization(userCode: "BCDFGHJK", account: ApprovingAccount(name: "victim", id: old.id), now: IdentityFixtures.start + 1))
                 #expect(try await storage.deviceAuthorization(userCode: "BCDFGHJK")?.state == .pending)
             }
         }
@@ -101,16 +101,16 @@ extension ServerDatabaseTests {
             try await backend.withStorage { storage in
                 let movie = try Catalog.reference().movies[0].id
                 for name in ["victim", "bystander"] {
-                    #expect(try await storage.createAccount(StoredAccount(name: name, passwordHash: "h", createdAt: IdentityStorageTests.start)))
+                    #expect(try await storage.createAccount(StoredAccount(name: name, passwordHash: "h", createdAt: IdentityFixtures.start)))
                 }
-                let victim = try await IdentityStorageTests.owner("victim", in: storage)
-                let bystander = try await IdentityStorageTests.owner("bystander", in: storage)
-                try await IdentityStorageTests.put(storage, owner: victim, movie: movie, note: Self.privateNote, at: 1_700_000_000_000)
-                try await IdentityStorageTests.put(storage, owner: bystander, movie: movie, note: "bystander's", at: 1_700_000_000_000)
+                let victim = try await IdentityFixtures.owner("victim", in: storage)
+                let bystander = try await IdentityFixtures.owner("bystander", in: storage)
+                try await IdentityFixtures.put(storage, owner: victim, movie: movie, note: Self.privateNote, at: 1_700_000_000_000)
+                try await IdentityFixtures.put(storage, owner: bystander, movie: movie, note: "bystander's", at: 1_700_000_000_000)
 
                 #expect(try await storage.removeAccount(named: "victim"))
-                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h2", createdAt: IdentityStorageTests.start)))
-                let reborn = try await IdentityStorageTests.owner("victim", in: storage)
+                #expect(try await storage.createAccount(StoredAccount(name: "victim", passwordHash: "h2", createdAt: IdentityFixtures.start)))
+                let reborn = try await IdentityFixtures.owner("victim", in: storage)
                 #expect(reborn != victim, "a name taken again gets a new id")
 
                 let everything = try await storage.events(after: 0, for: .everyone, limit: 100)
