@@ -89,6 +89,22 @@ struct CredentialPersistenceTests {
             #expect(try Data(contentsOf: home.credentialsFile) == Data(contents.utf8))
         }
     }
+
+    @Test("a watchlist change with a corrupt credentials file names the file, not 'nobody is signed in'")
+    func watchlistNamesCorruptFile() async throws {
+        try await withMovieServer(auth: AuthConfiguration()) { server in
+            let home = try TemporaryConfigHome()
+            try FileManager.default.createDirectory(at: home.credentialsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: home.credentialsFile.path, contents: Data("{not json".utf8), attributes: [.posixPermissions: 0o600]))
+
+            let outcome = try await home.marquee.run(["watch", "add", "6", "--env", server.baseURL.absoluteString])
+            #expect(outcome.status != 0)
+            #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
+            #expect(outcome.standardError.contains("the credentials file \(home.credentialsFile.path) is not valid"))
+            #expect(outcome.standardError.contains("nothing was changed"))
+            #expect(!outcome.standardError.contains("nobody is signed in"))
+        }
+    }
 }
 
 /// An empty `XDG_CONFIG_HOME` for one test, and a `marquee` that uses it.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Movies
 import MovieStore
 import Synchronization
@@ -84,6 +85,44 @@ struct WatchlistLiveTests {
         resumed.send.finish()
         await WatchlistLive(store: store, api: api, sync: WatchlistSync(service: service, store: store, api: api), feed: resumed).run { _ in }
         #expect(resumed.cursors == ["9"], "the next run resumes after the kept cursor")
+    }
+
+    @Test("an event the store cannot write says the feed is behind, and the whole list is fetched at the next update")
+    func failedWriteIsNotInStep() async throws {
+        let store = try makeStore()
+        let service = RecordingWatchlistService()
+        _ = try await service.apply([Self.change(3, at: 1_000)], key: "a")
+        let feed = ScriptedLiveFeed()
+        let live = WatchlistLive(store: store, api: api, sync: WatchlistSync(service: service, store: store, api: api), feed: feed)
+        var (reports, task) = start(live)
+        defer { task.cancel() }
+        feed.send.yield(.update(.ready(cursor: "5")))
+        #expect(await reports.next() == .refetched(afterReset: false))
+        #expect(Self.change(in: await reports.next()) == [3: .added])
+
+        let other = try DatabaseQueue(path: store.url.path)
+        try await other.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE UPDATE ON liveCursor BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        }
+        _ = try await service.apply([Self.change(6, at: 2_000)], key: "b")
+        feed.send.yield(.update(.watchlist(WatchlistItem(movieID: 6, note: "from the laptop", changedAt: 2_000), removed: false, cursor: "6")))
+        let refused = await reports.next()
+        guard case let .status(.behind(reason))? = refused else {
+            Issue.record("expected the feed to say it is behind, got \(String(describing: refused))")
+            return
+        }
+        #expect(reason.contains("could not be written"))
+        #expect(try await store.watchlist(api: api).lines.map(\.movieID) == [3], "nothing of the refused event was kept")
+
+        try await other.write { db in try db.execute(sql: "DROP TRIGGER refuse") }
+        feed.send.yield(.update(.catalog(version: 4, cursor: "7")))
+        var next: [WatchlistLive<RecordingWatchlistService>.Report] = []
+        for _ in 0..<3 { if let report = await reports.next() { next.append(report) } }
+        #expect(next.first == .refetched(afterReset: false), "out of step, the next update fetches the list whole")
+        #expect(next.contains(.catalogChanged(version: 4)))
+        #expect(next.compactMap(Self.change(in:)) == [[6: .added]])
+        #expect(Set(try await store.watchlist(api: api).lines.map(\.movieID)) == [3, 6])
+        #expect(try await store.liveCursor(api: api) == "7")
     }
 
     @Test("a pull that fails says the feed is behind, and is tried again with the next update until it succeeds")

@@ -113,14 +113,19 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
             if case let .catalog(version, _) = update { report(.catalogChanged(version: version)) }
             return true
         }
-        switch update {
-        case .watchlist:
-            _ = try? await store.applyLiveUpdate(update, api: api)
-        case let .catalog(version, _):
-            _ = try? await store.applyLiveUpdate(update, api: api)
-            report(.catalogChanged(version: version))
-        case .ready, .reset:
-            break
+        do {
+            switch update {
+            case .watchlist:
+                _ = try await store.applyLiveUpdate(update, api: api)
+            case let .catalog(version, _):
+                _ = try await store.applyLiveUpdate(update, api: api)
+                report(.catalogChanged(version: version))
+            case .ready, .reset:
+                break
+            }
+        } catch {
+            report(.status(.behind("a change could not be written to this machine's store (\(error)); the list is fetched again at the next update")))
+            return false
         }
         return true
     }

@@ -33,7 +33,8 @@ enum CompositionRoot {
         let (environment, embeddedServer) = try await reach(selection)
         let home = WatchlistHome(selection)
         // The catalogue needs no person: an account that is signed out keeps its list (shown,
-        // never sent with anyone else's token) and the command goes on.
+        // never sent with anyone else's token) and the command goes on. Deliberately so when the
+        // credentials file cannot be read either: reading the API's credential warns of it once.
         let chosen = try? chosenAccount(options, identity: selection.identity, home: home)
         let person = chosen?.signedIn == true ? chosen?.account : nil
         let key = WatchlistScope.key(api: environment.identity.key, account: chosen?.account)
@@ -134,7 +135,12 @@ enum CompositionRoot {
     /// credential here; nil when none is chosen, or for an API whose list is kept on this machine.
     private static func chosenAccount(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> (account: String, signedIn: Bool)? {
         guard home == .server, APIEnvironment(identity) != nil else { return nil }
-        let people = (try? FileAPIContext.people(in: AppPaths.credentialsFile(), for: identity)) ?? (accounts: [], defaultAccount: nil)
+        let people: (accounts: Set<String>, defaultAccount: String?)
+        do {
+            people = try FileAPIContext.people(in: AppPaths.credentialsFile(), for: identity)
+        } catch {
+            throw CLIError.failed("\(ErrorReporter.describe(error)), so who is signed in to \(identity) is not known (nothing was changed)")
+        }
         guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: people.defaultAccount) else { return nil }
         let signedIn = people.accounts.contains(account)
         return (account, signedIn)

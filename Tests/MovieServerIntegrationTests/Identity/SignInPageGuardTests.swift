@@ -38,6 +38,22 @@ struct SignInPageGuardTests {
         }
     }
 
+    @Test("a form that cannot be read is a 400 that says so, not an empty form refused as stale; nothing is stored")
+    func unreadableForm() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withServerClient(auth: PersonSignIn.auth(), storage: storage) { server in
+            let page = PageClient(port: server.server.port)
+            try await page.get("/device")
+            let csrf = try #require(page.csrf)
+            let answer = try await page.postRaw("/device/sign-up", body: "csrf=\(csrf)&name=%zz&password=correct%20horse")
+            #expect(answer.status == 400, "\(answer.html.prefix(300))")
+            #expect(answer.html.contains("This form could not be read"))
+            #expect(!answer.html.contains("too old"))
+            #expect(Self.storedSessions(storage).isEmpty)
+            #expect(storage.accounts().isEmpty, "no account was made")
+        }
+    }
+
     @Test("a refused cross-site POST to sign-out is a 403 that leaves the session as it was and sets no session cookie")
     func refusedFormKeepsTheSession() async throws {
         try await withServerClient(auth: PersonSignIn.auth()) { server in

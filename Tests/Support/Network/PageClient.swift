@@ -59,6 +59,12 @@ public final class PageClient: @unchecked Sendable {
         return try await send(path, method: .POST, body: body)
     }
 
+    /// Posts `body` to `path` as it is, labelled form-encoded: what a hostile client can send.
+    @discardableResult
+    public func postRaw(_ path: String, body: String) async throws -> Page {
+        try await send(path, method: .POST, body: body)
+    }
+
     /// Goes where a 303 points, as a browser would.
     @discardableResult
     public func follow(_ page: Page) async throws -> Page {

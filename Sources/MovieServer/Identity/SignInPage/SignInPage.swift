@@ -200,9 +200,17 @@ struct SignInPage: Sendable {
     /// session and no cookie but the visitor's (a new one, to try again with).
     private func handle(_ request: Request, _ context: APIRequestContext, _ body: (PageForm, Visit) async throws -> Response) async throws -> Response {
         let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
-        let form = (try? URLEncodedFormDecoder().decode(PageForm.self, from: String(buffer: buffer))) ?? PageForm()
         let session = try await signedIn(context)
         let visitor = visitor(of: request)
+        let form: PageForm
+        do {
+            form = try URLEncodedFormDecoder().decode(PageForm.self, from: String(buffer: buffer))
+        } catch {
+            let fresh = visitor ?? .new(now: configuration.now())
+            return render("sign-in", status: .badRequest, csrf: session?.csrf ?? fresh.csrf, [
+                "message": "This form could not be read (it was not sent as a browser sends a form). Please try again.",
+            ], setting: visitor == nil ? visitors.cookie(fresh, secure: secure) : nil)
+        }
         let tokenMatches = session.map { $0.acceptsCSRF(form.csrf) } ?? (visitor?.acceptsCSRF(form.csrf) == true)
         guard tokenMatches, isSameOrigin(request) else {
             let fresh = visitor ?? .new(now: configuration.now())

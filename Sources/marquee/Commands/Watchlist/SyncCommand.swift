@@ -36,16 +36,25 @@ struct SyncCommand: AsyncParsableCommand {
             do throws(WatchlistSyncFailure<NetworkError>) {
                 let report = try await sync.sync()
                 await WatchlistTitles.fetchMissing(watchlist, movies: watchlist.movies)
-                let view = try? await watchlist.store.watchlist(api: watchlist.api)
-                let holds = view.map { "; the watchlist holds \(NumberText.counted($0.movieIDs.count, "movie"))" } ?? ""
+                let holds: String
+                do {
+                    holds = "; the watchlist holds \(NumberText.counted(try await watchlist.store.watchlist(api: watchlist.api).movieIDs.count, "movie"))"
+                } catch {
+                    holds = "; the list could not be read back from this machine's store (\(ErrorReporter.describe(error)))"
+                }
                 print("Synced: \(WatchlistText.summary(of: report))\(holds).")
             } catch .noWatchlist {
                 print("Nothing to sync: the server keeps no watchlist (it has no /api/watchlist); the watchlist is kept on this machine.")
             } catch {
-                let pending = (try? await watchlist.store.pendingWatchlistChanges(api: watchlist.api).count) ?? 0
+                let pending: String
+                do {
+                    pending = "\(NumberText.counted(try await watchlist.store.pendingWatchlistChanges(api: watchlist.api).count, "change")) still pending on this machine"
+                } catch {
+                    pending = "the changes pending on this machine could not be counted (\(ErrorReporter.describe(error)))"
+                }
                 var sent = ""
                 if case let .network(_, before) = error, before.delivered > 0 { sent = "\(WatchlistText.summary(of: before)), then " }
-                throw CLIError.failed("sync: \(sent)\(WatchlistText.describe(error)); \(NumberText.counted(pending, "change")) still pending on this machine")
+                throw CLIError.failed("sync: \(sent)\(WatchlistText.describe(error)); \(pending)")
             }
         }
     }
