@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "Networking", package: marquee),
                 .product(name: "MovieAPI", package: marquee),
                 .product(name: "MovieServer", package: marquee),
+                .product(name: "MovieContract", package: marquee),
             ],
             path: "Benchmarks/ClientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

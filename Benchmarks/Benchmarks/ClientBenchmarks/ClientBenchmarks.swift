@@ -6,6 +6,7 @@ import AsyncHTTPClient
 import Benchmark
 import Foundation
 import MovieAPI
+import MovieContract
 import MovieServer
 import Movies
 import NIOCore
