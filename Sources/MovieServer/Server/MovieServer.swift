@@ -156,10 +156,10 @@ public struct MovieServer: Sendable {
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
-        let listing = Router(context: APIRequestContext.self)
+        let listing = Router(context: RoutedRequestContext.self)
         let templates = try PageTemplates()
         try registerRoutes(on: listing, templates: templates)
-        let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: RoutedRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RoutedRequestMiddleware(
             errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
         ))
@@ -194,7 +194,7 @@ public struct MovieServer: Sendable {
 
     /// Every route of the API. Registered twice: once on a bare router, to list them for the
     /// answers to a wrong method, then on the served one, behind middleware that needs that list.
-    private func registerRoutes(on router: Router<APIRequestContext>, templates: PageTemplates) throws {
+    private func registerRoutes(on router: Router<RoutedRequestContext>, templates: PageTemplates) throws {
         let api = router.group("api")
         let movies = api.group("movies")
         if configuration.auth.requiresToken {

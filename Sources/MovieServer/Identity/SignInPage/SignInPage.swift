@@ -47,8 +47,8 @@ struct SignInPage: Sendable {
 
     private var secure: Bool { configuration.publicURL?.lowercased().hasPrefix("https://") ?? false }
 
-    func register(on router: Router<APIRequestContext>, sessionStorage: any WebSessionStorage) {
-        let sessions = SessionMiddleware<APIRequestContext>(
+    func register(on router: Router<RoutedRequestContext>, sessionStorage: any WebSessionStorage) {
+        let sessions = SessionMiddleware<RoutedRequestContext>(
             storage: StoragePersistDriver(storage: sessionStorage, now: configuration.now),
             configuration: SessionMiddlewareConfiguration(
                 sessionCookieParameters: SessionCookieParameters(name: "marquee_session", path: Self.path, secure: secure, sameSite: .lax),
@@ -198,7 +198,7 @@ struct SignInPage: Sendable {
     /// (once a person is signed in, only theirs: a visitor cookie planted by a sibling site is
     /// worth nothing then) or the visitor cookie's. Then runs `body`. A refused form changes no
     /// session and no cookie but the visitor's (a new one, to try again with).
-    private func handle(_ request: Request, _ context: APIRequestContext, _ body: (PageForm, Visit) async throws -> Response) async throws -> Response {
+    private func handle(_ request: Request, _ context: RoutedRequestContext, _ body: (PageForm, Visit) async throws -> Response) async throws -> Response {
         let buffer = try await request.body.collect(upTo: Self.maximumBodySize)
         let session = try await signedIn(context)
         let visitor = visitor(of: request)
@@ -240,7 +240,7 @@ struct SignInPage: Sendable {
 
     /// The request's page session while its sign-in is on; one whose sign-in ended (signed out
     /// everywhere, a new password, the account removed) is forgotten, and its cookie with it.
-    private func signedIn(_ context: APIRequestContext) async throws -> WebSession? {
+    private func signedIn(_ context: RoutedRequestContext) async throws -> WebSession? {
         guard let session = context.sessions.session else { return nil }
         let signIn: StoredSignIn?
         do throws(StorageError) { signIn = try await storage.signIn(id: session.signInID) } catch { throw ErrorAnswer.storageUnavailable(error) }
@@ -278,7 +278,7 @@ struct SignInPage: Sendable {
     /// cookie, so a session id seen before is worth nothing after) that is it. A code that came
     /// before is only offered. An address that started ``SignInThrottle/sessionLimit`` sessions in
     /// the window waits; an account keeps its ``sessionsPerAccount`` most recent page sessions.
-    private func startSession(for account: StoredAccount, visit: Visit, request: Request, context: APIRequestContext) async throws -> Response {
+    private func startSession(for account: StoredAccount, visit: Visit, request: Request, context: RoutedRequestContext) async throws -> Response {
         let address = Self.address(request, context, proxies: proxies)
         let attempt = try await throttle.session(address: address, now: configuration.now())
         guard case .counted = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
@@ -345,7 +345,7 @@ struct SignInPage: Sendable {
     ]
 
     /// Saves `session` as the request's.
-    private static func keep(_ session: WebSession, in context: APIRequestContext) {
+    private static func keep(_ session: WebSession, in context: RoutedRequestContext) {
         if !context.sessions.updateSession(session, expiresIn: sessionLifetime) {
             context.sessions.createSession(session, expiresIn: sessionLifetime)
         }
@@ -365,7 +365,7 @@ struct SignInPage: Sendable {
 
     /// The party a request counts against: the client's address (behind a trusted proxy, the one
     /// it forwarded), an IPv6 address by its /64.
-    static func address(_ request: Request, _ context: APIRequestContext, proxies: TrustedProxies) -> String {
+    static func address(_ request: Request, _ context: RoutedRequestContext, proxies: TrustedProxies) -> String {
         let peer = context.remoteAddress?.ipAddress.flatMap { IPAddress($0) }
         let lines = proxies.isEmpty ? [] : request.headers[values: HTTPField.Name(proxies.header.rawValue)!]
         return proxies.client(peer: peer, headerLines: lines)?.party ?? "unknown"

@@ -6,7 +6,7 @@ import NIOCore
 /// (none before `AccessTokenAuthenticator`, or on a path that needs no token), the sign-in page's
 /// cookie session (``WebSession``, loaded only under `/device`) and the peer's address (for
 /// ``SignInThrottle``).
-struct APIRequestContext: AuthRequestContext, SessionRequestContext, RequestContext {
+struct RoutedRequestContext: AuthRequestContext, SessionRequestContext, RequestContext {
     var coreContext: CoreRequestContextStorage
     var identity: AccessTokenIdentity?
     let sessions: SessionContext<WebSession>
