@@ -116,10 +116,12 @@ struct EventStreams: Sendable {
     }
 
     /// Whether a request head asks for the stream: `GET` or `HEAD` of `/api/events`, with or
-    /// without a query.
+    /// without a query, its path percent-decoded as the router decodes every other path (an
+    /// escape that does not decode is kept as written, and so matches nothing).
     static func isStreamRequest(_ method: HTTPMethod, uri: String) -> Bool {
         guard method == .GET || method == .HEAD else { return false }
-        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let raw = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let path = raw.contains("%") ? (raw.removingPercentEncoding ?? String(raw)) : String(raw)
         return path == "/api/events" || path == "/api/events/"
     }
 }

@@ -193,6 +193,19 @@ struct EventFeedTests {
             #expect(client.server.server.openEventStreams == 0)
         }
     }
+
+    @Test("the stream's path is matched after percent-decoding, as the router matches every other path")
+    func percentEncodedPath() async throws {
+        try await withServerClient(auth: PersonSignIn.auth()) { client in
+            let token = try await FeedStreams.appToken(client)
+            for path in ["/api/%65vents", "/api/event%73?x=1", "/%61pi/events/"] {
+                let answer = try await client.get(path, method: .HEAD, headers: [("Authorization", "Bearer \(token)")])
+                #expect(answer.status == 200, "\(path)")
+                #expect(answer.headers.first(name: "content-type")?.hasPrefix("text/event-stream") == true, "\(path)")
+            }
+            #expect(try await client.get("/api/%65vent", method: .HEAD, headers: [("Authorization", "Bearer \(token)")]).status == 404)
+        }
+    }
 }
 
 /// The instance's stream cap is kept below its connection cap, whatever the feed settings say.
