@@ -53,6 +53,8 @@ public final class EventFeed: Sendable {
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
     private let wake = WakeSignal()
+    /// The connections that are streams, until they close: what a shutdown waits for.
+    let connections = StreamConnections()
 
     init(
         storage: any EventStorage, settings: FeedSettings,

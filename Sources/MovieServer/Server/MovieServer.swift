@@ -93,6 +93,10 @@ public struct MovieServer: Sendable {
     /// How many event streams (`GET /api/events`) are open on this instance.
     public var openEventStreams: Int { feed.streamCount }
 
+    /// How many connections that began as event streams are still open (a stream ended by a
+    /// shutdown stays open until its last bytes are written).
+    var openStreamConnections: Int { feed.connections.count }
+
     public init(configuration: Configuration) async {
         self.configuration = configuration
         let metrics = ServerMetrics(reporting: configuration.storage.failures)
@@ -145,13 +149,26 @@ public struct MovieServer: Sendable {
         } catch let error as IOError {
             throw MovieServerError.cannotListen(host: configuration.host, port: configuration.port, errorCode: error.errnoCode)
         }
+        await waitForStreamConnections()
         logger.notice("stopped")
     }
 
     /// Starts serving in this process and returns once the socket is bound.
     public func start() async throws -> RunningServer {
-        try await RunningServer.start(host: configuration.host, logger: configuration.logger) { onListening in
+        try await RunningServer.start(host: configuration.host, logger: configuration.logger, afterStopping: { [self] in
+            await waitForStreamConnections()
+        }) { onListening in
             try makeApplication(onListening: onListening)
+        }
+    }
+
+    /// Waits, within the shutdown timeout, for the event streams the shutdown ended to write
+    /// their last event and close: Hummingbird waits only for the connections it runs a task for.
+    private func waitForStreamConnections() async {
+        let open = feed.connections.count
+        guard open > 0 else { return }
+        if await !feed.connections.waitUntilAllClosed(atMost: configuration.shutdownTimeout) {
+            configuration.logger.warning("\(feed.connections.count) of \(open) event streams were still open at the shutdown timeout")
         }
     }
 

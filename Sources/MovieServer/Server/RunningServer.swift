@@ -35,6 +35,17 @@ public final class RunningServer: Sendable {
         logger: Logger,
         makeApplication: (_ onListening: @escaping @Sendable (Int) -> Void) throws -> App
     ) async throws -> RunningServer {
+        try await start(host: host, logger: logger, afterStopping: {}, makeApplication: makeApplication)
+    }
+
+    /// As ``start(host:logger:makeApplication:)``; once the application has stopped,
+    /// `afterStopping` runs before the server counts as stopped.
+    static func start<App: ApplicationProtocol>(
+        host: String,
+        logger: Logger,
+        afterStopping: @escaping @Sendable () async -> Void,
+        makeApplication: (_ onListening: @escaping @Sendable (Int) -> Void) throws -> App
+    ) async throws -> RunningServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let app = try makeApplication { port in
             portContinuation.yield(port)
@@ -44,6 +55,7 @@ public final class RunningServer: Sendable {
         let task = Task {
             defer { portContinuation.finish() }
             try await group.run()
+            await afterStopping()
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {

@@ -176,6 +176,7 @@ struct EventFeedTests {
         let events = try await tap.wait { $0.contains { $0.type == "watchlist" } }
         let began = ContinuousClock.now
         try await running.stop()
+        #expect(server.openStreamConnections == 0, "the server stopped before the stream it ended had closed")
         #expect(ContinuousClock.now - began < .seconds(60), "the stream held the shutdown until its timeout")
         #expect(try await tap.waitForEnd(limit: .seconds(5)))
         #expect(tap.events.last?.lastEventID == events.last?.lastEventID)

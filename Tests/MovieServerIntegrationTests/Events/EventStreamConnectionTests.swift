@@ -84,7 +84,7 @@ struct EventStreamConnectionTests {
         }
     }
 
-    @Test("a graceful shutdown is not held by a stream whose reader takes nothing (megabytes of events unsent)")
+    @Test("a graceful shutdown is not held by a stream whose reader takes nothing (megabytes of events unsent), and waits for its connection's end")
     func shutdownWithStalledReader() async throws {
         let catalog = try Catalog(movies: SyntheticCatalog.movies(count: 2_000, seed: 5, years: 2010...2019))
         var configuration = MovieServer.Configuration(
@@ -106,6 +106,7 @@ struct EventStreamConnectionTests {
         let began = ContinuousClock.now
         try await running.stop()
         #expect(ContinuousClock.now - began < .seconds(30), "the shutdown waited on the stalled stream")
+        #expect(server.openStreamConnections == 0, "the server said it stopped while the ended stream's connection was still open (its end waits on the reader)")
     }
 
     @Test("a client that half-closes before its first request, or after a refused stream request, has its connection closed, not held to the idle timeout")

@@ -78,13 +78,24 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
 
     func handlerRemoved(context: ChannelHandlerContext) {
         leaveFeed()
+        releaseConnection()
         self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         leaveFeed()
+        releaseConnection()
         state = .ended
         context.fireChannelInactive()
+    }
+
+    /// Whether this connection is counted among the feed's stream connections.
+    private var holdsConnection = false
+
+    private func releaseConnection() {
+        guard holdsConnection else { return }
+        holdsConnection = false
+        streams.feed.connections.closed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -185,6 +196,8 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
             resumePassing(context)
         case let .success(opened):
             subscription = opened.subscription
+            holdsConnection = true
+            streams.feed.connections.opened()
             identity = opened.identity
             owner = opened.owner
             heldRequestParts = []
