@@ -8,9 +8,9 @@ import Movies
 public struct FeedEvent: Sendable, Hashable {
     /// What changed.
     public enum Kind: String, Sendable, Hashable {
-        /// One movie of one person's watchlist: ``FeedWire/WatchlistChange``.
+        /// One movie of one person's watchlist: `FeedWire.WatchlistChange` (`MovieContract`).
         case watchlist
-        /// The catalogue: ``FeedWire/CatalogChange``.
+        /// The catalogue: `FeedWire.CatalogChange` (`MovieContract`).
         case catalog
 
         /// The stream's name for it.
