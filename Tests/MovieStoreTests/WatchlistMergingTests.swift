@@ -63,6 +63,23 @@ struct WatchlistMergingTests {
         #expect(try await store.watchlist(api: api).lines.isEmpty, "a server that lost its lists (a memory server started again)")
     }
 
+    @Test("a known movie the store learned of after the list was asked for stays, though older than what the list names; one learned before goes")
+    func learnedAfterAskingStays() async throws {
+        let store = try makeStore()
+        try await store.replaceWatchlist([WatchlistItem(movieID: 5, note: "old", changedAt: time)], removals: [:], entityTag: nil, api: api)
+        #expect(try await store.applyLiveUpdate(event(8, "before asking", at: time + 100, cursor: 1), api: api))
+        let asked = try await store.watchlistLogPosition(api: api)
+        // Committed at the server after the list was read, from a device whose clock ran behind.
+        #expect(try await store.applyLiveUpdate(event(9, "after asking", at: time + 200, cursor: 2), api: api))
+        let logged = try await store.watchlistLogPosition(api: api)
+        try await store.replaceWatchlist(
+            [WatchlistItem(movieID: 7, note: "listed", changedAt: time + 500)], removals: [:], entityTag: nil, api: api, askedAtLogPosition: asked
+        )
+        #expect(try await store.watchlist(api: api).lines.map(\.movieID).sorted() == [7, 9])
+        let changes = try await store.watchlistChanges(after: logged, api: api)
+        #expect(!changes.contains { $0.movieID == 9 }, "9 was neither removed nor added again: a window prints it once")
+    }
+
     @Test("a server that sends no removals is taken as it is")
     func serverWithoutRemovalsIsTakenAsItIs() async throws {
         let store = try makeStore()

@@ -27,6 +27,8 @@ class Network:
         self.relaying.add(task)
         try:
             await self._relay(device, reader, writer)
+        except asyncio.CancelledError:
+            pass  # the network is closing: asyncio would report the cancelled handler as an error
         finally:
             self.relaying.discard(task)
 

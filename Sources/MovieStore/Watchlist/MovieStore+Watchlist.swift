@@ -39,10 +39,16 @@ extension MovieStore {
 
     /// Makes `items` the server's known watchlist for `api`, with the answer's entity tag, and
     /// `removals` (when the server sent them) the known times its removed movies left it.
+    /// `askedAtLogPosition` is where the change log stood when the list was asked for: a movie the
+    /// list does not name but the log noted after it is kept (the list may have been read before
+    /// it was committed).
     public func replaceWatchlist(
-        _ items: [WatchlistItem], removals: [Int: Int64]? = nil, entityTag: String?, api: APIKey, pulledAt: Date = Date()
+        _ items: [WatchlistItem], removals: [Int: Int64]? = nil, entityTag: String?, api: APIKey, pulledAt: Date = Date(),
+        askedAtLogPosition: Int64? = nil
     ) async throws(StoreError) {
-        try await write { db in try WatchlistStoring.replace(items, removals: removals, entityTag: entityTag, api: api, at: pulledAt, in: db) }
+        try await write { db in
+            try WatchlistStoring.replace(items, removals: removals, entityTag: entityTag, api: api, at: pulledAt, askedAt: askedAtLogPosition, in: db)
+        }
     }
 
     /// Records that the server confirmed (`304`) the known watchlist of `api`.

@@ -60,6 +60,7 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
     /// Asks the server for the list and keeps it.
     public func pull() async throws(WatchlistSyncFailure<Service.Failure>) {
         let entityTag = try await storeCall { () async throws(StoreError) in try await store.watchlistEntityTag(api: api) }
+        let asked = try await storeCall { () async throws(StoreError) in try await store.watchlistLogPosition(api: api) }
         let answer: Revalidation<WatchlistSnapshot>
         do {
             answer = try await service.watchlist(ifNoneMatch: entityTag)
@@ -70,7 +71,9 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
         switch answer {
         case let .modified(snapshot, freshness):
             try await storeCall { () async throws(StoreError) in
-                try await store.replaceWatchlist(snapshot.items, removals: snapshot.removals, entityTag: freshness.entityTag, api: api)
+                try await store.replaceWatchlist(
+                    snapshot.items, removals: snapshot.removals, entityTag: freshness.entityTag, api: api, askedAtLogPosition: asked
+                )
             }
         case .notModified:
             try await storeCall { () async throws(StoreError) in try await store.confirmWatchlist(api: api) }
