@@ -39,6 +39,24 @@ struct WatchlistLiveTests {
         return (reports.makeAsyncIterator(), task)
     }
 
+    /// A server holding movie 3 and `WatchlistLive` running on a new store, past the stream's
+    /// first `ready` without a cursor: the list fetched, and movie 3 told as added.
+    func runningInStep() async throws -> (
+        store: MovieStore, service: RecordingWatchlistService, feed: ScriptedLiveFeed,
+        reports: AsyncStream<WatchlistLive<RecordingWatchlistService>.Report>.Iterator, task: Task<Void, Never>
+    ) {
+        let store = try makeStore()
+        let service = RecordingWatchlistService()
+        _ = try await service.apply([Self.change(3, at: 1_000)], key: "a")
+        let feed = ScriptedLiveFeed()
+        let live = WatchlistLive(store: store, api: api, sync: WatchlistSync(service: service, store: store, api: api), feed: feed)
+        var (reports, task) = start(live)
+        feed.send.yield(.update(.ready(cursor: "5")))
+        #expect(await reports.next() == .refetched(afterReset: false))
+        #expect(Self.change(in: await reports.next()) == [3: .added], "what the fetch brought is told as changes")
+        return (store, service, feed, reports, task)
+    }
+
     /// The movie and kind of a `.changed` report, or nil for any other report.
     static func change(in report: WatchlistLive<RecordingWatchlistService>.Report?) -> [Int: WatchlistChange.Kind]? {
         guard case let .changed(change)? = report else { return nil }
@@ -51,17 +69,9 @@ struct WatchlistLiveTests {
 
     @Test("no cursor: the list is fetched first; an event is applied and reported once, its replay changes nothing; a reset fetches again; the cursor is kept")
     func appliesOnce() async throws {
-        let store = try makeStore()
-        let service = RecordingWatchlistService()
-        _ = try await service.apply([Self.change(3, at: 1_000)], key: "a")
-        let feed = ScriptedLiveFeed()
-        let live = WatchlistLive(store: store, api: api, sync: WatchlistSync(service: service, store: store, api: api), feed: feed)
-        var (reports, task) = start(live)
+        var (store, service, feed, reports, task) = try await runningInStep()
         defer { task.cancel() }
 
-        feed.send.yield(.update(.ready(cursor: "5")))
-        #expect(await reports.next() == .refetched(afterReset: false))
-        #expect(Self.change(in: await reports.next()) == [3: .added], "what the fetch brought is told as changes")
         #expect(try await store.watchlist(api: api).lines.map(\.movieID) == [3])
         #expect(try await store.liveCursor(api: api) == "5")
 
@@ -89,16 +99,8 @@ struct WatchlistLiveTests {
 
     @Test("an event the store cannot write says the feed is behind, and the whole list is fetched at the next update")
     func failedWriteIsNotInStep() async throws {
-        let store = try makeStore()
-        let service = RecordingWatchlistService()
-        _ = try await service.apply([Self.change(3, at: 1_000)], key: "a")
-        let feed = ScriptedLiveFeed()
-        let live = WatchlistLive(store: store, api: api, sync: WatchlistSync(service: service, store: store, api: api), feed: feed)
-        var (reports, task) = start(live)
+        var (store, service, feed, reports, task) = try await runningInStep()
         defer { task.cancel() }
-        feed.send.yield(.update(.ready(cursor: "5")))
-        #expect(await reports.next() == .refetched(afterReset: false))
-        #expect(Self.change(in: await reports.next()) == [3: .added])
 
         let other = try DatabaseQueue(path: store.url.path)
         try await other.write { db in
