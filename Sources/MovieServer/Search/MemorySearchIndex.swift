@@ -16,8 +16,8 @@ struct MemorySearchIndex: Sendable {
     private let years: [Int32]
     private let grossingValues: [Int]
     private let ratingValues: [Double]
-    private let releaseDates: [String]
-    private let titleKeys: [String]
+    private let releaseDates: PackedStrings
+    private let titleKeys: PackedStrings
     private let allWords: WordPostings
     private let titleWords: WordPostings
     private let titles: PackedTitles
@@ -36,7 +36,8 @@ struct MemorySearchIndex: Sendable {
         self.sortingLimit = sortingLimit
         let ids = entries.map(\.id)
         let grossingValues = entries.map(\.grossing), ratingValues = entries.map(\.rating)
-        let releaseDates = entries.map(\.releaseDate), titleKeys = entries.map(\.titleKey)
+        let releaseDates = PackedStrings(count: entries.count) { entries[$0].releaseDate }
+        let titleKeys = PackedStrings(count: entries.count) { entries[$0].titleKey }
         (self.ids, self.grossingValues, self.ratingValues, self.releaseDates, self.titleKeys) = (ids, grossingValues, ratingValues, releaseDates, titleKeys)
         years = entries.map { Int32(clamping: $0.year) }
         allWords = WordPostings(count: entries.count) { entries[$0].allWords.split(separator: " ") }
@@ -50,11 +51,12 @@ struct MemorySearchIndex: Sendable {
             ratingValues[a] != ratingValues[b] ? ratingValues[a] < ratingValues[b] : byID(a, b)
         }
         released = MovieOrder(count: entries.count) { a, b in
-            releaseDates[a] != releaseDates[b]
-                ? releaseDates[a].unicodeScalars.lexicographicallyPrecedes(releaseDates[b].unicodeScalars) : byID(a, b)
+            let order = releaseDates.compare(a, b)
+            return order != 0 ? order < 0 : byID(a, b)
         }
         title = MovieOrder(count: entries.count) { a, b in
-            titleKeys[a] != titleKeys[b] ? titleKeys[a].unicodeScalars.lexicographicallyPrecedes(titleKeys[b].unicodeScalars) : byID(a, b)
+            let order = titleKeys.compare(a, b)
+            return order != 0 ? order < 0 : byID(a, b)
         }
     }
 
@@ -89,8 +91,8 @@ struct MemorySearchIndex: Sendable {
         switch sort {
         case .relevance, .grossing: { [grossingValues] in .integer(grossingValues[$0]) }
         case .rating: { [ratingValues] in .number(ratingValues[$0]) }
-        case .released: { [releaseDates] in .text(releaseDates[$0]) }
-        case .title: { [titleKeys] in .text(titleKeys[$0]) }
+        case .released: { [releaseDates] in .text(releaseDates.string(at: $0)) }
+        case .title: { [titleKeys] in .text(titleKeys.string(at: $0)) }
         }
     }
 
@@ -110,7 +112,7 @@ struct MemorySearchIndex: Sendable {
         let words = search.words
         var matched = [UInt8](repeating: 0, count: ids.count)
         var inTitle = [UInt8](repeating: 0, count: ids.count)
-        var shortest: [[Int32]] = []
+        var shortest: [ArraySlice<Int32>] = []
         var shortestLength = Int.max
         for (index, word) in words.enumerated() {
             let isLast = index == words.count - 1
@@ -141,7 +143,7 @@ struct MemorySearchIndex: Sendable {
     /// Adds one to `counts` for each movie in `lists`; with `once`, a movie in several lists (a
     /// prefix's words) counts once. The movies seen are marked in an array, not a set: a prefix of
     /// one letter reaches most of a large catalogue, and hashing each took tens of milliseconds.
-    private func count(_ lists: [[Int32]], into counts: inout [UInt8], once: Bool) {
+    private func count(_ lists: [ArraySlice<Int32>], into counts: inout [UInt8], once: Bool) {
         if lists.count == 1 || !once {
             for list in lists { for movie in list { counts[Int(movie)] &+= 1 } }
             return

@@ -1,27 +1,18 @@
 import MovieContract
-/// Every movie's title words (` finding dory `) in one buffer of UTF-8 bytes, so that the index can
+/// Every movie's title words (` finding dory `) packed (``PackedStrings``), so that the index can
 /// tell which titles begin with a search's words, or are them, without a string per movie.
 struct PackedTitles: Sendable {
-    private let bytes: [UInt8]
-    /// Where each movie's title words start in `bytes`; one more, the end.
-    private let starts: [Int32]
+    private let titles: PackedStrings
 
     init(count: Int, titleWords: (Int) -> String) {
-        var bytes: [UInt8] = []
-        var starts: [Int32] = [0]
-        starts.reserveCapacity(count + 1)
-        for movie in 0..<count {
-            bytes += titleWords(movie).utf8
-            starts.append(Int32(bytes.count))
-        }
-        self.bytes = bytes
-        self.starts = starts
+        titles = PackedStrings(count: count, string: titleWords)
     }
 
     /// How a title stands to a search's words (``SearchText/relevance(_:titleWords:)``): 3 when it
     /// is `whole`, 2 when it begins with `whole` (the words as whole words), 1 when it begins with
     /// `start` (the last word a prefix), else 0. `whole` is `start` and a space.
     func bonus(of movie: Int, start: [UInt8], whole: [UInt8]) -> Int {
+        let bytes = titles.bytes, starts = titles.starts
         let from = Int(starts[movie]), end = Int(starts[movie + 1])
         guard end - from >= start.count else { return 0 }
         for offset in start.indices where bytes[from + offset] != start[offset] { return 0 }

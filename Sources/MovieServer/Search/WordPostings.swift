@@ -1,36 +1,86 @@
-/// An inverted index of an in-memory catalogue: each word, the movies (by index, ascending) that
-/// hold it, and the words in Unicode scalar order, for the words a prefix starts.
+/// An inverted index of an in-memory catalogue: its words in Unicode scalar order, and for each,
+/// the movies (by index, ascending) that hold it. The lists are one array, each word's a range of
+/// it: a dictionary of arrays spent an allocation and a hashed key on each of hundreds of
+/// thousands of words.
 struct WordPostings: Sendable {
-    private let postings: [String: [Int32]]
-    private let sortedWords: [String]
+    private let words: PackedStrings
+    /// Where each word's movies start in `movies`; one more, the end.
+    private let starts: [Int32]
+    private let movies: [Int32]
 
     /// `words(i)` is the words of movie `i`, repeats allowed.
     init(count: Int, words: (Int) -> [Substring]) {
-        var postings: [String: [Int32]] = [:]
+        var numbers: [Substring: Int32] = [:]
+        var vocabulary: [Substring] = []
+        var occurrences: [Int32] = []
+        var movieEnds: [Int] = []
+        movieEnds.reserveCapacity(count)
+        var lastMovie: [Int32] = []
         for movie in 0..<count {
-            var seen: Set<Substring> = []
-            for word in words(movie) where seen.insert(word).inserted {
-                postings[String(word), default: []].append(Int32(movie))
+            for word in words(movie) {
+                let number: Int32
+                if let known = numbers[word] {
+                    number = known
+                } else {
+                    number = Int32(vocabulary.count)
+                    numbers[word] = number
+                    vocabulary.append(word)
+                    lastMovie.append(-1)
+                }
+                guard lastMovie[Int(number)] != Int32(movie) else { continue }
+                lastMovie[Int(number)] = Int32(movie)
+                occurrences.append(number)
             }
+            movieEnds.append(occurrences.count)
         }
-        self.postings = postings
-        sortedWords = postings.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        numbers = [:]
+        let sorted = vocabulary.indices.sorted { vocabulary[$0].unicodeScalars.lexicographicallyPrecedes(vocabulary[$1].unicodeScalars) }
+        var position = [Int32](repeating: 0, count: vocabulary.count)
+        var lengths = [Int32](repeating: 0, count: vocabulary.count)
+        for number in occurrences { lengths[Int(number)] += 1 }
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(vocabulary.count + 1)
+        for number in sorted {
+            position[number] = starts[starts.count - 1]
+            starts.append(starts[starts.count - 1] + lengths[number])
+        }
+        var movies = [Int32](repeating: 0, count: occurrences.count)
+        var from = 0
+        for (movie, end) in movieEnds.enumerated() {
+            for number in occurrences[from..<end] {
+                movies[Int(position[Int(number)])] = Int32(movie)
+                position[Int(number)] += 1
+            }
+            from = end
+        }
+        self.words = PackedStrings(count: sorted.count) { vocabulary[sorted[$0]] }
+        self.starts = starts
+        self.movies = movies
     }
 
     /// The movies that hold `word` whole (one list), or any word starting with it (a list per word).
-    func lists(for word: String, asPrefix: Bool) -> [[Int32]] {
-        guard asPrefix else { return postings[word].map { [$0] } ?? [] }
-        var low = 0, high = sortedWords.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedWords[middle].unicodeScalars.lexicographicallyPrecedes(word.unicodeScalars) { low = middle + 1 } else { high = middle }
+    func lists(for word: String, asPrefix: Bool) -> [ArraySlice<Int32>] {
+        var word = word
+        return word.withUTF8 { wanted in
+            var low = 0, high = words.count
+            while low < high {
+                let middle = (low + high) / 2
+                if words.compare(middle, to: wanted) < 0 { low = middle + 1 } else { high = middle }
+            }
+            guard asPrefix else {
+                return low < words.count && words.compare(low, to: wanted) == 0 ? [list(low)] : []
+            }
+            var lists: [ArraySlice<Int32>] = []
+            var position = low
+            while position < words.count, words.hasPrefix(position, wanted) {
+                lists.append(list(position))
+                position += 1
+            }
+            return lists
         }
-        var lists: [[Int32]] = []
-        var position = low
-        while position < sortedWords.count, sortedWords[position].unicodeScalars.starts(with: word.unicodeScalars) {
-            if let list = postings[sortedWords[position]] { lists.append(list) }
-            position += 1
-        }
-        return lists
+    }
+
+    private func list(_ word: Int) -> ArraySlice<Int32> {
+        movies[Int(starts[word])..<Int(starts[word + 1])]
     }
 }
