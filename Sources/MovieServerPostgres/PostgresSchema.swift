@@ -163,6 +163,16 @@ enum PostgresSchema {
                     SELECT movie_cast.movie_id FROM movie_cast JOIN actor ON actor.id = movie_cast.actor_id WHERE actor.name LIKE '%.%'))
                 """)
         }),
+        // The search index as it was made, read back at a start instead of made again; stored
+        // uncompressed, as its arrays barely compress and are read whole.
+        Step(name: "server-v11-search-index-snapshot", statements: [
+            """
+            CREATE TABLE search_index_snapshot (
+                version BIGINT NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BYTEA NOT NULL,
+                PRIMARY KEY (version, part))
+            """,
+            "ALTER TABLE search_index_snapshot ALTER COLUMN data SET STORAGE EXTERNAL",
+        ]),
     ]
 
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.

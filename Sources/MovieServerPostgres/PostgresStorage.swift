@@ -81,7 +81,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runTask = Task { await client.run() }
-        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger) {
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: PostgresSearchIndexSnapshots.store(for: client, logger: logger)) {
             try await PostgresSearchEntries.read(client, logger: logger)
         }
         let description = DatabaseLocation.postgres(location).description
@@ -148,6 +148,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                     if summary.added + summary.changed > 0 {
                         let version = try await connection.query("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger)
                             .collect().first?.decode(Int64.self) ?? 0
+                        try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
                         try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)
                         // Fresh statistics for the new rows, and the GIN indexes' pending entries
                         // merged, which every search would otherwise read through.

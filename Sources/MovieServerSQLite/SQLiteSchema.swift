@@ -160,6 +160,10 @@ enum SQLiteSchema {
             }
             try db.execute(sql: OrderIndexes.titleWords)
         }
+        // The search index as it was made, read back at a start instead of made again.
+        migrator.registerMigration("server-v11-search-index-snapshot") { db in
+            try db.execute(sql: SQLiteSearchIndexSnapshots.table)
+        }
         return migrator
     }
 

@@ -6,6 +6,7 @@ extension SQLiteStorage: SearchStorage {
     /// same read as the movies it names; from SQLite's own search otherwise.
     public func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] {
         let tierReading = tierReading, searchIndex = searchIndex
+        await searchIndex?.snapshotRead()
         return try await read { db in
             if let searchIndex, let hits = searchIndex.hits(search, version: try SQLiteSearchEntries.version(db)) {
                 let movies = try SQLiteCatalogQueries.movies(db, ids: hits.map(\.id))

@@ -55,7 +55,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
             throw .unreachable("the SQLite file \(path)", reason: Self.reason(error))
         }
         let pool = pool
-        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger) {
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: SQLiteSearchIndexSnapshots.store(for: pool)) {
             try await pool.read(SQLiteSearchEntries.read)
         }
         try await SQLiteSchema.migrate(pool, location: path)
@@ -105,6 +105,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                 try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
                 if summary.added + summary.changed > 0 {
                     try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
+                    try db.execute(sql: "DELETE FROM search_index_snapshot")
                     let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0
                     try SQLiteFeed.append([.catalog(version: version)], now: Date(), in: db)
                 }

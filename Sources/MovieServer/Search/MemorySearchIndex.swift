@@ -12,21 +12,33 @@ import SearchPlanning
 /// with few movies is sorted by rank, one with many is met by walking the sort's order. No page
 /// sorts the catalogue, whatever the sort.
 struct MemorySearchIndex: Sendable {
-    private let ids: [Int]
-    private let years: [Int32]
-    private let grossingValues: [Int]
-    private let ratingValues: [Double]
-    private let releaseDates: PackedStrings
-    private let titleKeys: PackedStrings
-    private let allWords: WordPostings
-    private let titleWords: WordPostings
-    private let titles: PackedTitles
-    private let grossing: MovieOrder
-    private let rating: MovieOrder
-    private let released: MovieOrder
-    private let title: MovieOrder
+    let ids: [Int]
+    let years: [Int32]
+    let grossingValues: [Int]
+    let ratingValues: [Double]
+    let releaseDates: PackedStrings
+    let titleKeys: PackedStrings
+    let allWords: WordPostings
+    let titleWords: WordPostings
+    let titles: PackedTitles
+    let grossing: MovieOrder
+    let rating: MovieOrder
+    let released: MovieOrder
+    let title: MovieOrder
     /// From how many movies a relevance is walked instead of sorted; `nil`: ``SearchTiers``' limit.
-    private let sortingLimit: Int?
+    let sortingLimit: Int?
+
+    /// An index from its parts, as a snapshot holds them (``SearchIndexSnapshot``).
+    init(
+        ids: [Int], years: [Int32], grossingValues: [Int], ratingValues: [Double], releaseDates: PackedStrings,
+        titleKeys: PackedStrings, allWords: WordPostings, titleWords: WordPostings, titles: PackedTitles,
+        orders: (grossing: MovieOrder, rating: MovieOrder, released: MovieOrder, title: MovieOrder)
+    ) {
+        (self.ids, self.years, self.grossingValues, self.ratingValues) = (ids, years, grossingValues, ratingValues)
+        (self.releaseDates, self.titleKeys, self.allWords, self.titleWords, self.titles) = (releaseDates, titleKeys, allWords, titleWords, titles)
+        (grossing, rating, released, title) = orders
+        sortingLimit = nil
+    }
 
     init(_ movies: [CatalogMovie], sortingLimit: Int? = nil) {
         self.init(entries: movies.map(SearchEntry.init), sortingLimit: sortingLimit)

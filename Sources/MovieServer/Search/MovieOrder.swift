@@ -16,6 +16,19 @@ struct MovieOrder: Sendable {
         self.rank = rank
     }
 
+    /// The order a snapshot holds; fails unless it is one of `0..<count`.
+    init(order: [Int32]) throws(SearchIndexSnapshot.Unreadable) {
+        var rank = [Int32](repeating: -1, count: order.count)
+        for (position, movie) in order.enumerated() {
+            guard movie >= 0, Int(movie) < order.count, rank[Int(movie)] < 0 else {
+                throw SearchIndexSnapshot.Unreadable(reason: "an order is not one of its movies")
+            }
+            rank[Int(movie)] = Int32(position)
+        }
+        self.order = order
+        self.rank = rank
+    }
+
     /// How many movies come before the point `isBefore` marks: the first rank at which a movie is
     /// not before it (`isBefore` must be true for a prefix of the order and false after).
     func partition(_ isBefore: (Int) -> Bool) -> Int {

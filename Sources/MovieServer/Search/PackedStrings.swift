@@ -14,6 +14,12 @@ struct PackedStrings: Sendable {
         starts = [0]
     }
 
+    /// Strings already packed, as a snapshot holds them (bounds checked by the reader).
+    init(bytes: [UInt8], starts: [Int32]) {
+        self.bytes = bytes
+        self.starts = starts
+    }
+
     init(count: Int, string: (Int) -> some StringProtocol) {
         self.init()
         starts.reserveCapacity(count + 1)

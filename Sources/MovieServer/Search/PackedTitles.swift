@@ -2,7 +2,11 @@ import MovieContract
 /// Every movie's title words (` finding dory `) packed (``PackedStrings``), so that the index can
 /// tell which titles begin with a search's words, or are them, without a string per movie.
 struct PackedTitles: Sendable {
-    private let titles: PackedStrings
+    let titles: PackedStrings
+
+    init(titles: PackedStrings) {
+        self.titles = titles
+    }
 
     init(count: Int, titleWords: (Int) -> String) {
         titles = PackedStrings(count: count, string: titleWords)

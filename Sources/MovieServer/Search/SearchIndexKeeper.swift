@@ -6,8 +6,10 @@ import NIOConcurrencyHelpers
 /// catalogue version it was made from.
 ///
 /// A search asks it with the version the database holds now. An index of an older version answers
-/// nothing: it is dropped, a new one is made in the background, and until then the database's own
-/// search answers, so no page is ever read from a catalogue that has changed since.
+/// nothing: it is dropped, and a new one is read from the database's snapshot of the new version
+/// (``SearchIndexSnapshot``; the searches wait the fraction of a second that takes) or, when there
+/// is none, made in the background while the database's own search answers; the index made is
+/// then stored as the version's snapshot. No page is ever read from a catalogue that has changed since.
 package final class SearchIndexKeeper: Sendable {
     /// Reads every movie's search entry and the catalogue version they belong to.
     package typealias Load = @Sendable () async throws -> (version: Int64, entries: [SearchEntry])
@@ -15,21 +17,25 @@ package final class SearchIndexKeeper: Sendable {
     private struct State {
         package var current: (version: Int64, index: MemorySearchIndex)?
         package var building: Task<Void, Never>?
+        /// The read of a stored snapshot under way, which searches wait for.
+        package var reading: Task<Void, Never>?
         package var failedAt: ContinuousClock.Instant?
         package var closed = false
     }
 
     private let state = NIOLockedValueBox(State())
     private let load: Load
-    private let logger: Logger
+    let snapshots: SearchIndexSnapshotStore?
+    let logger: Logger
     /// How long a failed build waits before a search may start another: a database that is down
     /// must not be asked for every movie at each search.
     private let retryDelay: Duration
     /// How many indexes have been made, and searches answered, for the tests.
     private let counts = NIOLockedValueBox(SearchIndexCounts())
 
-    package init(logger: Logger, retryDelay: Duration = .seconds(30), load: @escaping Load) {
+    package init(logger: Logger, retryDelay: Duration = .seconds(30), snapshots: SearchIndexSnapshotStore? = nil, load: @escaping Load) {
         self.load = load
+        self.snapshots = snapshots
         self.logger = logger
         self.retryDelay = retryDelay
     }
@@ -62,6 +68,12 @@ package final class SearchIndexKeeper: Sendable {
         }
     }
 
+    /// Waits while a stored snapshot is being read: it takes a fraction of a second, and the
+    /// database's own search would take longer than that for some searches.
+    package func snapshotRead() async {
+        await state.withLockedValue { $0.reading }?.value
+    }
+
     /// Makes the index if there is none (or waits for the one being made), and returns the version it holds.
     package func ready() async -> Int64? {
         startBuilding()
@@ -85,6 +97,13 @@ package final class SearchIndexKeeper: Sendable {
 
     private func build() async {
         let started = ContinuousClock.now
+        if await readSnapshot(started: started) {
+            state.withLockedValue { state in
+                state.building = nil
+                state.failedAt = nil
+            }
+            return
+        }
         do {
             let loaded = try await Loaded(load())
             try Task.checkCancellation()
@@ -98,8 +117,9 @@ package final class SearchIndexKeeper: Sendable {
             counts.withLockedValue { $0.builds += 1 }
             logger.info("search index ready", metadata: [
                 "movies": "\(index.count)", "catalog_version": "\(version)",
-                "took": "\((ContinuousClock.now - started).secondsText)",
+                "took": "\((ContinuousClock.now - started).secondsText)", "from": "the catalogue",
             ])
+            await storeSnapshot(of: index, version: version)
         } catch {
             state.withLockedValue { state in
                 state.building = nil
@@ -109,6 +129,26 @@ package final class SearchIndexKeeper: Sendable {
             if !(error is CancellationError) {
                 logger.warning("search index not made; the database answers searches until it is", metadata: ["reason": "\(error)"])
             }
+        }
+    }
+
+    /// Takes an index read from a snapshot, unless one of a newer version is already held.
+    func adopt(_ index: MemorySearchIndex, version: Int64) {
+        state.withLockedValue { state in
+            if (state.current?.version ?? .min) <= version { state.current = (version, index) }
+        }
+        counts.withLockedValue { $0.snapshotReads += 1 }
+    }
+
+    func beginReading(_ reading: Task<Void, Never>) {
+        state.withLockedValue { $0.reading = reading }
+    }
+
+    /// Ends a snapshot's read; whether the keeper now holds an index.
+    func endReading() -> Bool {
+        state.withLockedValue { state in
+            state.reading = nil
+            return state.current != nil
         }
     }
 
@@ -157,14 +197,16 @@ package enum SearchIndexing: Sendable {
     case off
 }
 
-/// What a ``SearchIndexKeeper`` has done: indexes made, attempts failed, searches answered.
+/// What a ``SearchIndexKeeper`` has done: indexes made, snapshots read, attempts failed, searches answered.
 package struct SearchIndexCounts: Sendable, Hashable {
     package var builds = 0
+    package var snapshotReads = 0
     package var failures = 0
     package var answers = 0
 
-    package init(builds: Int = 0, failures: Int = 0, answers: Int = 0) {
+    package init(builds: Int = 0, snapshotReads: Int = 0, failures: Int = 0, answers: Int = 0) {
         self.builds = builds
+        self.snapshotReads = snapshotReads
         self.failures = failures
         self.answers = answers
     }

@@ -3,10 +3,20 @@
 /// it: a dictionary of arrays spent an allocation and a hashed key on each of hundreds of
 /// thousands of words.
 struct WordPostings: Sendable {
-    private let words: PackedStrings
+    let words: PackedStrings
     /// Where each word's movies start in `movies`; one more, the end.
-    private let starts: [Int32]
-    private let movies: [Int32]
+    let starts: [Int32]
+    let movies: [Int32]
+
+    /// Postings a snapshot holds, for `count` movies; fails unless every bound and movie fits.
+    init(words: PackedStrings, starts: [Int32], movies: [Int32], count: Int) throws(SearchIndexSnapshot.Unreadable) {
+        guard starts.count == words.count + 1, starts.first == 0, starts.last.map({ Int($0) == movies.count }) == true,
+              zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
+              movies.allSatisfy({ $0 >= 0 && Int($0) < count }) else {
+            throw SearchIndexSnapshot.Unreadable(reason: "a word's movies do not fit")
+        }
+        (self.words, self.starts, self.movies) = (words, starts, movies)
+    }
 
     /// `words(i)` is the words of movie `i`, repeats allowed.
     init(count: Int, words: (Int) -> [Substring]) {

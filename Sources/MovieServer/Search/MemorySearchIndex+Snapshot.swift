@@ -1,0 +1,49 @@
+extension MemorySearchIndex {
+    /// The index as a snapshot's bytes (``SearchIndexSnapshot``).
+    func snapshot() -> [UInt8] {
+        var writer = SnapshotWriter()
+        writer.write(ids)
+        writer.write(years)
+        writer.write(grossingValues)
+        writer.write(ratingValues)
+        writer.write(releaseDates)
+        writer.write(titleKeys)
+        for postings in [allWords, titleWords] {
+            writer.write(postings.words)
+            writer.write(postings.starts)
+            writer.write(postings.movies)
+        }
+        writer.write(titles.titles)
+        for order in [grossing, rating, released, title] { writer.write(order.order) }
+        return writer.finished
+    }
+
+    /// The index a snapshot holds; fails, without trapping, on bytes that are not one.
+    init(snapshot bytes: [UInt8]) throws(SearchIndexSnapshot.Unreadable) {
+        var reader = try SnapshotReader(bytes)
+        let ids: [Int] = try reader.read()
+        let count = ids.count
+        let years: [Int32] = try reader.read()
+        let grossingValues: [Int] = try reader.read()
+        let ratingValues: [Double] = try reader.read()
+        let releaseDates = try reader.readStrings(), titleKeys = try reader.readStrings()
+        var postings: [WordPostings] = []
+        for _ in 0..<2 {
+            let words = try reader.readStrings()
+            postings.append(try WordPostings(words: words, starts: try reader.read(), movies: try reader.read(), count: count))
+        }
+        let titles = try reader.readStrings()
+        var orders: [MovieOrder] = []
+        for _ in 0..<4 { orders.append(try MovieOrder(order: try reader.read())) }
+        try reader.finish()
+        guard [years.count, grossingValues.count, ratingValues.count, releaseDates.count, titleKeys.count, titles.count].allSatisfy({ $0 == count }),
+              orders.allSatisfy({ $0.order.count == count }) else {
+            throw SearchIndexSnapshot.Unreadable(reason: "its parts hold different numbers of movies")
+        }
+        self.init(
+            ids: ids, years: years, grossingValues: grossingValues, ratingValues: ratingValues, releaseDates: releaseDates,
+            titleKeys: titleKeys, allWords: postings[0], titleWords: postings[1], titles: PackedTitles(titles: titles),
+            orders: (orders[0], orders[1], orders[2], orders[3])
+        )
+    }
+}

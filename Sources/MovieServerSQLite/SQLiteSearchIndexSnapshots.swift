@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import MovieServer
+
+/// The search index's snapshot in the SQLite file (``SearchIndexSnapshot``): parts of a few
+/// megabytes, each written in a transaction of its own so that no write waits on a long one.
+enum SQLiteSearchIndexSnapshots {
+    static let table = """
+        CREATE TABLE search_index_snapshot (
+            version INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL,
+            PRIMARY KEY (version, part))
+        """
+
+    static func store(for pool: DatabasePool) -> SearchIndexSnapshotStore {
+        SearchIndexSnapshotStore(
+            read: { try await pool.read(read) },
+            write: { bytes, version in try await write(bytes, version: version, into: pool) },
+            discard: { version in
+                try await pool.write { try $0.execute(sql: "DELETE FROM search_index_snapshot WHERE version = ?", arguments: [version]) }
+            }
+        )
+    }
+
+    /// The snapshot of the version the file holds now, if there is one; its parts as they are,
+    /// none when some are missing (then the snapshot cannot be read, and is replaced).
+    static func read(_ db: Database) throws -> (version: Int64, bytes: [UInt8])? {
+        let version = try SQLiteSearchEntries.version(db)
+        let rows = try Row.fetchAll(db, sql: "SELECT part, parts, data FROM search_index_snapshot WHERE version = ? ORDER BY part", arguments: [version])
+        guard let first = rows.first else { return nil }
+        guard rows.count == first["parts"] as Int, rows.enumerated().allSatisfy({ $0.offset == $0.element["part"] as Int }) else {
+            return (version, [])
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rows.reduce(0) { $0 + ($1["data"] as Data).count })
+        for row in rows { bytes += row["data"] as Data }
+        return (version, bytes)
+    }
+
+    /// Keeps `bytes` as the snapshot of `version`, a part at a time; stops as soon as the file
+    /// holds another version (an import came between) or another writer stored the first part
+    /// (their parts must not mix), and drops every older snapshot.
+    static func write(_ bytes: [UInt8], version: Int64, into pool: DatabasePool) async throws {
+        let size = SearchIndexSnapshot.partSize
+        let parts = max(1, (bytes.count + size - 1) / size)
+        for part in 0..<parts {
+            let data = Data(bytes[min(bytes.count, part * size)..<min(bytes.count, (part + 1) * size)])
+            let current = try await pool.write { db -> Bool in
+                guard try SQLiteSearchEntries.version(db) == version else { return false }
+                if part == 0 { try db.execute(sql: "DELETE FROM search_index_snapshot WHERE version <> ?", arguments: [version]) }
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO search_index_snapshot (version, part, parts, data) VALUES (?, ?, ?, ?)",
+                    arguments: [version, part, parts, data]
+                )
+                return db.changesCount == 1
+            }
+            guard current else { return }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import MarqueeTestSupport
+import NIOCore
+import PostgresNIO
+import ServerTestSupport
+import Logging
+import MovieContract
+import MovieServerDatabases
+import Movies
+@testable import MovieServer
+import SearchPlanning
+import Testing
+
+extension ServerDatabaseTests.SearchContractTests {
+    /// Opens `location` with its in-process index, runs `body`, and closes it.
+    private func withIndexed<Result>(
+        _ location: DatabaseLocation,
+        _ body: (any ServerStorage & SearchIndexed & CatalogImporting) async throws -> Result
+    ) async throws -> Result {
+        let opened = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: .bySize, searchIndexing: .inProcess)
+        let storage = try #require(opened as? any ServerStorage & SearchIndexed & CatalogImporting)
+        return try await finally(try await body(storage)) { await storage.close() }
+    }
+
+    private static let probes = ["pokemon", "the", "ava costa", "zoot", "golden", "re", "finding dory"].map { MovieSearch(words: SearchText.words($0), limit: 50) }
+        + SearchSort.allCases.map { MovieSearch(words: [], sort: $0, limit: 30) }
+
+    private func answers(_ storage: any ServerStorage) async throws -> [[Int]] {
+        var pages: [[Int]] = []
+        for probe in Self.probes { pages.append(try await storage.search(probe).map(\.movie.id)) }
+        return pages
+    }
+
+    @Test("a start reads the index stored by the one before instead of making it, and answers the same; an import drops it", arguments: Backend.databases)
+    func snapshotAcrossStarts(backend: Backend) async throws {
+        let location = try await backend.makeLocation()
+        let made = try await withIndexed(location) { storage async throws in
+            _ = try await storage.importMovies(SearchContract.catalog.movies, batchSize: 1000) { _ in }
+            #expect(await storage.searchIndexReady() != nil)
+            #expect(storage.searchIndexCounts.builds == 1)
+            #expect(storage.searchIndexCounts.snapshotReads == 0)
+            return try await answers(storage)
+        }
+        #expect(made.contains { $0.count > 3 }, "the probes find movies")
+        try await withIndexed(location) { storage async throws in
+            let version = await storage.searchIndexReady()
+            #expect(version != nil)
+            #expect(storage.searchIndexCounts.snapshotReads == 1, "read from the snapshot")
+            #expect(storage.searchIndexCounts.builds == 0, "not made again")
+            #expect(try await answers(storage) == made)
+            let answered = storage.searchIndexCounts.answers
+            #expect(answered == Self.probes.count, "the read index answered every probe")
+
+            var renamed = try #require(SearchContract.catalog.movie(id: 900_002))
+            renamed.name = "Zootopia and the Quokka"
+            _ = try await storage.importMovies([renamed], batchSize: 10) { _ in }
+            #expect(try await storage.search(MovieSearch(words: ["quokka"])).map(\.movie.id) == [900_002])
+            let after = await storage.searchIndexReady()
+            #expect(after ?? 0 > version ?? 0)
+            #expect(storage.searchIndexCounts.builds == 1, "the import's catalogue is indexed from its movies")
+        }
+        try await withIndexed(location) { storage async throws in
+            _ = await storage.searchIndexReady()
+            #expect(storage.searchIndexCounts.snapshotReads == 1, "the index of the imported catalogue was stored in its turn")
+            #expect(try await storage.search(MovieSearch(words: ["quokka"])).map(\.movie.id) == [900_002])
+        }
+    }
+
+    @Test("a stored index that is not one (damaged, cut short, another format) is made again from the catalogue and replaced, and searches stay right", arguments: Backend.databases)
+    func damagedSnapshot(backend: Backend) async throws {
+        let location = try await backend.makeLocation()
+        let made = try await withIndexed(location) { storage async throws in
+            _ = try await storage.importMovies(SearchContract.catalog.movies, batchSize: 1000) { _ in }
+            _ = await storage.searchIndexReady()
+            return try await answers(storage)
+        }
+        for damage in SnapshotDamage.allCases {
+            try await damage.apply(to: location)
+            try await withIndexed(location) { storage async throws in
+                _ = await storage.searchIndexReady()
+                #expect(storage.searchIndexCounts.snapshotReads == 0, "\(damage)")
+                #expect(storage.searchIndexCounts.builds == 1, "\(damage)")
+                #expect(try await answers(storage) == made, "\(damage)")
+            }
+            try await withIndexed(location) { storage async throws in
+                _ = await storage.searchIndexReady()
+                #expect(storage.searchIndexCounts.snapshotReads == 1, "the damaged index was replaced by the one made: \(damage)")
+                #expect(try await answers(storage) == made, "\(damage)")
+            }
+        }
+    }
+}
+
+/// Ways a stored search index can be wrong, each written into the database by hand.
+enum SnapshotDamage: CaseIterable, CustomStringConvertible {
+    case otherFormat, byteChanged, cutShort
+
+    var description: String {
+        switch self {
+        case .otherFormat: "bytes of another format"
+        case .byteChanged: "a byte changed deep in its arrays"
+        case .cutShort: "its end cut off"
+        }
+    }
+
+    /// Damages the first part of the stored snapshot of the database at `location`.
+    func apply(to location: DatabaseLocation) async throws {
+        switch location {
+        case let .sqlite(path):
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in
+                let data = try #require(try Data.fetchOne(db, sql: "SELECT data FROM search_index_snapshot WHERE part = 0"))
+                try db.execute(sql: "UPDATE search_index_snapshot SET data = ? WHERE part = 0", arguments: [damaged(data)])
+            }
+            try queue.close()
+        case let .postgres(postgres):
+            try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
+                var data = Data()
+                for try await part in try await connection.query("SELECT data FROM search_index_snapshot WHERE part = 0", logger: quietLogger).decode(ByteBuffer.self) {
+                    data = Data(part.readableBytesView)
+                }
+                let replacement = ByteBuffer(bytes: damaged(data))
+                try await connection.query("UPDATE search_index_snapshot SET data = \(replacement) WHERE part = 0", logger: quietLogger)
+            }
+        }
+    }
+
+    private func damaged(_ data: Data) -> Data {
+        var changed = data
+        switch self {
+        case .otherFormat: changed = Data("not a search index at all".utf8)
+        case .byteChanged: changed[changed.startIndex + changed.count / 2] ^= 0x01
+        case .cutShort: changed = data.prefix(data.count / 2)
+        }
+        return changed
+    }
+}
