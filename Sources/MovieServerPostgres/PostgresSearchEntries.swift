@@ -8,21 +8,25 @@ enum PostgresSearchEntries {
     static func read(_ client: PostgresClient, logger: Logger) async throws -> (version: Int64, entries: [SearchEntry]) {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-            let version = try await self.version(connection, logger: logger)
-            var entries: [SearchEntry] = []
-            let rows = try await connection.query(
-                "SELECT id, year, grossing, rating, release_date, title_key, title_words, all_words FROM movie", logger: logger
-            )
-            for try await (id, year, grossing, rating, releaseDate, titleKey, titleWords, allWords) in rows.decode(
-                (Int, Int, Int, Double, String, String, String, String).self
-            ) {
-                entries.append(SearchEntry(
-                    id: id, year: year, grossing: grossing, rating: rating, releaseDate: releaseDate,
-                    titleKey: titleKey, titleWords: titleWords, allWords: allWords
-                ))
-            }
-            return (version, entries)
+            return (try await version(connection, logger: logger), try await entries(connection, logger: logger))
         }
+    }
+
+    /// Every movie's entry, as the connection's transaction sees them.
+    static func entries(_ connection: PostgresConnection, logger: Logger) async throws -> [SearchEntry] {
+        var entries: [SearchEntry] = []
+        let rows = try await connection.query(
+            "SELECT id, year, grossing, rating, release_date, title_key, title_words, all_words FROM movie", logger: logger
+        )
+        for try await (id, year, grossing, rating, releaseDate, titleKey, titleWords, allWords) in rows.decode(
+            (Int, Int, Int, Double, String, String, String, String).self
+        ) {
+            entries.append(SearchEntry(
+                id: id, year: year, grossing: grossing, rating: rating, releaseDate: releaseDate,
+                titleKey: titleKey, titleWords: titleWords, allWords: allWords
+            ))
+        }
+        return entries
     }
 
     static func version(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {

@@ -42,19 +42,34 @@ enum PostgresSearchIndexSnapshots {
     /// Keeps `bytes` as the snapshot of `version` unless the catalogue holds another version or
     /// another instance stored it first; drops every older snapshot.
     static func write(_ bytes: [UInt8], version: Int64, client: PostgresClient, logger: Logger) async throws {
-        let size = SearchIndexSnapshot.partSize
-        let parts = max(1, (bytes.count + size - 1) / size)
         try await client.withTransaction(logger: logger) { connection in
             guard try await PostgresSearchEntries.version(connection, logger: logger) == version else { return }
             try await connection.query("DELETE FROM search_index_snapshot WHERE version <> \(version)", logger: logger)
-            for part in 0..<parts {
-                let data = ByteBuffer(bytes: bytes[min(bytes.count, part * size)..<min(bytes.count, (part + 1) * size)])
-                let inserted = try await connection.query("""
-                    INSERT INTO search_index_snapshot (version, part, parts, data) VALUES (\(version), \(part), \(parts), \(data))
-                    ON CONFLICT DO NOTHING RETURNING part
-                    """, logger: logger).collect()
-                guard !inserted.isEmpty else { return }
-            }
+            try await insert(bytes, version: version, on: connection, logger: logger)
+        }
+    }
+
+    /// Stores the snapshot of the catalogue an import is writing, in the import's transaction, in
+    /// place of any other; `alive` is called between its steps, each of which may take seconds.
+    static func writeForImport(version: Int64, on connection: PostgresConnection, logger: Logger, alive: () -> Void) async throws {
+        try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
+        let entries = try await PostgresSearchEntries.entries(connection, logger: logger)
+        alive()
+        let bytes = SearchIndexSnapshot.make(from: entries)
+        alive()
+        try await insert(bytes, version: version, on: connection, logger: logger)
+    }
+
+    /// Stores the parts, the first deciding: when another writer stored it, nothing more is.
+    private static func insert(_ bytes: [UInt8], version: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        let parts = SearchIndexSnapshot.parts(of: bytes)
+        for (number, part) in parts.enumerated() {
+            let data = ByteBuffer(bytes: part)
+            let inserted = try await connection.query("""
+                INSERT INTO search_index_snapshot (version, part, parts, data) VALUES (\(version), \(number), \(parts.count), \(data))
+                ON CONFLICT DO NOTHING RETURNING part
+                """, logger: logger).collect()
+            guard !inserted.isEmpty else { return }
         }
     }
 }

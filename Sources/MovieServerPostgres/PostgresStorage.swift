@@ -128,6 +128,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         let client = client
         let logger = logger
         let committing = NIOLockedValueBox(false)
+        let indexesSearch = searchIndex != nil
         do {
             return try await Deadline.run(idleLimit: queryTimeout, startLimit: connectTimeout) { alive in
                 try await client.withTransaction(logger: logger) { connection in
@@ -148,13 +149,17 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                     if summary.added + summary.changed > 0 {
                         let version = try await connection.query("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger)
                             .collect().first?.decode(Int64.self) ?? 0
-                        try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
                         try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)
                         // Fresh statistics for the new rows, and the GIN indexes' pending entries
                         // merged, which every search would otherwise read through.
                         try await connection.query("ANALYZE movie", logger: logger)
                         try await connection.query("SELECT gin_clean_pending_list('movie_title_tsv'), gin_clean_pending_list('movie_all_tsv')", logger: logger)
                         alive()
+                        if indexesSearch {
+                            try await PostgresSearchIndexSnapshots.writeForImport(version: version, on: connection, logger: logger, alive: alive)
+                        } else {
+                            try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
+                        }
                     }
                     alive()
                     committing.withLockedValue { $0 = true }

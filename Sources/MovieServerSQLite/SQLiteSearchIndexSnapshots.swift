@@ -40,20 +40,33 @@ enum SQLiteSearchIndexSnapshots {
     /// holds another version (an import came between) or another writer stored the first part
     /// (their parts must not mix), and drops every older snapshot.
     static func write(_ bytes: [UInt8], version: Int64, into pool: DatabasePool) async throws {
-        let size = SearchIndexSnapshot.partSize
-        let parts = max(1, (bytes.count + size - 1) / size)
-        for part in 0..<parts {
-            let data = Data(bytes[min(bytes.count, part * size)..<min(bytes.count, (part + 1) * size)])
+        let parts = SearchIndexSnapshot.parts(of: bytes)
+        for (number, part) in parts.enumerated() {
             let current = try await pool.write { db -> Bool in
                 guard try SQLiteSearchEntries.version(db) == version else { return false }
-                if part == 0 { try db.execute(sql: "DELETE FROM search_index_snapshot WHERE version <> ?", arguments: [version]) }
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO search_index_snapshot (version, part, parts, data) VALUES (?, ?, ?, ?)",
-                    arguments: [version, part, parts, data]
-                )
-                return db.changesCount == 1
+                if number == 0 { try db.execute(sql: "DELETE FROM search_index_snapshot WHERE version <> ?", arguments: [version]) }
+                return try insert(part, number: number, of: parts.count, version: version, in: db)
             }
             guard current else { return }
         }
+    }
+
+    /// Stores the snapshot of the catalogue an import is writing, in the import's transaction,
+    /// in place of any other.
+    static func writeForImport(version: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM search_index_snapshot")
+        let parts = SearchIndexSnapshot.parts(of: SearchIndexSnapshot.make(from: try SQLiteSearchEntries.read(db).entries))
+        for (number, part) in parts.enumerated() {
+            _ = try insert(part, number: number, of: parts.count, version: version, in: db)
+        }
+    }
+
+    /// Whether the part was stored: not when another writer stored it first.
+    private static func insert(_ part: ArraySlice<UInt8>, number: Int, of parts: Int, version: Int64, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO search_index_snapshot (version, part, parts, data) VALUES (?, ?, ?, ?)",
+            arguments: [version, number, parts, Data(part)]
+        )
+        return db.changesCount == 1
     }
 }

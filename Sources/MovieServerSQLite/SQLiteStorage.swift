@@ -81,6 +81,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
         batchSize: Int,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
+        let indexesSearch = searchIndex != nil
         do {
             return try await pool.write { db in
                 // Movies arrive in id order, and every order's index takes them at random places:
@@ -105,8 +106,9 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                 try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
                 if summary.added + summary.changed > 0 {
                     try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
-                    try db.execute(sql: "DELETE FROM search_index_snapshot")
                     let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0
+                    if indexesSearch { try SQLiteSearchIndexSnapshots.writeForImport(version: version, in: db) }
+                    else { try db.execute(sql: "DELETE FROM search_index_snapshot") }
                     try SQLiteFeed.append([.catalog(version: version)], now: Date(), in: db)
                 }
                 return summary

@@ -57,6 +57,7 @@ extension SearchIndexKeeper {
         guard let snapshots else { return }
         do {
             try await snapshots.write(index.snapshot(), version)
+            FreedMemory.returnToSystem()
         } catch {
             logger.warning("the search index was not stored; the next start makes it again", metadata: ["reason": "\(error)"])
         }

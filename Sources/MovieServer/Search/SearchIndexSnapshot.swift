@@ -28,6 +28,17 @@ package enum SearchIndexSnapshot {
         }
     }
 
+    /// The snapshot of the index of `entries`, made on the calling thread: an import stores it with
+    /// the catalogue it wrote, so that servers read it instead of making it after the import.
+    package static func make(from entries: [SearchEntry]) -> [UInt8] {
+        MemorySearchIndex(entries: entries).snapshot()
+    }
+
+    /// The parts a database keeps `snapshot` in.
+    package static func parts(of snapshot: [UInt8]) -> [ArraySlice<UInt8>] {
+        stride(from: 0, to: max(1, snapshot.count), by: partSize).map { snapshot[$0..<min(snapshot.count, $0 + partSize)] }
+    }
+
     /// How large the parts a database keeps it in are: one row of a few megabytes at a time.
     package static let partSize = 8 << 20
 }

@@ -18,12 +18,12 @@ extension ServerDatabaseTests.SearchContractTests {
                 }
             }
             let counts = indexed.searchIndexCounts
-            #expect(counts.builds == 1)
+            #expect(counts.builds + counts.snapshotReads == 1)
             #expect(counts.answers > 100, "the pages came from the index, not the database's search")
         }
     }
 
-    @Test("after an import, the next search sees the new catalogue at once (the database answers), then a new index does", arguments: Backend.databases)
+    @Test("after an import, the next search sees the new catalogue at once (the database answers), then the index the import stored does", arguments: Backend.databases)
     func importSeenAtOnce(backend: Backend) async throws {
         try await backend.withStorage(holding: SearchContract.catalog, searchIndexing: .inProcess) { storage in
             let indexed = try #require(storage as? any SearchIndexed)
@@ -46,7 +46,8 @@ extension ServerDatabaseTests.SearchContractTests {
             #expect(try await storage.search(quokka).map(\.movie.id) == [900_002])
             #expect(try await storage.search(MovieSearch(words: ["zootopia"])).map(\.movie.id) == [900_002])
             let counts = indexed.searchIndexCounts
-            #expect(counts.builds == 2)
+            #expect(counts.builds == 0)
+            #expect(counts.snapshotReads == 2, "each import stored its catalogue's index, and the server read it")
             #expect(counts.answers == 3)
         }
     }
@@ -67,7 +68,7 @@ extension ServerDatabaseTests.SearchContractTests {
                 #expect(ids == Array(try SearchContract.expected("query=\(query.replacingOccurrences(of: " ", with: "%20"))").prefix(501)), "\(query)")
             }
             _ = await indexed.searchIndexReady()
-            #expect(indexed.searchIndexCounts.builds == 1)
+            #expect(indexed.searchIndexCounts.builds + indexed.searchIndexCounts.snapshotReads == 1)
         }
     }
 }
