@@ -12,8 +12,9 @@ enum PostgresSearchEntries {
         }
     }
 
-    /// Every movie's entry, as the connection's transaction sees them.
-    static func entries(_ connection: PostgresConnection, logger: Logger) async throws -> [SearchEntry] {
+    /// Every movie's entry, as the connection's transaction sees them; `progress` is called every
+    /// ten thousand.
+    static func entries(_ connection: PostgresConnection, logger: Logger, progress: @Sendable () -> Void = {}) async throws -> [SearchEntry] {
         var entries: [SearchEntry] = []
         let rows = try await connection.query(
             "SELECT id, year, grossing, rating, release_date, title_key, title_words, all_words FROM movie", logger: logger
@@ -25,6 +26,7 @@ enum PostgresSearchEntries {
                 id: id, year: year, grossing: grossing, rating: rating, releaseDate: releaseDate,
                 titleKey: titleKey, titleWords: titleWords, allWords: allWords
             ))
+            if entries.count % 10_000 == 0 { progress() }
         }
         return entries
     }

@@ -50,21 +50,33 @@ enum PostgresSearchIndexSnapshots {
     }
 
     /// Stores the snapshot of the catalogue an import is writing, in the import's transaction, in
-    /// place of any other; `alive` is called between its steps, each of which may take seconds.
-    static func writeForImport(version: Int64, on connection: PostgresConnection, logger: Logger, alive: () -> Void) async throws {
+    /// place of any other. `alive` is called as rows arrive and, while the index is made (seconds
+    /// of work that ask nothing of the database), every second, so that the import's idle limit
+    /// only ends an import whose database stopped answering.
+    static func writeForImport(version: Int64, on connection: PostgresConnection, logger: Logger, alive: @escaping @Sendable () -> Void) async throws {
         try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
-        let entries = try await PostgresSearchEntries.entries(connection, logger: logger)
+        let entries = try await PostgresSearchEntries.entries(connection, logger: logger, progress: alive)
+        let making = Task { SearchIndexSnapshot.make(from: entries) }
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                alive()
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+        let bytes = await making.value
+        heartbeat.cancel()
         alive()
-        let bytes = SearchIndexSnapshot.make(from: entries)
-        alive()
-        try await insert(bytes, version: version, on: connection, logger: logger)
+        try await insert(bytes, version: version, on: connection, logger: logger, progress: alive)
     }
 
     /// Stores the parts, the first deciding: when another writer stored it, nothing more is.
-    private static func insert(_ bytes: [UInt8], version: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+    private static func insert(
+        _ bytes: [UInt8], version: Int64, on connection: PostgresConnection, logger: Logger, progress: @Sendable () -> Void = {}
+    ) async throws {
         let parts = SearchIndexSnapshot.parts(of: bytes)
         for (number, part) in parts.enumerated() {
             let data = ByteBuffer(bytes: part)
+            progress()
             let inserted = try await connection.query("""
                 INSERT INTO search_index_snapshot (version, part, parts, data) VALUES (\(version), \(number), \(parts.count), \(data))
                 ON CONFLICT DO NOTHING RETURNING part

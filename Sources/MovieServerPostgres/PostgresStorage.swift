@@ -186,6 +186,11 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// request must get its 503 long before the client gives up.
     @discardableResult
     func run<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
+        let database = DatabaseSpans.Database(system: "postgresql", namespace: location.database, address: location.host, port: location.port)
+        return try await DatabaseSpans.around(method, in: database) { () async throws(StorageError) -> T in try await untracedRun(method, body) }
+    }
+
+    private func untracedRun<T: Sendable>(_ method: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
         let client = client
         let limit = RequestDeadline.remaining(limit: queryTimeout)
         let error: StorageError

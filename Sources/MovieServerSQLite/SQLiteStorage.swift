@@ -126,6 +126,10 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
 
     /// Runs `body` on a reader, giving up at the request's deadline.
     func read<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        try await DatabaseSpans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedRead(method, body) }
+    }
+
+    private func untracedRead<T: Sendable>(_ method: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         let limit = RequestDeadline.remaining(limit: queryTimeout)
         let pool = pool
         do {
@@ -146,6 +150,13 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     /// another process holds the file's lock, while earlier writes wait in the writer's queue,
     /// or both. A write whose turn comes after its deadline is not made.
     func write<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        try await DatabaseSpans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedWrite(method, body) }
+    }
+
+    /// The file, as a span of database work names it.
+    private var spanDatabase: DatabaseSpans.Database { DatabaseSpans.Database(system: "sqlite", namespace: path) }
+
+    private func untracedWrite<T: Sendable>(_ method: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         let limit = RequestDeadline.remaining(limit: queryTimeout)
         let deadline = ContinuousClock.now + limit
         let (pool, writeDeadline) = (pool, writeDeadline)

@@ -37,7 +37,11 @@ enum Entry {
         LoggingSystem.bootstrapForMarquee(console: client?.consoleSettings ?? ConsoleSettings())
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
+                if asyncCommand is ServeCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try await TracedCommand.run { try await asyncCommand.run() }
+                }
             } else {
                 var syncCommand = command
                 try syncCommand.run()

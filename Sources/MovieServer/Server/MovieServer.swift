@@ -45,6 +45,16 @@ public struct MovieServer: Sendable {
         /// The proxies the server stands behind, whose forwarding header names each request's
         /// client (`serve --trusted-proxy`); none by default: every client is its peer.
         public var trustedProxies = TrustedProxies.none
+        /// Whether each routed request is a span of the process's tracer (swift-distributed-tracing's
+        /// `InstrumentationSystem`, which the caller bootstraps), following the request's
+        /// `traceparent`, with the database work of its storage as child spans. Off by default:
+        /// nothing is recorded and the hot paths pay nothing. On, a request that carries a
+        /// `traceparent` is routed even when the event loop keeps its answer, so that its trace
+        /// goes on; one without is answered from the event loop as before, and not traced.
+        public var tracesRequests = false
+        /// Services run beside the server and stopped after it, so that they see its last
+        /// requests: the exporter of its traces (``tracesRequests``).
+        public var companions: [any Service] = []
 
         /// Every default is the ``ServerSetting``'s; a catalog in memory is
         /// `storage: MemoryStorage(catalog: …)`.
@@ -138,8 +148,9 @@ public struct MovieServer: Sendable {
             logger.notice("Marquee movie API listening on \(Self.baseURL(host: configuration.host, port: port))")
         }
         let drain = DrainAnnouncer(readiness: readiness, delay: configuration.drainDelay, logger: logger)
+        // A group stops its services last to first: the companions after the server.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: drain)],
+            services: configuration.companions.map { .init(service: $0) } + [.init(service: app), .init(service: drain)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -177,13 +188,17 @@ public struct MovieServer: Sendable {
         let templates = try PageTemplates()
         try registerRoutes(on: listing, templates: templates)
         let router = Router(context: RoutedRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if configuration.tracesRequests {
+            DatabaseSpans.isOn = true
+            router.middlewares.add(TracingMiddleware(redactingQueryParameters: RequestSpans.redactedParameters))
+        }
         router.middlewares.add(RoutedRequestMiddleware(
             errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
         ))
         try registerRoutes(on: router, templates: templates)
         let cachedAnswers = configuration.answersOnEventLoop ? CachedAnswers(
             cache: responseCache, check: configuration.auth.requiresToken ? AccessTokenCheck(tokens: tokens) : nil,
-            caching: caching, serverName: Self.serverName, metrics: metrics
+            caching: caching, serverName: Self.serverName, metrics: metrics, leavesTraced: configuration.tracesRequests
         ) : nil
         let connections = IdleConnections(maximum: configuration.limits.maximumConnections)
         return Application(

@@ -28,7 +28,7 @@ public final class StorageFailures: Sendable {
     }
 
     /// `topMovies(_:year:limit:)` as `top_movies`.
-    static func operationName(_ method: String) -> String {
+    package static func operationName(_ method: String) -> String {
         var name = ""
         for character in method.prefix(while: { $0 != "(" }) {
             if character.isUppercase {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// The live ``Transport``: one shared AsyncHTTPClient `HTTPClient` with its connection pool.
 ///
@@ -19,10 +20,12 @@ public final class AsyncHTTPClientTransport: Transport {
         public var maximumBodySize: Int = 10 * 1024 * 1024
         /// How many redirects one request may follow.
         public var maximumRedirects: Int = 5
-        /// Whether AsyncHTTPClient opens a tracing span per request with the tracer bootstrapped in
-        /// swift-distributed-tracing's `InstrumentationSystem`. Off by default: Marquee bootstraps
-        /// no tracer, and a span costs about 5% of a loopback request even when nothing records it.
-        public var emitsTracingSpans = false
+        /// Whether each request is a client span of the tracer bootstrapped in
+        /// swift-distributed-tracing's `InstrumentationSystem`, its context sent as `traceparent`
+        /// (``RequestSpan``). On when a tracer was bootstrapped before the transport was made (Marquee
+        /// does when the `OTEL_*` environment asks for traces); off otherwise, as a span costs about
+        /// 5% of a loopback request even when nothing records it.
+        public var emitsTracingSpans = !(InstrumentationSystem.tracer is NoOpTracer)
 
         public init() {}
     }
@@ -39,7 +42,9 @@ public final class AsyncHTTPClientTransport: Transport {
         clientConfiguration.connectionPool.idleTimeout = .seconds(30)
         clientConfiguration.redirectConfiguration = .disallow
         clientConfiguration.decompression = .enabled(limit: .size(configuration.maximumBodySize))
-        if !configuration.emitsTracingSpans { clientConfiguration.tracing.tracer = nil }
+        // The spans are this transport's own (RequestSpan): AsyncHTTPClient's, on the API used
+        // here, would not send the trace on.
+        clientConfiguration.tracing.tracer = nil
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         self.configuration = configuration
     }
@@ -50,6 +55,11 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public func send(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
+        guard configuration.emitsTracingSpans else { return try await sendFollowingRedirects(request) }
+        return try await RequestSpan.around(request) { traced throws(NetworkError) in try await sendFollowingRedirects(traced) }
+    }
+
+    private func sendFollowingRedirects(_ request: APIRequest) async throws(NetworkError) -> APIResponse {
         var current = request
         for _ in 0...configuration.maximumRedirects {
             let response = try await sendOnce(current)

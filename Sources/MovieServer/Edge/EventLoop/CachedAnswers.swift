@@ -28,11 +28,14 @@ struct CachedAnswers: Sendable {
     /// By route, method (GET, HEAD) and status (200, 304, 404): see ``recorder(_:_:_:)``.
     private let recorders: [ServerMetrics.RequestRecorder]
     let answeredCounter: CoreMetrics.Counter
+    /// Whether a request that carries a `traceparent` is left to the router, which traces it.
+    private let leavesTraced: Bool
 
     private static let statuses = [200, 304, 404]
 
-    init(cache: ResponseCache, check: AccessTokenCheck?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics) {
+    init(cache: ResponseCache, check: AccessTokenCheck?, caching: CachingDirectives, serverName: String?, metrics: ServerMetrics, leavesTraced: Bool = false) {
         self.cache = cache
+        self.leavesTraced = leavesTraced
         self.check = check
         self.caching = caching
         self.serverName = serverName
@@ -50,6 +53,7 @@ struct CachedAnswers: Sendable {
 
     func answer(to request: HTTPRequestHead, now: ContinuousClock.Instant, date: String) -> Answer? {
         guard request.method == .GET || request.method == .HEAD,
+              !leavesTraced || !request.headers.contains(name: "traceparent"),
               let key = CacheKey(target: request.uri),
               isAuthorized(request),
               let kept = cache.kept(key, now: now)

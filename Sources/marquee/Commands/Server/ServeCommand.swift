@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Telemetry
 import MovieServer
 import MovieServerDatabases
 
@@ -179,6 +180,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.feed.maximumStreams = maximumEventStreams
         configuration.feed.retention = .seconds(eventRetention)
         configuration.trustedProxies = try proxies()
+        if let export = TraceExport(environment: ProcessInfo.processInfo.environment, defaultServiceName: "marquee-server") {
+            configuration.companions = [try export.start(logger: logger)]
+            configuration.tracesRequests = true
+            logger.notice("traces go to the OpenTelemetry collector the OTEL_* environment names")
+        }
         let server = await MovieServer(configuration: configuration)
         do {
             try await server.run()

@@ -1,0 +1,59 @@
+import Synchronization
+import Tracing
+
+/// The database work of a request as a child span of its span, by OpenTelemetry's semantic
+/// conventions for databases (`db.system.name`, `db.namespace`, `db.operation.name`,
+/// `server.address`, `server.port`). Each backend's one funnel to its database calls it, named by
+/// the storage method (`search`, `movie`, `apply_watchlist`). Off until a server that traces
+/// requests turns it on: then a call costs a flag's read.
+package enum DatabaseSpans {
+    private static let on = Atomic(false)
+
+    /// Whether database work is traced, for the whole process: the tracer it goes to is too.
+    package static var isOn: Bool {
+        get { on.load(ordering: .relaxed) }
+        set { on.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The database a span names: its system's name in the conventions, and where it is.
+    package struct Database: Sendable {
+        package var system: String
+        package var namespace: String
+        package var address: String?
+        package var port: Int?
+
+        package init(system: String, namespace: String, address: String? = nil, port: Int? = nil) {
+            self.system = system
+            self.namespace = namespace
+            self.address = address
+            self.port = port
+        }
+    }
+
+    /// Runs `body` in a client span named after `method` (a storage method, as `#function` gives
+    /// it) when tracing is on and `body` runs for a traced request: the server's own rounds (the
+    /// feed's polling, pruning) would otherwise each be a trace of their own.
+    package static func around<Result, Failure: Error>(
+        _ method: String, in database: @autoclosure () -> Database, _ body: () async throws(Failure) -> Result
+    ) async throws(Failure) -> Result {
+        guard isOn, let context = ServiceContext.current else { return try await body() }
+        let operation = StorageFailures.operationName(method), database = database()
+        let span = InstrumentationSystem.tracer.startSpan(operation, context: context, ofKind: .client)
+        span.updateAttributes { attributes in
+            attributes["db.system.name"] = database.system
+            attributes["db.namespace"] = database.namespace
+            attributes["db.operation.name"] = operation
+            attributes["db.query.summary"] = operation
+            if let address = database.address { attributes["server.address"] = address }
+            if let port = database.port { attributes["server.port"] = port }
+        }
+        defer { span.end() }
+        do {
+            return try await body()
+        } catch {
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+            throw error
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Logging
+import OTel
+import ServiceLifecycle
+import Tracing
+
+/// Whether this process sends its traces to an OpenTelemetry collector, as OpenTelemetry's own
+/// environment variables say: on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
+/// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) names a collector, off otherwise, and off when
+/// `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`. The rest (`OTEL_SERVICE_NAME`,
+/// `OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_SCHEDULE_DELAY`, …) is read by
+/// swift-otel. Traces go over OTLP/HTTP (`http/protobuf` unless the protocol says `http/json`).
+public struct TraceExport: Sendable {
+    /// The service name spans carry unless `OTEL_SERVICE_NAME` says another.
+    public var defaultServiceName: String
+    private let environment: [String: String]
+
+    /// The export the environment asks for; `nil` when it asks for none.
+    public init?(environment: [String: String], defaultServiceName: String) {
+        let names = ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"]
+        guard names.contains(where: { !(environment[$0] ?? "").isEmpty }) else { return nil }
+        guard environment["OTEL_SDK_DISABLED"]?.lowercased() != "true",
+              environment["OTEL_TRACES_EXPORTER"]?.lowercased() != "none" else { return nil }
+        self.environment = environment
+        self.defaultServiceName = defaultServiceName
+    }
+
+    /// Installs the OTLP tracer as the process's tracer (swift-distributed-tracing's
+    /// `InstrumentationSystem`, once per process) and returns the service that exports its spans:
+    /// run it beside the work it traces, and shut it down gracefully after that work, which sends
+    /// the spans still queued.
+    public func start(logger: Logger) throws(TraceExportError) -> any Service {
+        let exporter = environment["OTEL_TRACES_EXPORTER"] ?? "otlp"
+        let `protocol` = environment["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] ?? environment["OTEL_EXPORTER_OTLP_PROTOCOL"] ?? "http/protobuf"
+        // Checked here: swift-otel stops the process on a protocol it was built without (gRPC).
+        guard exporter.lowercased() == "otlp", Self.protocols.contains(`protocol`.lowercased()) else {
+            throw TraceExportError(exporter: exporter, protocol: `protocol`)
+        }
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = defaultServiceName
+        configuration.logs.enabled = false
+        configuration.metrics.enabled = false
+        configuration.traces.enabled = true
+        configuration.traces.exporter = .otlp
+        configuration.traces.otlpExporter.protocol = .httpProtobuf
+        configuration.diagnosticLogger = .custom(logger)
+        configuration.diagnosticLogLevel = .warning
+        let backend: (factory: any Tracer, service: any Service)
+        do {
+            backend = try OTel.makeTracingBackend(configuration: configuration)
+        } catch {
+            throw TraceExportError(exporter: exporter, protocol: `protocol`)
+        }
+        InstrumentationSystem.bootstrap(backend.factory)
+        return backend.service
+    }
+
+    private static let protocols: Set<String> = ["http/protobuf", "http/json"]
+}
+
+/// Tracing was asked for by the environment but cannot start with its settings.
+public struct TraceExportError: Error, CustomStringConvertible {
+    let exporter: String
+    let `protocol`: String
+
+    public var description: String {
+        "tracing cannot start with OTEL_TRACES_EXPORTER=\(exporter) and OTEL_EXPORTER_OTLP_PROTOCOL=\(`protocol`): Marquee sends traces by OTLP over HTTP (otlp, with http/protobuf or http/json)"
+    }
+}
