@@ -25,6 +25,8 @@ extension PostgresStorage: SearchStorage {
         searchIndex?.startBuilding()
     }
 
+    public var isSearchReady: Bool { searchIndex?.hasBeenReady ?? true }
+
 }
 
 extension PostgresStorage: SearchIndexed {

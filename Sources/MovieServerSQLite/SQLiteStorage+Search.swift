@@ -22,6 +22,8 @@ extension SQLiteStorage: SearchStorage {
         searchIndex?.startBuilding()
     }
 
+    public var isSearchReady: Bool { searchIndex?.hasBeenReady ?? true }
+
 }
 
 extension SQLiteStorage: SearchIndexed {

@@ -262,10 +262,12 @@ def wrk_with_cpu(pids, *arguments):
     return run, (after - before) * 1e6 / CLOCK_TICKS / run.requests
 
 
-def rotating_script(path, paths, authorization=None):
-    """A wrk Lua script that asks the paths in turn, from a random one on, with an Authorization header when given."""
+def rotating_script(path, paths, authorization=None, header=None):
+    """A wrk Lua script that asks the paths in turn, from a random one on, with an Authorization
+    header when given, and a traceparent when `header` is one."""
     quoted = ",".join(json.dumps(p) for p in paths)
-    header = f'wrk.headers["Authorization"] = {json.dumps(authorization)}\n' if authorization else ""
+    header = (f'wrk.headers["Authorization"] = {json.dumps(authorization)}\n' if authorization else "") + \
+        (f'wrk.headers["traceparent"] = {json.dumps(header)}\n' if header else "")
     with open(path, "w") as script:
         script.write(f"""{header}local paths = {{{quoted}}}
 local i = math.random(#paths)

@@ -248,7 +248,7 @@ def earlier_history():
     return text[at + len(HISTORY) + 2:].lstrip("\n") if at >= 0 else None
 
 
-SECTIONS = ["http.md", "database.md", "server-mix.md", "router-path.md", "search-sorts.md", "watchlist.md", "store-budget.md", "live.md",
+SECTIONS = ["http.md", "database.md", "server-mix.md", "router-path.md", "search-sorts.md", "first-minute.md", "watchlist.md", "store-budget.md", "live.md",
             "browse.md", "sign-in-flood.md", "sign-in-attempts.md", "watchlist-titles.md", "account-lookup.md"]
 HEADINGS = {
     "sign-in-flood.md": "## Sign-in flood (`scripts/bench.d/sign_in_flood.py`)",

@@ -7,10 +7,18 @@ exist), "all" (those, the two top lists of 2016 and 2017). Search and paging pag
 search) are measured for Marquee alone. Last, a run over 1M distinct ids (404s) with the cache
 capped at 16 MiB, the server's RSS read before and after.
 
+Tracing ([operate]): the same server with tracing off (no OTEL_* environment), on (the environment
+names a stand-in OTLP collector in this script) with wrk sending no `traceparent` (the event loop
+answers as untraced), and on with a `traceparent` on every request (each routed and traced), on the
+ids and the search pages, three interleaved rounds. SERVER_MIX_BASELINE=/path/to/marquee adds that
+build with tracing off, interleaved too: "off stays within noise of the build before tracing".
+
 Usage: server_mix.py MARQUEE RESULTS_DIR. Writes server-mix.md with the CPU model."""
+import http.server
 import json
 import os
 import re
+import threading
 import urllib.error
 import urllib.request
 
@@ -69,6 +77,62 @@ def flood(marquee, work, catalog, id_paths):
     return rss_before, rss_after, requests, cache_bytes, evictions
 
 
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+class StandInCollector(http.server.ThreadingHTTPServer):
+    """An OTLP/HTTP receiver that takes every export and answers it, counting the bytes."""
+
+    def __init__(self):
+        self.received = 0
+        collector = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                collector.received += len(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-protobuf")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *_):
+                pass
+
+        super().__init__((benchkit.LOOPBACK, 0), Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+def tracing_rounds(marquee, baseline, work, catalog, id_paths, search_paths):
+    """req/s and CPU µs per request by (variant, mix): tracing off, on without traceparent, on with
+    one on every request, and the baseline build (off) when given; best of three interleaved rounds."""
+    collector = StandInCollector()
+    traced_env = dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=f"http://{benchkit.LOOPBACK}:{collector.server_address[1]}")
+    untraced_env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    variants = {"off": (marquee, untraced_env, None), "on, no traceparent": (marquee, traced_env, None),
+                "on, traceparent on every request": (marquee, traced_env, TRACEPARENT)}
+    if baseline:
+        variants["off, the build before tracing"] = (baseline, untraced_env, None)
+    mixes = {"ids": id_paths, "search pages": search_paths}
+    scripts = {(mix, header): benchkit.rotating_script(os.path.join(work, f"tracing-{mix.replace(' ', '-')}-{bool(header)}.lua"), paths, header=header)
+               for mix, paths in mixes.items() for header in (None, TRACEPARENT)}
+    servers = {name: benchkit.Server(binary, "--public", "--catalog", catalog, "--log-level", "warning", env=env)
+               for name, (binary, env, _) in variants.items()}
+    figures = {(name, mix): [] for name in variants for mix in mixes}
+    try:
+        for round_number in range(4):
+            for name in benchkit.alternating(variants, round_number):
+                header = variants[name][2]
+                for mix in mixes:
+                    run = rotating_round(servers[name].url("/"), scripts[(mix, header)], [servers[name].pid])
+                    if round_number > 0:  # the first round warms every server and its cache
+                        figures[(name, mix)].append(run)
+    finally:
+        for server in servers.values():
+            server.stop()
+        collector.shutdown()
+    return {key: best(runs) for key, runs in figures.items()}, collector.received
+
+
 def best(runs):
     return max(r[0] for r in runs), min(r[1] for r in runs)
 
@@ -107,6 +171,7 @@ def main():
                 search_script = benchkit.rotating_script(os.path.join(work, "search.lua"), search_paths)
                 search = [rotating_round(server.url("/"), search_script, [server.pid]) for _ in range(2)]
                 rss_before, rss_after, flood_requests, cache_bytes, evictions = flood(marquee, work, catalog, id_paths)
+                tracing, exported = tracing_rounds(marquee, os.environ.get("SERVER_MIX_BASELINE"), work, catalog, id_paths, search_paths)
             finally:
                 nginx.stop()
 
@@ -123,6 +188,19 @@ def main():
     rows.append(f"| 1M-distinct-ids flood, cache capped at 16 MiB: RSS before → after | – | {rss_before / 1024:.0f} → {rss_after / 1024:.0f} MiB ({flood_requests:,} requests, {evictions:,.0f} evictions, {cache_bytes / 1048576:.1f} MiB kept) | – | within the cap | {'met' if cache_bytes <= 16 * 1048576 else 'missed'} |")
     benchkit.record_goal(results, "server, 1M-distinct-ids flood: the response cache within its 16 MiB cap", "within the cap",
                          f"{cache_bytes / 1048576:.1f} MiB kept (RSS {rss_before / 1024:.0f} → {rss_after / 1024:.0f} MiB)", cache_bytes <= 16 * 1048576)
+    tracing_rows = []
+    for mix in ("ids", "search pages"):
+        off_rps, off_cpu = tracing[("off", mix)]
+        for (name, other), (rps, cpu_us) in tracing.items():
+            if other == mix:
+                tracing_rows.append(f"| {mix} | {name} | {rps:,.0f} | {cpu_us:.1f} | {rps / off_rps:.2f}× | {cpu_us / off_cpu:.2f}× |")
+        on_rps, on_cpu = tracing[("on, traceparent on every request", mix)]
+        benchkit.record_goal(results, f"server, {mix}: the cost of tracing every request (CPU a request, on against off)", "say what it costs",
+                             f"{on_cpu:.1f} µs against {off_cpu:.1f} µs", None, f"{on_cpu / off_cpu:.2f}×")
+        if ("off, the build before tracing", mix) in tracing:
+            base_rps, base_cpu = tracing[("off, the build before tracing", mix)]
+            benchkit.record_goal(results, f"server, {mix}: tracing off against the build before tracing (CPU a request)", "within noise",
+                                 f"{off_cpu:.1f} µs against {base_cpu:.1f} µs", None, f"{off_cpu / base_cpu:.2f}×")
     text = f"""## The server on a mix of answers (`scripts/bench.d/server_mix.py`)
 
 Measured on {cpu}, release build. wrk `-t2 -c64 -d10s` rotating through the paths, against
@@ -132,7 +210,16 @@ after a warm-up, best of each; CPU is each server's user + system time per reque
 
 | what | nginx | Marquee | ratio | goal | |
 |---|---|---|---|---|---|
-""" + "\n".join(rows) + "\n"
+""" + "\n".join(rows) + f"""
+
+Tracing: the same server and catalogue, tracing off, on (OTLP to a stand-in collector in the
+script) with wrk sending no `traceparent`, and on with one on every request (routed and traced);
+best of three interleaved rounds after a warm-up; ratios against off. The collector received
+{exported:,} bytes of spans.
+
+| mix | tracing | req/s | CPU µs per request | req/s against off | CPU against off |
+|---|---|---:|---:|---:|---:|
+""" + "\n".join(tracing_rows) + "\n"
     benchkit.write_result(results, "server-mix.md", text)
     print(text)
 

@@ -1,8 +1,9 @@
 import Hummingbird
 
 /// Endpoints for operators and load balancers: `GET /health/live` (the process answers),
-/// `GET /health/ready` (it should get traffic: not draining, and its database answers within
-/// ``readinessTimeout``, a second unless the server is told otherwise), and `GET /metrics` (Prometheus text format).
+/// `GET /health/ready` (it should get traffic: not draining, its database answers within
+/// ``readinessTimeout``, a second unless the server is told otherwise, and its search index is
+/// ready since the start), and `GET /metrics` (Prometheus text format).
 struct OperationsRoutes: Sendable {
     let storage: any ServerStorage
     let readiness: Readiness
@@ -13,8 +14,12 @@ struct OperationsRoutes: Sendable {
         router.get("health/live") { _, _ in Self.status("live", ok: true) }
         router.get("health/ready") { _, _ in
             if readiness.isDraining { return Self.status("draining", ok: false) }
-            let answered = await storageAnswers()
-            return Self.status(answered ? "ready" : "database unavailable", ok: answered)
+            guard await storageAnswers() else { return Self.status("database unavailable", ok: false) }
+            guard storage.isSearchReady else {
+                storage.prepareSearch()
+                return Self.status("search index not ready", ok: false)
+            }
+            return Self.status("ready", ok: true)
         }
         router.get("metrics") { _, _ in
             Response(

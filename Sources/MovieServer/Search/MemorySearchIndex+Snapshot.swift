@@ -47,3 +47,15 @@ extension MemorySearchIndex {
         )
     }
 }
+
+extension MemorySearchIndex {
+    /// The bytes the index's arrays hold: what it costs the server, besides the arrays' headers.
+    var byteCount: Int {
+        func bytes<Element>(_ array: [Element]) -> Int { array.count * MemoryLayout<Element>.stride }
+        func bytes(_ strings: PackedStrings) -> Int { bytes(strings.bytes) + bytes(strings.starts) }
+        let postings = [allWords, titleWords].reduce(0) { $0 + bytes($1.words) + bytes($1.starts) + bytes($1.movies) }
+        let orders = [grossing, rating, released, title].reduce(0) { $0 + bytes($1.order) + bytes($1.rank) }
+        return bytes(ids) + bytes(years) + bytes(grossingValues) + bytes(ratingValues) + bytes(releaseDates) + bytes(titleKeys)
+            + postings + bytes(titles.titles) + orders
+    }
+}

@@ -42,6 +42,7 @@ extension SearchIndexKeeper {
                 logger.info("search index ready", metadata: [
                     "movies": "\(index.count)", "catalog_version": "\(stored.version)",
                     "took": "\((ContinuousClock.now - started).secondsText)", "from": "its stored snapshot",
+                    "size": "\(index.byteCount / 1_000_000) MB",
                 ])
             } catch {
                 logger.warning("the stored search index was not read; it is made from the catalogue", metadata: ["reason": "\(error)"])

@@ -82,6 +82,10 @@ package final class SearchIndexKeeper: Sendable {
         return state.withLockedValue { $0.current?.version }
     }
 
+    /// Whether an index was read or made since the keeper began (a later catalogue version's
+    /// wait does not undo it).
+    package var hasBeenReady: Bool { counts.withLockedValue { $0.builds + $0.snapshotReads > 0 } }
+
     /// How many indexes this keeper has made and how many searches they answered.
     package var statistics: SearchIndexCounts { counts.withLockedValue { $0 } }
 
@@ -118,6 +122,7 @@ package final class SearchIndexKeeper: Sendable {
             logger.info("search index ready", metadata: [
                 "movies": "\(index.count)", "catalog_version": "\(version)",
                 "took": "\((ContinuousClock.now - started).secondsText)", "from": "the catalogue",
+                "size": "\(index.byteCount / 1_000_000) MB",
             ])
             await storeSnapshot(of: index, version: version)
         } catch {

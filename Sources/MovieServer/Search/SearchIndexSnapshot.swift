@@ -64,6 +64,14 @@ struct SnapshotWriter {
         array.withUnsafeBytes { bytes += $0 }
     }
 
+    /// `writer`'s snapshot with `bytes` after its arrays, under a checksum that holds: for tests of
+    /// a snapshot that is well formed but lies.
+    static func finishing(_ writer: SnapshotWriter, appending bytes: [UInt8]) -> [UInt8] {
+        var longer = writer
+        longer.bytes += bytes
+        return longer.finished
+    }
+
     mutating func write(_ strings: PackedStrings) {
         write(strings.bytes)
         write(strings.starts)

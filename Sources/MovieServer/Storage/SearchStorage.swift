@@ -7,8 +7,14 @@ public protocol SearchStorage: Sendable {
     /// Begins making what searches are answered from (a database's in-process index), so that the
     /// first searches need not wait for it; they are answered meanwhile.
     func prepareSearch()
+
+    /// Whether searches are answered at their full speed: false from a start until a database's
+    /// in-process index is first read or made, so that `/health/ready` keeps the instance out of
+    /// rotation for that time (a fraction of a second with a stored index).
+    var isSearchReady: Bool { get }
 }
 
 extension SearchStorage {
     public func prepareSearch() {}
+    public var isSearchReady: Bool { true }
 }

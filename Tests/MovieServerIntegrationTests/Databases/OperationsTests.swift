@@ -30,6 +30,20 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("a database's instance is not ready until its search index is read or made: the first probe says so and starts it", arguments: Backend.databases)
+        func readyAfterSearchIndex(backend: Backend) async throws {
+            try await backend.withStorage(searchIndexing: .inProcess) { storage in
+                let indexed = try #require(storage as? any SearchIndexed)
+                try await withServerClient(storage: storage, readinessTimeout: .seconds(30)) { client in
+                    let first = try await client.get("/health/ready")
+                    #expect(first.status == 503)
+                    #expect(first.json?["status"] as? String == "search index not ready")
+                    #expect(try await eventually { try await client.get("/health/ready").status == 200 }, "the probe began the index")
+                    #expect(indexed.searchIndexCounts.builds + indexed.searchIndexCounts.snapshotReads == 1)
+                }
+            }
+        }
+
         @Test("when the PostgreSQL database goes away, ready is 503 while live stays 200, and the error is counted")
         func notReadyWithoutDatabase() async throws {
             let cluster = try PostgresCluster.required()
