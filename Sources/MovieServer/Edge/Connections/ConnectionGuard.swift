@@ -95,6 +95,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         unlistIdle()
         unlistSilent()
         closeIfSilent = nil
+        closeIfIdle = nil
         context.fireChannelInactive()
     }
 
@@ -103,6 +104,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         unlistIdle()
         unlistSilent()
         closeIfSilent = nil
+        closeIfIdle = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -216,19 +218,27 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func listIdle(_ context: ChannelHandlerContext, in connections: IdleConnections) {
         guard isIdle, !isListedIdle, context.channel.isActive else { return }
         isListedIdle = true
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        connections.becameIdle(ObjectIdentifier(self)) {
-            eventLoop.submit {
-                let (handler, context) = bound.value
-                guard handler.isListedIdle, handler.isIdle else { return false }
-                handler.isListedIdle = false
-                context.close(promise: nil)
-                return true
+        let close = closeIfIdle ?? {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            return {
+                eventLoop.submit {
+                    let (handler, context) = bound.value
+                    guard handler.isListedIdle, handler.isIdle else { return false }
+                    handler.isListedIdle = false
+                    context.close(promise: nil)
+                    return true
+                }
             }
-        }
+        }()
+        closeIfIdle = close
+        connections.becameIdle(ObjectIdentifier(self), close: close)
         if connections.isFull { connections.closeOldestIdle() }
     }
+
+    /// Closes the connection if it is still idle, made once a connection (a closure per answer
+    /// cost an allocation on the hot path).
+    private var closeIfIdle: IdleConnections.CloseIfIdle?
 
     private func unlistIdle() {
         guard isListedIdle else { return }

@@ -1,6 +1,7 @@
 import HummingbirdCore
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// The server's open connections, and which of them may be closed to admit new clients at the
 /// connection cap: first those that have sent no whole request head since they opened, once they
@@ -17,7 +18,6 @@ final class IdleConnections: Sendable {
     static let silenceAllowedAtCap = TimeAmount.seconds(1)
 
     private struct State {
-        var open = 0
         var nextOrder: UInt64 = 0
         /// Idle connections by their id, each with when it became idle (an order, oldest lowest).
         var idle: [ObjectIdentifier: (order: UInt64, close: CloseIfIdle)] = [:]
@@ -30,20 +30,19 @@ final class IdleConnections: Sendable {
     let maximum: Int
     private let silenceAllowed: TimeAmount
     private let state = NIOLockedValueBox(State())
+    /// Open connections: an atomic, as each answer asks whether the server is at its cap.
+    private let open = Atomic(0)
 
     init(maximum: Int, silenceAllowed: TimeAmount = IdleConnections.silenceAllowedAtCap) {
         self.maximum = maximum
         self.silenceAllowed = silenceAllowed
     }
 
-    var isFull: Bool { state.withLockedValue { $0.open >= maximum } }
+    var isFull: Bool { open.load(ordering: .relaxed) >= maximum }
 
     func opened() {
-        let full = state.withLockedValue { state in
-            state.open += 1
-            return state.open >= maximum
-        }
-        if full { makeRoom() }
+        let now = open.add(1, ordering: .relaxed).newValue
+        if now >= maximum { makeRoom() }
     }
 
     /// `connection` opened at `since` and has sent no whole request head.
@@ -62,8 +61,9 @@ final class IdleConnections: Sendable {
     /// silent one's time is up.
     func makeRoom() {
         let now = NIODeadline.now()
+        let open = open.load(ordering: .relaxed)
         let (silent, missing, recheck) = state.withLockedValue { state -> ([CloseIfIdle], Int, (NIODeadline, any EventLoop)?) in
-            let needed = state.open - maximum + 1
+            let needed = open - maximum + 1
             guard needed > 0 else { return ([], 0, nil) }
             let byAge = state.silent.sorted { $0.value.since < $1.value.since }
             let due = byAge.prefix { $0.value.since + silenceAllowed <= now }.prefix(needed)
@@ -90,7 +90,7 @@ final class IdleConnections: Sendable {
     }
 
     func closed() {
-        state.withLockedValue { $0.open -= 1 }
+        open.subtract(1, ordering: .relaxed)
     }
 
     /// `connection` answered everything it read and waits for the next request.

@@ -64,7 +64,9 @@ struct CachedAnswers: Sendable {
         switch kept {
         case let .found(cached):
             let notModified = CachingDirectives.isNotModified(request.headers["If-None-Match"], body: cached)
-            headers = HTTPHeaders(caching.headerFields(for: cached, notModified: notModified).map { ($0.name.rawName, $0.value) })
+            headers = HTTPHeaders()
+            headers.reserveCapacity(6)
+            caching.addHeaderFields(for: cached, notModified: notModified) { headers.add(name: $0.rawName, value: $1) }
             if notModified {
                 status = .notModified
                 body = nil

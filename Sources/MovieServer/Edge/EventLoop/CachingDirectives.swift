@@ -24,9 +24,12 @@ struct CachingDirectives: Sendable {
 
     /// The headers of the answer for `body`, in order, besides those every answer has (`Date`,
     /// `Content-Length`, `Server`): the ones the router and the event-loop path both send.
-    func headerFields(for body: CacheableBody, notModified: Bool) -> [(name: HTTPField.Name, value: String)] {
-        let validators: [(name: HTTPField.Name, value: String)] = [(.eTag, body.entityTag), (.cacheControl, cacheControl)]
-        return notModified ? validators : validators + [(.contentType, "application/json")]
+    /// Handed to `add` one at a time: the event loop's path writes them straight into its head, with
+    /// no array made per answer.
+    func addHeaderFields(for body: CacheableBody, notModified: Bool, _ add: (HTTPField.Name, String) -> Void) {
+        add(.eTag, body.entityTag)
+        add(.cacheControl, cacheControl)
+        if !notModified { add(.contentType, "application/json") }
     }
 
     /// `body` with its validator and freshness, or a bodiless `304 Not Modified` when the request's
@@ -35,7 +38,7 @@ struct CachingDirectives: Sendable {
         let notModified = Self.isNotModified(request.headers[values: .ifNoneMatch], body: body)
         var headers = HTTPFields()
         headers.reserveCapacity(3)
-        for field in headerFields(for: body, notModified: notModified) { headers.append(HTTPField(name: field.name, value: field.value)) }
+        addHeaderFields(for: body, notModified: notModified) { headers.append(HTTPField(name: $0, value: $1)) }
         if notModified { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body.bytes))
     }
