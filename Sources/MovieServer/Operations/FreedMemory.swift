@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Gives the memory the allocator holds free back to the system. glibc keeps what a thread freed
