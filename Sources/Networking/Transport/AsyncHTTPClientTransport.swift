@@ -22,7 +22,7 @@ public final class AsyncHTTPClientTransport: Transport {
         public var maximumRedirects: Int = 5
         /// Whether each request is a client span of the tracer bootstrapped in
         /// swift-distributed-tracing's `InstrumentationSystem`, its context sent as `traceparent`
-        /// (``RequestSpan``). On when a tracer was bootstrapped before the transport was made (Marquee
+        /// (`RequestSpan`). On when a tracer was bootstrapped before the transport was made (Marquee
         /// does when the `OTEL_*` environment asks for traces); off otherwise, as a span costs about
         /// 5% of a loopback request even when nothing records it.
         public var emitsTracingSpans = !(InstrumentationSystem.tracer is NoOpTracer)
