@@ -1,5 +1,7 @@
 import Logging
+#if OpenTelemetry
 import OTel
+#endif
 import ServiceLifecycle
 import Tracing
 
@@ -29,11 +31,12 @@ public struct TraceExport: Sendable {
     /// run it beside the work it traces, and shut it down gracefully after that work, which sends
     /// the spans still queued.
     public func start(logger: Logger) throws(TraceExportError) -> any Service {
+        #if OpenTelemetry
         let exporter = environment["OTEL_TRACES_EXPORTER"] ?? "otlp"
         let `protocol` = environment["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] ?? environment["OTEL_EXPORTER_OTLP_PROTOCOL"] ?? "http/protobuf"
         // Checked here: swift-otel stops the process on a protocol it was built without (gRPC).
         guard exporter.lowercased() == "otlp", Self.protocols.contains(`protocol`.lowercased()) else {
-            throw TraceExportError(exporter: exporter, protocol: `protocol`)
+            throw .unusable(exporter: exporter, protocol: `protocol`)
         }
         var configuration = OTel.Configuration.default
         configuration.serviceName = defaultServiceName
@@ -48,21 +51,30 @@ public struct TraceExport: Sendable {
         do {
             backend = try OTel.makeTracingBackend(configuration: configuration)
         } catch {
-            throw TraceExportError(exporter: exporter, protocol: `protocol`)
+            throw .unusable(exporter: exporter, protocol: `protocol`)
         }
         InstrumentationSystem.bootstrap(backend.factory)
         return backend.service
+        #else
+        throw .notBuiltIn
+        #endif
     }
 
     private static let protocols: Set<String> = ["http/protobuf", "http/json"]
 }
 
-/// Tracing was asked for by the environment but cannot start with its settings.
-public struct TraceExportError: Error, CustomStringConvertible {
-    let exporter: String
-    let `protocol`: String
+/// Tracing was asked for by the environment but cannot start: with its settings, or at all in a
+/// build without the `OpenTelemetry` trait.
+public enum TraceExportError: Error, CustomStringConvertible {
+    case unusable(exporter: String, protocol: String)
+    case notBuiltIn
 
     public var description: String {
-        "tracing cannot start with OTEL_TRACES_EXPORTER=\(exporter) and OTEL_EXPORTER_OTLP_PROTOCOL=\(`protocol`): Marquee sends traces by OTLP over HTTP (otlp, with http/protobuf or http/json)"
+        switch self {
+        case let .unusable(exporter, `protocol`):
+            "tracing cannot start with OTEL_TRACES_EXPORTER=\(exporter) and OTEL_EXPORTER_OTLP_PROTOCOL=\(`protocol`): Marquee sends traces by OTLP over HTTP (otlp, with http/protobuf or http/json)"
+        case .notBuiltIn:
+            "tracing cannot start: this marquee was built without OpenTelemetry (its OpenTelemetry trait); unset OTEL_EXPORTER_OTLP_ENDPOINT or use a default build"
+        }
     }
 }
