@@ -126,16 +126,17 @@ class LoopbackProcess:
 
 
 class Server(LoopbackProcess):
-    """`marquee serve ARGUMENTS` on a free loopback port, waited for until /health/ready answers."""
+    """`marquee serve ARGUMENTS` on a free loopback port, waited for until /health/ready answers
+    (or `wait_path`: /health/live for a server that listens before it is ready)."""
 
-    def __init__(self, marquee, *arguments, ready_seconds=60, log=None, env=None):
+    def __init__(self, marquee, *arguments, ready_seconds=60, log=None, env=None, wait_path="/health/ready"):
         self.port = free_port()
         self.log = log
         stderr = open(log, "w") if log else subprocess.DEVNULL
         self.process = subprocess.Popen([marquee, "serve", "--port", str(self.port), *arguments],
                                         stdout=subprocess.DEVNULL, stderr=stderr, env=env)
         try:
-            wait_for(self.url("/health/ready"), ready_seconds, self.process)
+            wait_for(self.url(wait_path), ready_seconds, self.process)
         except BaseException:
             self.stop()
             raise
