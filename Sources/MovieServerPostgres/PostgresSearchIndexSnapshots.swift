@@ -9,7 +9,7 @@ import PostgresNIO
 enum PostgresSearchIndexSnapshots {
     static func store(for client: PostgresClient, logger: Logger) -> SearchIndexSnapshotStore {
         SearchIndexSnapshotStore(
-            read: { try await read(client, logger: logger) },
+            read: { try await read(client, logger: logger).map { ($0.version, SnapshotBytes($0.bytes)) } },
             write: { bytes, version in try await write(bytes, version: version, client: client, logger: logger) },
             discard: { version in
                 try await client.query("DELETE FROM search_index_snapshot WHERE version = \(version)", logger: logger)

@@ -13,7 +13,7 @@ enum SQLiteSearchIndexSnapshots {
 
     static func store(for pool: DatabasePool) -> SearchIndexSnapshotStore {
         SearchIndexSnapshotStore(
-            read: { try await pool.read(read) },
+            read: { try await pool.read(read).map { ($0.version, SnapshotBytes($0.bytes)) } },
             write: { bytes, version in try await write(bytes, version: version, into: pool) },
             discard: { version in
                 try await pool.write { try $0.execute(sql: "DELETE FROM search_index_snapshot WHERE version = ?", arguments: [version]) }

@@ -163,16 +163,12 @@ package final class SearchIndexKeeper: Sendable {
     /// slowed the first searches the new index answered. What they held is then given back to the
     /// system: the allocator kept it, and the server's memory stayed at its peak.
     private static func make(from loaded: Loaded) async -> MemorySearchIndex {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                var entries = loaded.take()
-                let index = MemorySearchIndex(entries: entries)
-                entries = []
-                FreedMemory.returnToSystem()
-                continuation.resume(returning: index)
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
+        await OwnThread.run {
+            var entries = loaded.take()
+            let index = MemorySearchIndex(entries: entries)
+            entries = []
+            FreedMemory.returnToSystem()
+            return index
         }
     }
 
