@@ -56,11 +56,14 @@ struct SearchIndexSnapshotTests {
     enum Hostile: CaseIterable {
         case movieOutOfRange, orderRepeats, lengthPastEnd, fewerYears
 
-        /// Two movies' index, written by hand with one part wrong.
-        var snapshot: [UInt8] {
+        /// Two movies' index, written by hand with this part wrong.
+        var snapshot: [UInt8] { Self.written(wrong: self) }
+
+        /// Two movies' index written by hand: rightly, or with `wrong` wrong.
+        static func written(wrong: Hostile?) -> [UInt8] {
             var writer = SnapshotWriter()
             writer.write([Int(1), 2])
-            writer.write(self == .fewerYears ? [Int32(2000)] : [Int32(2000), 2001])
+            writer.write(wrong == .fewerYears ? [Int32(2000)] : [Int32(2000), 2001])
             writer.write([Int(5), 6])
             writer.write([1.5, 2.5])
             writer.write(PackedStrings(count: 2) { ["2000-01-01", "2001-01-01"][$0] })
@@ -68,11 +71,11 @@ struct SearchIndexSnapshotTests {
             for _ in 0..<2 {
                 writer.write(PackedStrings(count: 2) { ["a", "b"][$0] })
                 writer.write([Int32(0), 1, 2])
-                writer.write(self == .movieOutOfRange ? [Int32(0), 7] : [Int32(0), 1])
+                writer.write(wrong == .movieOutOfRange ? [Int32(0), 7] : [Int32(0), 1])
             }
             writer.write(PackedStrings(count: 2) { [" a ", " b "][$0] })
-            for _ in 0..<4 { writer.write(self == .orderRepeats ? [Int32(1), 1] : [Int32(0), 1]) }
-            if self == .lengthPastEnd {
+            for _ in 0..<4 { writer.write(wrong == .orderRepeats ? [Int32(1), 1] : [Int32(0), 1]) }
+            if wrong == .lengthPastEnd {
                 return SnapshotWriter.finishing(writer, appending: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
             }
             return writer.finished
@@ -81,21 +84,7 @@ struct SearchIndexSnapshotTests {
 
     @Test("the same two movies written by hand, rightly, are read: the hostile cases fail for the part they change")
     func handWrittenControl() throws {
-        var writer = SnapshotWriter()
-        writer.write([Int(1), 2])
-        writer.write([Int32(2000), 2001])
-        writer.write([Int(5), 6])
-        writer.write([1.5, 2.5])
-        writer.write(PackedStrings(count: 2) { ["2000-01-01", "2001-01-01"][$0] })
-        writer.write(PackedStrings(count: 2) { ["a", "b"][$0] })
-        for _ in 0..<2 {
-            writer.write(PackedStrings(count: 2) { ["a", "b"][$0] })
-            writer.write([Int32(0), 1, 2])
-            writer.write([Int32(0), 1])
-        }
-        writer.write(PackedStrings(count: 2) { [" a ", " b "][$0] })
-        for _ in 0..<4 { writer.write([Int32(0), 1]) }
-        let index = try MemorySearchIndex(snapshot: writer.finished)
+        let index = try MemorySearchIndex(snapshot: Hostile.written(wrong: nil))
         #expect(index.search(MovieSearch(words: ["b"])).map(\.id) == [2])
     }
 }
