@@ -84,13 +84,18 @@ struct TracingTests {
             let answer = try await LoopbackHTTP.send(port: port, "/api/movies/77", headers: [("traceparent", "00-\(trace)-\(parent)-01")])
             #expect(answer.status == 200)
         }
+        _ = try await LoopbackHTTP.send(port: port, "/api/movies?query=heat&code=s3cr3t-code&state=s3cr3t-state", headers: [("traceparent", "00-\(trace)-\(parent)-01")])
         let hostile = try await LoopbackHTTP.send(port: port, "/api/movies/78", headers: [("traceparent", "00-" + String(repeating: "z", count: 4000) + "-01")])
         #expect(hostile.status == 200)
         let spans = try await collector.spans { spans in
-            spans.filter { $0.traceID == trace }.count >= 2 && spans.contains { $0.attributes["url.path"] == "/api/movies/78" }
+            spans.filter { $0.traceID == trace && $0.parentSpanID == parent }.count >= 3 && spans.contains { $0.attributes["url.path"] == "/api/movies/78" }
         }
         let continued = spans.filter { $0.service == "marquee-server" && $0.traceID == trace && $0.parentSpanID == parent }
-        #expect(continued.count == 2, "both requests were traced, the second one too though the event loop kept its answer: \(spans)")
+        #expect(continued.filter { $0.attributes["url.path"] == "/api/movies/77" }.count == 2, "both requests were traced, the second one too though the event loop kept its answer: \(spans)")
+        let searched = try #require(continued.first { $0.attributes["url.path"] == "/api/movies" }, "\(spans)")
+        let query = searched.attributes["url.query"] ?? ""
+        #expect(query.contains("query=heat") && query.contains("code=REDACTED") && query.contains("state=REDACTED"), "\(query)")
+        #expect(!spans.contains { $0.attributes.values.contains { $0.contains("s3cr3t") } }, "a sign-in code never reaches a span")
         let fresh = try #require(spans.first { $0.attributes["url.path"] == "/api/movies/78" })
         #expect(fresh.traceID != trace && fresh.parentSpanID.isEmpty)
         #expect(await server.signal() == 0)
