@@ -94,6 +94,84 @@ extension ServerDatabaseTests.SearchContractTests {
     }
 }
 
+extension ServerDatabaseTests.SearchContractTests {
+    @Test("a snapshot in several parts is read in their order; the same parts out of order are refused and replaced", arguments: Backend.databases)
+    func snapshotInParts(backend: Backend) async throws {
+        let location = try await backend.makeLocation()
+        let opened = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: .bySize, searchIndexing: .inProcess)
+        let importer = try #require(opened as? any CatalogImporting)
+        _ = try await importer.importMovies(SearchContract.catalog.movies, batchSize: 1000) { _ in }
+        let probe = MovieSearch(words: ["the"], limit: 40)
+        let made = try await opened.search(probe).map(\.movie.id)
+        await opened.close()
+        let whole = try await SnapshotParts.stored(at: location)
+        for outOfOrder in [false, true] {
+            try await SnapshotParts.write(whole, at: location, in: 3, outOfOrder: outOfOrder)
+            let reopened = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: .bySize, searchIndexing: .inProcess)
+            let indexed = try #require(reopened as? any SearchIndexed)
+            _ = await indexed.searchIndexReady()
+            #expect(indexed.searchIndexCounts.snapshotReads == (outOfOrder ? 0 : 1), "out of order: \(outOfOrder)")
+            #expect(indexed.searchIndexCounts.builds == (outOfOrder ? 1 : 0), "out of order: \(outOfOrder)")
+            let found = try await finally(try await reopened.search(probe).map(\.movie.id)) { await reopened.close() }
+            #expect(found == made)
+        }
+    }
+}
+
+/// The stored snapshot rewritten by hand as several parts, as a large catalogue's is stored.
+enum SnapshotParts {
+    /// Replaces the stored snapshot by `whole` in `count` parts, numbered in order or with their
+    /// data in reverse order.
+    static func write(_ whole: (version: Int64, data: Data), at location: DatabaseLocation, in count: Int, outOfOrder: Bool) async throws {
+        let size = (whole.data.count + count - 1) / count
+        let inOrder = stride(from: 0, to: whole.data.count, by: size).map { whole.data.subdata(in: $0..<min(whole.data.count, $0 + size)) }
+        let pieces = outOfOrder ? Array(inOrder.reversed()) : inOrder
+        switch location {
+        case let .sqlite(path):
+            try await DatabaseQueue(path: path).write { db in
+                try db.execute(sql: "DELETE FROM search_index_snapshot")
+                for (part, data) in pieces.enumerated() {
+                    try db.execute(sql: "INSERT INTO search_index_snapshot (version, part, parts, data) VALUES (?, ?, ?, ?)",
+                                   arguments: [whole.version, part, pieces.count, data])
+                }
+            }
+        case let .postgres(postgres):
+            try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
+                try await connection.query("DELETE FROM search_index_snapshot", logger: quietLogger)
+                for (part, data) in pieces.enumerated() {
+                    let bytes = ByteBuffer(bytes: data)
+                    try await connection.query(
+                        "INSERT INTO search_index_snapshot (version, part, parts, data) VALUES (\(whole.version), \(part), \(pieces.count), \(bytes))",
+                        logger: quietLogger
+                    )
+                }
+            }
+        }
+    }
+
+    /// The stored snapshot, which must be one part.
+    static func stored(at location: DatabaseLocation) async throws -> (version: Int64, data: Data) {
+        switch location {
+        case let .sqlite(path):
+            return try await DatabaseQueue(path: path).read { db in
+                let row = try #require(try Row.fetchOne(db, sql: "SELECT version, data FROM search_index_snapshot"))
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index_snapshot") == 1)
+                return (row["version"], row["data"])
+            }
+        case let .postgres(postgres):
+            return try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
+                var found: [(Int64, Data)] = []
+                for try await (version, data) in try await connection.query("SELECT version, data FROM search_index_snapshot", logger: quietLogger)
+                    .decode((Int64, ByteBuffer).self) {
+                    found.append((version, Data(data.readableBytesView)))
+                }
+                #expect(found.count == 1)
+                return try #require(found.first)
+            }
+        }
+    }
+}
+
 /// Ways a stored search index can be wrong, each written into the database by hand.
 enum SnapshotDamage: CaseIterable, CustomStringConvertible {
     case removed, otherFormat, byteChanged, cutShort
