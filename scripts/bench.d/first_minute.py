@@ -146,10 +146,10 @@ def main():
                                                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                                 import_begun = time.monotonic()
                                 taken = paced_searches(server.port, pairs, seconds, until=lambda: importer.poll() is not None)
-                                import_seconds = [t for t in [importer.wait()] if t != 0]
-                                if import_seconds:
+                                if importer.wait() != 0:
                                     raise SystemExit(f"first-minute: the import into {name} failed: {importer.stderr.read().decode()}")
-                                during = [ms for at, ms in taken if at < time.monotonic() - import_begun - seconds]
+                                import_took = time.monotonic() - import_begun - seconds
+                                during = [ms for at, ms in taken if at < import_took]
                                 rows.append((name, "during and a minute after an import of 1,000 changed movies", round_number, None,
                                              index_line(log), [ms for _, ms in taken], during))
         finally:
