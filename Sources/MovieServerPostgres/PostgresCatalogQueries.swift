@@ -13,7 +13,7 @@ enum PostgresCatalogQueries {
 
     static func movies(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [CatalogMovie] {
         var movies: [CatalogMovie] = []
-        for try await (id, name, year, releaseDate, grossing, rating) in try await connection.query(query, logger: logger)
+        for (id, name, year, releaseDate, grossing, rating) in try await connection.allRows(query, logger: logger)
             .decode((Int, String, Int, String, Int, Double).self) {
             movies.append(CatalogMovie(name: name, id: id, year: year, releaseDate: releaseDate, grossing: grossing, rating: rating, cast: []))
         }
@@ -23,7 +23,7 @@ enum PostgresCatalogQueries {
             SELECT movie_cast.movie_id, actor.name FROM movie_cast JOIN actor ON actor.id = movie_cast.actor_id
             WHERE movie_cast.movie_id = ANY(\(movies.map(\.id))) ORDER BY movie_cast.movie_id, movie_cast.position
             """
-        for try await (movieID, name) in try await connection.query(castQuery, logger: logger).decode((Int, String).self) {
+        for (movieID, name) in try await connection.allRows(castQuery, logger: logger).decode((Int, String).self) {
             casts[movieID, default: []].append(CatalogMovie.Actor(name: name))
         }
         return movies.map { movie in
@@ -72,7 +72,7 @@ struct PostgresCatalogWriter {
             "INSERT INTO actor (name) SELECT unnest(\(names)::text[]) ON CONFLICT (name) DO NOTHING", logger: logger
         )
         var actorIDs: [String: Int] = [:]
-        for try await (id, name) in try await connection.query("SELECT id, name FROM actor WHERE name = ANY(\(names))", logger: logger)
+        for (id, name) in try await connection.allRows("SELECT id, name FROM actor WHERE name = ANY(\(names))", logger: logger)
             .decode((Int, String).self) {
             actorIDs[name] = id
         }

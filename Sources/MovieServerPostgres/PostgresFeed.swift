@@ -15,13 +15,13 @@ enum PostgresFeed {
     static func append(_ events: [NewFeedEvent], now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         guard !events.isEmpty else { return }
         try await connection.query("SELECT pg_advisory_xact_lock(\(appendLock))", logger: logger)
-        let latest = try await connection.query("""
+        let latest = try await connection.allRows("""
             INSERT INTO feed_event (owner, kind, data, created_at)
             SELECT NULLIF(owner, ''), kind, data, \(now) FROM unnest(\(events.map { $0.owner ?? "" })::text[], \(events.map(\.kind.rawValue))::text[], \(events.map(\.data))::text[])
                 WITH ORDINALITY AS event (owner, kind, data, position)
             ORDER BY position
             RETURNING sequence
-            """, logger: logger).collect().map { try $0.decode(Int64.self) }.max() ?? 0
+            """, logger: logger).map { try $0.decode(Int64.self) }.max() ?? 0
         try await connection.query("SELECT pg_notify(\(channel), \(String(latest)))", logger: logger)
     }
 
@@ -37,7 +37,7 @@ enum PostgresFeed {
             """
         }
         var events: [FeedEvent] = []
-        for try await (sequence, owner, kind, data) in try await client.query(query, logger: logger).decode((Int64, String?, String, String).self) {
+        for (sequence, owner, kind, data) in try await client.allRows(query, logger: logger).decode((Int64, String?, String, String).self) {
             guard let kind = FeedEvent.Kind(rawValue: kind) else { continue }
             events.append(FeedEvent(sequence: sequence, owner: owner, kind: kind, data: data))
         }
@@ -47,9 +47,9 @@ enum PostgresFeed {
     static func bounds(on client: PostgresClient, logger: Logger) async throws -> EventLogBounds {
         // The last committed sequence (commits come in their order: see ``append``), or the last
         // pruned when every event was; never one an open transaction took but may not commit.
-        let rows = try await client.query("""
+        let rows = try await client.allRows("""
             SELECT GREATEST(coalesce((SELECT max(sequence) FROM feed_event), 0), pruned_through), pruned_through FROM feed_state WHERE id = 1
-            """, logger: logger).collect()
+            """, logger: logger)
         guard let row = rows.first else { return EventLogBounds(latest: 0, prunedThrough: 0) }
         let (latest, pruned) = try row.decode((Int64, Int64).self)
         return EventLogBounds(latest: latest, prunedThrough: pruned)

@@ -187,15 +187,14 @@ enum PostgresSchema {
             try await client.withTransaction(logger: logger) { connection in
                 // Polled rather than waited for: an instance that waits behind another's long
                 // migration is making progress as long as the database answers each try.
-                while try await connection.query("SELECT pg_try_advisory_xact_lock(\(migrationLock))", logger: logger)
-                    .collect().first?.decode(Bool.self) != true {
+                while try await connection.allRows("SELECT pg_try_advisory_xact_lock(\(migrationLock))", logger: logger).first?.decode(Bool.self) != true {
                     alive()
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 alive()
-                let tables = try await connection.query(
+                let tables = try await connection.allRows(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()", logger: logger
-                ).collect().map { try $0.decode(String.self) }
+                ).map { try $0.decode(String.self) }
                 if !tables.isEmpty, !tables.contains("marquee_schema_migration") {
                     throw StorageError.foreign(location, reason: "it holds other tables (\(tables.prefix(3).joined(separator: ", "))) and no Marquee schema")
                 }
@@ -203,8 +202,7 @@ enum PostgresSchema {
                     "CREATE TABLE IF NOT EXISTS marquee_schema_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
                     logger: logger
                 )
-                let applied = Set(try await connection.query("SELECT name FROM marquee_schema_migration", logger: logger)
-                    .collect().map { try $0.decode(String.self) })
+                let applied = Set(try await connection.allRows("SELECT name FROM marquee_schema_migration", logger: logger).map { try $0.decode(String.self) })
                 let known = Set(steps.map(\.name))
                 if let unknown = applied.subtracting(known).first {
                     throw StorageError.foreign(location, reason: "its schema has the step '\(unknown)', from a newer Marquee")

@@ -52,7 +52,7 @@ enum PostgresSearch {
             }
         }
         var found: [(CatalogMovie, Int)] = []
-        for try await (id, name, year, releaseDate, grossing, rating, relevance) in try await connection.query(
+        for (id, name, year, releaseDate, grossing, rating, relevance) in try await connection.allRows(
             PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger
         ).decode((Int, String, Int, String, Int, Double, Int).self) {
             found.append((CatalogMovie(name: name, id: id, year: year, releaseDate: releaseDate, grossing: grossing, rating: rating, cast: []), relevance))

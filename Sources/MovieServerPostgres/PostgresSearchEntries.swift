@@ -1,5 +1,6 @@
 import Logging
 import MovieServer
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// What the PostgreSQL catalogue gives the in-process search index: every movie's entry, with
@@ -14,25 +15,22 @@ enum PostgresSearchEntries {
 
     /// Every movie's entry, as the connection's transaction sees them; `progress` is called every
     /// ten thousand.
-    static func entries(_ connection: PostgresConnection, logger: Logger, progress: @Sendable () -> Void = {}) async throws -> [SearchEntry] {
-        var entries: [SearchEntry] = []
-        let rows = try await connection.query(
+    static func entries(_ connection: PostgresConnection, logger: Logger, progress: @escaping @Sendable () -> Void = {}) async throws -> [SearchEntry] {
+        let count = NIOLockedValueBox(0)
+        return try await connection.allRows(
             "SELECT id, year, grossing, rating, release_date, title_key, title_words, all_words FROM movie", logger: logger
-        )
-        for try await (id, year, grossing, rating, releaseDate, titleKey, titleWords, allWords) in rows.decode(
-            (Int, Int, Int, Double, String, String, String, String).self
-        ) {
-            entries.append(SearchEntry(
+        ) { row in
+            let (id, year, grossing, rating, releaseDate, titleKey, titleWords, allWords) = try row.decode((Int, Int, Int, Double, String, String, String, String).self)
+            if count.withLockedValue({ $0 += 1; return $0 }) % 10_000 == 0 { progress() }
+            return SearchEntry(
                 id: id, year: year, grossing: grossing, rating: rating, releaseDate: releaseDate,
                 titleKey: titleKey, titleWords: titleWords, allWords: allWords
-            ))
-            if entries.count % 10_000 == 0 { progress() }
+            )
         }
-        return entries
     }
 
     static func version(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        for try await version in try await connection.query("SELECT version FROM catalog_state", logger: logger).decode(Int64.self) {
+        for version in try await connection.allRows("SELECT version FROM catalog_state", logger: logger).decode(Int64.self) {
             return version
         }
         return 0

@@ -23,12 +23,12 @@ enum PostgresSearchIndexSnapshots {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             let version = try await PostgresSearchEntries.version(connection, logger: logger)
-            let rows = try await connection.query(
+            let rows = try await connection.allRows(
                 "SELECT part, parts, data FROM search_index_snapshot WHERE version = \(version) ORDER BY part", logger: logger
             )
             var bytes: [UInt8] = []
             var expected = 0, total: Int?
-            for try await (part, parts, data) in rows.decode((Int, Int, ByteBuffer).self) {
+            for (part, parts, data) in try rows.decode((Int, Int, ByteBuffer).self) {
                 guard part == expected, total == nil || total == parts else { return (version, []) }
                 (expected, total) = (part + 1, parts)
                 bytes += data.readableBytesView
@@ -77,10 +77,10 @@ enum PostgresSearchIndexSnapshots {
         for (number, part) in parts.enumerated() {
             let data = ByteBuffer(bytes: part)
             progress()
-            let inserted = try await connection.query("""
+            let inserted = try await connection.allRows("""
                 INSERT INTO search_index_snapshot (version, part, parts, data) VALUES (\(version), \(number), \(parts.count), \(data))
                 ON CONFLICT DO NOTHING RETURNING part
-                """, logger: logger).collect()
+                """, logger: logger)
             guard !inserted.isEmpty else { return }
         }
     }

@@ -5,34 +5,32 @@ import PostgresNIO
 extension PostgresStorage: AccountStorage {
     public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
         try await run { client in
-            let rows = try await client.query(
+            let rows = try await client.allRows(
                 "INSERT INTO account (name, id, password_hash, created_at) VALUES (\(account.name), \(account.id), \(account.passwordHash), \(account.createdAt)) ON CONFLICT DO NOTHING RETURNING name",
                 logger: self.logger
-            ).collect()
+            )
             return !rows.isEmpty
         }
     }
 
     public func account(named name: String) async throws(StorageError) -> StoredAccount? {
         try await run { client in
-            try await client.query("SELECT id, name, password_hash, created_at FROM account WHERE name = \(name)", logger: self.logger)
-                .collect().first.map(Self.account)
+            try await client.allRows("SELECT id, name, password_hash, created_at FROM account WHERE name = \(name)", logger: self.logger).first.map(Self.account)
         }
     }
 
     public func accounts() async throws(StorageError) -> [StoredAccount] {
         try await run { client in
-            try await client.query("SELECT id, name, password_hash, created_at FROM account ORDER BY name", logger: self.logger)
-                .collect().map(Self.account)
+            try await client.allRows("SELECT id, name, password_hash, created_at FROM account ORDER BY name", logger: self.logger).map(Self.account)
         }
     }
 
     public func setPasswordHash(_ hash: String, ofAccount name: String) async throws(StorageError) -> Bool {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query(
+                let rows = try await connection.allRows(
                     "UPDATE account SET password_hash = \(hash) WHERE name = \(name) RETURNING name", logger: self.logger
-                ).collect()
+                )
                 guard !rows.isEmpty else { return false }
                 _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
                 try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
@@ -43,16 +41,16 @@ extension PostgresStorage: AccountStorage {
 
     public func rehashPassword(ofAccount name: String, from old: String, to new: String) async throws(StorageError) -> Bool {
         try await run { client in
-            try await !client.query(
+            try await !client.allRows(
                 "UPDATE account SET password_hash = \(new) WHERE name = \(name) AND password_hash = \(old) RETURNING name", logger: self.logger
-            ).collect().isEmpty
+            ).isEmpty
         }
     }
 
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: self.logger).collect()
+                let rows = try await connection.allRows("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: self.logger)
                 guard let id = try rows.first?.decode(String.self) else { return false }
                 // The sign-ins first, with their refresh tokens: the account's row takes the rest
                 // of its sign-ins with it (the foreign key), but not their tokens.
@@ -71,7 +69,7 @@ extension PostgresStorage: AccountStorage {
     public func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool {
         try await run { client in
             do {
-                return try await !client.query(
+                return try await !client.allRows(
                 """
                 INSERT INTO sign_in (id, account, account_id, client_id, device_name, created_at, last_used_at)
                 SELECT \(signIn.id), name, id, \(signIn.clientID), \(signIn.deviceName), \(signIn.createdAt), \(signIn.lastUsedAt)
@@ -79,7 +77,7 @@ extension PostgresStorage: AccountStorage {
                 RETURNING id
                 """,
                 logger: self.logger
-                ).collect().isEmpty
+                ).isEmpty
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.foreignKeyViolation {
                 // The account was removed while the sign-in was saved.
                 return false
@@ -91,16 +89,15 @@ extension PostgresStorage: AccountStorage {
 
     public func signIn(id: String) async throws(StorageError) -> StoredSignIn? {
         try await run { client in
-            try await client.query("SELECT \(unescaped: Self.signInColumns) FROM sign_in WHERE id = \(id)", logger: self.logger)
-                .collect().first.map(Self.signIn)
+            try await client.allRows("SELECT \(unescaped: Self.signInColumns) FROM sign_in WHERE id = \(id)", logger: self.logger).first.map(Self.signIn)
         }
     }
 
     public func signIns(ofAccount name: String) async throws(StorageError) -> [StoredSignIn] {
         try await run { client in
-            try await client.query(
+            try await client.allRows(
                 "SELECT \(unescaped: Self.signInColumns) FROM sign_in WHERE account = \(name) ORDER BY last_used_at DESC, id", logger: self.logger
-            ).collect().map(Self.signIn)
+            ).map(Self.signIn)
         }
     }
 
@@ -121,7 +118,7 @@ extension PostgresStorage: AccountStorage {
     public func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: self.logger).collect()
+                let found = try await connection.allRows("SELECT id FROM account WHERE name = \(name)", logger: self.logger)
                 guard let id = try found.first?.decode(String.self) else { return 0 }
                 let target = WatchlistOwner.account(id: id)
                 let adopted = try await PostgresWatchlist.entries(
@@ -139,8 +136,7 @@ extension PostgresStorage: AccountStorage {
                 try await PostgresFeed.append(
                     adopted.map { NewFeedEvent.watchlist(owner: target, entry: $0) }, now: Date(), on: connection, logger: self.logger
                 )
-                let moved = try await connection.query("DELETE FROM watchlist_entry WHERE owner = \(owner) RETURNING movie_id", logger: self.logger)
-                    .collect().count
+                let moved = try await connection.allRows("DELETE FROM watchlist_entry WHERE owner = \(owner) RETURNING movie_id", logger: self.logger).count
                 try await connection.query("DELETE FROM watchlist_request WHERE owner = \(owner)", logger: self.logger)
                 return moved
             }
@@ -155,9 +151,9 @@ extension PostgresStorage: AccountStorage {
     }
 
     private static func endSignIns(_ connection: PostgresConnection, account: String, id: String?, logger: Logger) async throws -> Int {
-        let ended = try await connection.query(
+        let ended = try await connection.allRows(
             "DELETE FROM sign_in WHERE account = \(account) AND (\(id)::text IS NULL OR id = \(id)) RETURNING id", logger: logger
-        ).collect().map { try $0.decode(String.self) }
+        ).map { try $0.decode(String.self) }
         if !ended.isEmpty {
             try await connection.query("DELETE FROM refresh_token WHERE sign_in_id = ANY(\(ended))", logger: logger)
         }

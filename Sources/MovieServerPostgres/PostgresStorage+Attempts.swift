@@ -66,12 +66,12 @@ protocol PostgresQueryRunning {
 
 extension PostgresClient: PostgresQueryRunning {
     func runQuery(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        try await self.query(query, logger: logger).collect()
+        try await self.allRows(query, logger: logger)
     }
 }
 
 extension PostgresConnection: PostgresQueryRunning {
     func runQuery(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        try await self.query(query, logger: logger).collect()
+        try await self.allRows(query, logger: logger)
     }
 }

@@ -26,7 +26,7 @@ extension PostgresStorage: CatalogueStorage {
         guard !ids.isEmpty else { return [:] }
         return try await run { client in
             var titles: [Int: MovieTitle] = [:]
-            for row in try await client.query("SELECT id, name, year FROM movie WHERE id = ANY(\(ids.map(Int64.init))::bigint[])", logger: self.logger).collect() {
+            for row in try await client.allRows("SELECT id, name, year FROM movie WHERE id = ANY(\(ids.map(Int64.init))::bigint[])", logger: self.logger) {
                 let (id, name, year) = try row.decode((Int64, String, Int).self)
                 titles[Int(id)] = MovieTitle(name: name, year: year)
             }
@@ -36,7 +36,7 @@ extension PostgresStorage: CatalogueStorage {
 
     public func catalogVersion() async throws(StorageError) -> Int64 {
         try await run { client in
-            try await client.query("SELECT version FROM catalog_state", logger: self.logger).collect().first?.decode(Int64.self) ?? 0
+            try await client.allRows("SELECT version FROM catalog_state", logger: self.logger).first?.decode(Int64.self) ?? 0
         }
     }
 }

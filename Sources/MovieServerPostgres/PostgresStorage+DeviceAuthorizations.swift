@@ -6,7 +6,7 @@ extension PostgresStorage: DeviceAuthorizationStorage {
     public func saveDeviceAuthorization(_ authorization: StoredDeviceAuthorization) async throws(StorageError) -> Bool {
         try await run { client in
             try await client.query("DELETE FROM device_authorization WHERE expires_at < \(authorization.createdAt)", logger: self.logger)
-            let rows = try await client.query(
+            let rows = try await client.allRows(
                 """
                 INSERT INTO device_authorization
                     (device_code_hash, user_code, client_id, device_name, state, account, created_at, expires_at, interval, last_polled_at)
@@ -16,21 +16,20 @@ extension PostgresStorage: DeviceAuthorizationStorage {
                 ON CONFLICT DO NOTHING RETURNING user_code
                 """,
                 logger: self.logger
-            ).collect()
+            )
             return !rows.isEmpty
         }
     }
 
     public func deviceAuthorization(userCode: String) async throws(StorageError) -> StoredDeviceAuthorization? {
         try await run { client in
-            try await client.query("SELECT \(unescaped: Self.columns) FROM device_authorization WHERE user_code = \(userCode)", logger: self.logger)
-                .collect().first.map(Self.authorization)
+            try await client.allRows("SELECT \(unescaped: Self.columns) FROM device_authorization WHERE user_code = \(userCode)", logger: self.logger).first.map(Self.authorization)
         }
     }
 
     public func decideDeviceAuthorization(userCode: String, account: ApprovingAccount?, now: Date) async throws(StorageError) -> Bool {
         try await run { client in
-            let rows = try await client.query(
+            let rows = try await client.allRows(
                 """
                 UPDATE device_authorization SET state = \(account == nil ? "denied" : "approved"), account = \(account?.name), account_id = \(account?.id)
                 WHERE user_code = \(userCode) AND state = 'pending' AND expires_at > \(now)
@@ -38,7 +37,7 @@ extension PostgresStorage: DeviceAuthorizationStorage {
                 RETURNING user_code
                 """,
                 logger: self.logger
-            ).collect()
+            )
             return !rows.isEmpty
         }
     }
@@ -46,10 +45,10 @@ extension PostgresStorage: DeviceAuthorizationStorage {
     public func pollDeviceAuthorization(deviceCodeHash: [UInt8], now: Date, slowDownBy: Int) async throws(StorageError) -> StoredDeviceAuthorization? {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in
-                guard let before = try await connection.query(
+                guard let before = try await connection.allRows(
                     "SELECT \(unescaped: Self.columns) FROM device_authorization WHERE device_code_hash = \(ByteBuffer(bytes: deviceCodeHash)) FOR UPDATE",
                     logger: self.logger
-                ).collect().first.map(Self.authorization) else { return nil }
+                ).first.map(Self.authorization) else { return nil }
                 let after = before.polled(at: now, slowDownBy: slowDownBy)
                 try await connection.query(
                     """

@@ -16,7 +16,7 @@ extension PostgresStorage: TokenStorage {
         try await run { client in
             // The UPDATE's row lock makes concurrent redemptions wait for each other: the first
             // sets used, every later one reads it set.
-            let rows = try await client.query(
+            let rows = try await client.allRows(
                 """
                 UPDATE refresh_token SET used = true FROM (SELECT token_hash, used AS was_used FROM refresh_token
                     WHERE token_hash = \(ByteBuffer(bytes: hash)) FOR UPDATE) AS before
@@ -24,7 +24,7 @@ extension PostgresStorage: TokenStorage {
                 RETURNING client_id, expires_at, sign_in_id, before.was_used
                 """,
                 logger: self.logger
-            ).collect()
+            )
             guard let row = rows.first else { return .unknown }
             let (clientID, expiresAt, signInID, wasUsed) = try row.decode((String, Date, String?, Bool).self)
             let token = StoredRefreshToken(hash: hash, clientID: clientID, expiresAt: expiresAt, signInID: signInID)
@@ -34,10 +34,10 @@ extension PostgresStorage: TokenStorage {
 
     public func revokeRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? {
         try await run { client in
-            let rows = try await client.query(
+            let rows = try await client.allRows(
                 "DELETE FROM refresh_token WHERE token_hash = \(ByteBuffer(bytes: hash)) RETURNING client_id, expires_at, sign_in_id",
                 logger: self.logger
-            ).collect()
+            )
             return try rows.first.map { row in
                 let (clientID, expiresAt, signInID) = try row.decode((String, Date, String?).self)
                 return StoredRefreshToken(hash: hash, clientID: clientID, expiresAt: expiresAt, signInID: signInID)

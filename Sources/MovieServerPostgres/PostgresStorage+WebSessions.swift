@@ -17,9 +17,9 @@ extension PostgresStorage: WebSessionStorage {
 
     public func webSession(key: String, now: Date) async throws(StorageError) -> (value: Data, expiresAt: Date?)? {
         try await run { client in
-            try await client.query(
+            try await client.allRows(
                 "SELECT value, expires_at FROM web_session WHERE key = \(key) AND (expires_at IS NULL OR expires_at > \(now))", logger: self.logger
-            ).collect().first.map { row in
+            ).first.map { row in
                 let (value, expiresAt) = try row.decode((ByteBuffer, Date?).self)
                 return (Data(value.readableBytesView), expiresAt)
             }

@@ -147,8 +147,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                         progress(done)
                     }
                     if summary.added + summary.changed > 0 {
-                        let version = try await connection.query("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger)
-                            .collect().first?.decode(Int64.self) ?? 0
+                        let version = try await connection.allRows("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger).first?.decode(Int64.self) ?? 0
                         try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)
                         // Fresh statistics for the new rows, and the GIN indexes' pending entries
                         // merged, which every search would otherwise read through.

@@ -83,7 +83,7 @@ struct PostgresTieredSearch {
             + " ORDER BY \(inRelevance) DESC, \(parts.sortOrder) LIMIT \(query.bind(.integer(limit)))"
         try await plan(walking: true, sortingWhatIsMet: true)
         var ids: [Int] = [], metAMatch = false
-        for try await (id, inIt) in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: query.bindings), logger: logger).decode((Int, Bool).self) {
+        for (id, inIt) in try await connection.allRows(PostgresQuery(unsafeSQL: sql, binds: query.bindings), logger: logger).decode((Int, Bool).self) {
             metAMatch = true
             if inIt { ids.append(id) }
         }
@@ -152,7 +152,7 @@ struct PostgresTieredSearch {
     private func matchesAny() async throws -> Bool {
         try await plan(walking: false)
         let query: PostgresQuery = "SELECT count(*) FROM (SELECT 1 FROM movie WHERE all_tsv @@ to_tsquery('simple', \(PostgresSearch.tsquery(search.words))) LIMIT 1) AS found"
-        for try await count in try await connection.query(query, logger: logger).decode(Int.self) { return count > 0 }
+        for count in try await connection.allRows(query, logger: logger).decode(Int.self) { return count > 0 }
         return false
     }
 
@@ -204,7 +204,7 @@ struct PostgresTieredSearch {
 
         func ids(_ sql: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Int] {
             var ids: [Int] = []
-            for try await id in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).decode(Int.self) {
+            for id in try await connection.allRows(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).decode(Int.self) {
                 ids.append(id)
             }
             return ids

@@ -26,7 +26,7 @@ enum PostgresWatchlist {
             try await connection.query("DELETE FROM watchlist_request WHERE created_at < \(now.addingTimeInterval(-WatchlistRetention.keys))", logger: logger)
         }
         var stored: ([UInt8], WatchlistAnswer)?
-        for try await (fingerprint, status, body) in try await connection.query(
+        for (fingerprint, status, body) in try await connection.allRows(
             "SELECT fingerprint, status, body FROM watchlist_request WHERE owner = \(write.owner) AND key = \(write.key)", logger: logger
         ).decode((ByteBuffer, Int, String).self) {
             stored = (Array(buffer: fingerprint), WatchlistAnswer(status: status, body: body))
@@ -35,7 +35,7 @@ enum PostgresWatchlist {
         if stored == nil {
             let ids = Array(Set(write.changes.map(\.id)))
             let movies = Array(Set(write.changes.map(\.movieID)))
-            for try await (id, fingerprint) in try await connection.query(
+            for (id, fingerprint) in try await connection.allRows(
                 "SELECT id, fingerprint FROM watchlist_change WHERE owner = \(write.owner) AND id = ANY(\(ids))", logger: logger
             ).decode((String, ByteBuffer).self) {
                 state.seenChanges[id] = Array(buffer: fingerprint)
@@ -46,7 +46,7 @@ enum PostgresWatchlist {
                 """, logger: logger) {
                 state.entries[entry.movieID] = entry
             }
-            for try await id in try await connection.query("SELECT id FROM movie WHERE id = ANY(\(movies))", logger: logger).decode(Int.self) {
+            for id in try await connection.allRows("SELECT id FROM movie WHERE id = ANY(\(movies))", logger: logger).decode(Int.self) {
                 state.knownMovies.insert(id)
             }
         }
@@ -85,7 +85,7 @@ enum PostgresWatchlist {
 
     static func journal(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistJournalEntry] {
         var lines: [WatchlistJournalEntry] = []
-        for try await (id, movieID, outcome) in try await connection.query(
+        for (id, movieID, outcome) in try await connection.allRows(
             "SELECT id, movie_id, outcome FROM watchlist_change WHERE owner = \(owner) ORDER BY sequence", logger: logger
         ).decode((String, Int, String).self) {
             lines.append(WatchlistJournalEntry(changeID: id, movieID: movieID, outcome: WatchlistChangeOutcome(rawValue: outcome) ?? .applied))
@@ -106,7 +106,7 @@ enum PostgresWatchlist {
 
     static func entries(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [WatchlistEntry] {
         var entries: [WatchlistEntry] = []
-        for try await (movieID, note, changedAt, device, removed) in try await connection.query(query, logger: logger)
+        for (movieID, note, changedAt, device, removed) in try await connection.allRows(query, logger: logger)
             .decode((Int, String, Int64, String, Bool).self) {
             entries.append(WatchlistEntry(movieID: movieID, note: note, version: WatchlistVersion(changedAt: changedAt, device: device), removed: removed))
         }

@@ -99,8 +99,7 @@ extension ServerDatabaseTests.SearchContractTests {
     func snapshotInParts(backend: Backend) async throws {
         let location = try await backend.makeLocation()
         let opened = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout, tierReading: .bySize, searchIndexing: .inProcess)
-        let importer = try #require(opened as? any CatalogImporting)
-        _ = try await importer.importMovies(SearchContract.catalog.movies, batchSize: 1000) { _ in }
+        _ = try await opened.importMovies(SearchContract.catalog.movies, batchSize: 1000) { _ in }
         let probe = MovieSearch(words: ["the"], limit: 40)
         let made = try await opened.search(probe).map(\.movie.id)
         await opened.close()
@@ -136,7 +135,7 @@ enum SnapshotParts {
                 }
             }
         case let .postgres(postgres):
-            try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
+            _ = try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
                 try await connection.query("DELETE FROM search_index_snapshot", logger: quietLogger)
                 for (part, data) in pieces.enumerated() {
                     let bytes = ByteBuffer(bytes: data)
@@ -191,7 +190,7 @@ enum SnapshotDamage: CaseIterable, CustomStringConvertible {
         case let .sqlite(path) where self == .removed:
             try await DatabaseQueue(path: path).write { try $0.execute(sql: "DELETE FROM search_index_snapshot") }
         case let .postgres(postgres) where self == .removed:
-            try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
+            _ = try await PostgresCluster.required().withSession(on: "/\(postgres.database)") { connection in
                 try await connection.query("DELETE FROM search_index_snapshot", logger: quietLogger)
             }
         case let .sqlite(path):
