@@ -7,7 +7,7 @@ import PostgresNIO
 /// A readable reason for a PostgreSQL failure. `PSQLError`'s own description is deliberately
 /// vague; this takes the server's message or the connection's underlying error, never the
 /// query's bound values.
-enum PostgresErrorText {
+package enum PostgresErrorText {
     /// The error inside a failed transaction: what its closure, `BEGIN` or `COMMIT` threw, not
     /// postgres-nio's wrapper (whose description is a dump of source locations).
     static func unwrapped(_ error: any Error) -> any Error {
@@ -24,7 +24,23 @@ enum PostgresErrorText {
             return message + code
         }
         if let underlying = error.underlying { return connectionFailure(underlying) }
-        return "\(error.code)"
+        return words(for: error.code)
+    }
+
+    /// What a failure without the server's own message means, for a person; never the code's name.
+    package static func words(for code: PSQLError.Code) -> String {
+        switch code {
+        case .serverClosedConnection: "the server closed the connection"
+        case .clientClosedConnection: "the connection was closed before the answer came"
+        case .connectionError: "the connection failed"
+        case .uncleanShutdown: "the connection ended without a proper goodbye"
+        case .poolClosed: "the server is shutting down its connections"
+        case .queryCancelled: "the query was cancelled"
+        case .sslUnsupported, .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest: "the server does not speak TLS as asked"
+        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError: "the sign-in to the server failed (check the user and password)"
+        case .tooManyParameters: "the query had more values than PostgreSQL takes at once"
+        default: "the server's answer could not be read"
+        }
     }
 
     /// Whether the failure is about reaching the server, not about a query.
