@@ -24,12 +24,13 @@ import NIOHTTP1
 ///   reset, and does not wait for a timeout;
 /// - a request without keep-alive (HTTP/1.0 by default, or `Connection: close`): closed once
 ///   every request read on it is answered;
-/// - a kept-alive connection with nothing to do while the server is at its connection cap: each
-///   one is listed in ``IdleConnections`` from the moment its last answer is written until bytes
-///   of the next request arrive, and the oldest is closed to admit a new client;
+/// - a kept-alive connection with nothing to do while the server is at its connection cap (idle
+///   from its last answer until bytes of the next request arrive): the oldest is closed to admit
+///   a new client;
 /// - at the cap, before those, a connection that has sent no whole request head within
-///   ``IdleConnections/silenceAllowedAtCap`` of its opening, or of the first byte of its next head
-///   (listed from then until the head is read).
+///   ``IdleConnections/silenceAllowedAtCap`` of its opening, or of the first byte of its next head.
+///
+/// The connection's ``standing`` says which it is; ``IdleConnections`` reads it only at the cap.
 ///
 /// The timeouts share one timer that is moved only when a deadline comes closer, so a busy
 /// connection schedules nothing per request.
@@ -58,6 +59,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     private var lingering: (drained: Int, deadline: Scheduled<Void>)?
     private let connections: IdleConnections?
+    /// The connections of this one's event loop, which it joins while open.
+    private var loopConnections: LoopConnections?
+    private var context: ChannelHandlerContext?
+    /// The context of the ``HeadArrivalWatch`` before the HTTP codec, where bytes go out as they are.
+    private var byteContext: ChannelHandlerContext?
+    private var isClosingToMakeRoom = false
 
     /// The least a request body must average, in bytes a second, once the header timeout has
     /// passed since its head.
@@ -66,7 +73,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The most a lingering close drains, and for how long.
     static let lingerLimit = 256 * 1024
     static let lingerTime = TimeAmount.seconds(2)
-    private var isListedIdle = false
 
     init(limits: ConnectionLimits, connections: IdleConnections? = nil) {
         headerTimeout = Self.timeAmount(limits.headerTimeout)
@@ -81,6 +87,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { start(context) }
     }
 
@@ -92,19 +99,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         stopTimer()
         lingering?.deadline.cancel()
-        unlistIdle()
-        unlistSilent()
-        closeIfSilent = nil
-        closeIfIdle = nil
+        leave()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopTimer()
-        unlistIdle()
-        unlistSilent()
-        closeIfSilent = nil
-        closeIfIdle = nil
+        leave()
+        self.context = nil
+        byteContext = nil
+    }
+
+    /// The ``HeadArrivalWatch`` before the decoder was added, with its context.
+    func watchAdded(_ context: ChannelHandlerContext) {
+        byteContext = context
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -118,7 +126,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case let .head(head):
             awaitingHeadSince = nil
             headBytesPending = false
-            unlistSilent()
             if head.method == .CONNECT {
                 refuse(context, version: head.version, status: .methodNotAllowed, extraHeaders: [("Allow", "GET, HEAD, POST")],
                        body: #"{"error":"method_not_allowed","error_description":"This server does not tunnel CONNECT requests."}"#)
@@ -162,11 +169,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         lastActivity = .now()
         guard !isReadingRequest, !refusing else { return }
         headBytesPending = true
-        unlistIdle()
         if unanswered == 0, awaitingHeadSince == nil {
             awaitingHeadSince = lastActivity
             scheduleCheck(context)
-            listSilent(context)
         }
     }
 
@@ -199,90 +204,58 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
             return
         }
-        if let connections {
-            let written = promise ?? context.eventLoop.makePromise()
-            context.write(data, promise: written)
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            written.futureResult.whenSuccess { _ in
-                let (handler, context) = bound.value
-                handler.listIdle(context, in: connections)
-            }
-        } else {
-            context.write(data, promise: promise)
-        }
+        context.write(data, promise: promise)
         awaitNextHead(context)
+        if let connections, connections.isFull, isIdle { connections.makeRoom() }
     }
 
-    /// Lists the connection in ``IdleConnections`` once its answers are written, if it is still
-    /// idle; at the cap, the oldest idle connection (maybe this one) is closed at once.
-    private func listIdle(_ context: ChannelHandlerContext, in connections: IdleConnections) {
-        guard isIdle, !isListedIdle, context.channel.isActive else { return }
-        isListedIdle = true
-        let close = closeIfIdle ?? {
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            return {
-                eventLoop.submit {
-                    let (handler, context) = bound.value
-                    guard handler.isListedIdle, handler.isIdle else { return false }
-                    handler.isListedIdle = false
-                    context.close(promise: nil)
-                    return true
-                }
-            }
-        }()
-        closeIfIdle = close
-        connections.becameIdle(ObjectIdentifier(self), close: close)
-        if connections.isFull { connections.closeOldestIdle() }
+    /// Where the connection stands for ``IdleConnections`` at the cap: silent since its opening or
+    /// its next head's first byte, idle since its last answer, or neither (reading or answering a
+    /// request, closing).
+    enum Standing: Equatable {
+        case silent(since: NIODeadline)
+        case idle(since: NIODeadline)
     }
 
-    /// Closes the connection if it is still idle, made once a connection (a closure per answer
-    /// cost an allocation on the hot path).
-    private var closeIfIdle: IdleConnections.CloseIfIdle?
+    var standing: Standing? {
+        guard unanswered == 0, !isReadingRequest, !refusing, !closesAfterAnswers, !isClosingToMakeRoom, lingering == nil else { return nil }
+        if let awaitingHeadSince { return .silent(since: awaitingHeadSince) }
+        return headBytesPending ? nil : .idle(since: lastActivity)
+    }
 
-    private func unlistIdle() {
-        guard isListedIdle else { return }
-        isListedIdle = false
-        connections?.becameBusy(ObjectIdentifier(self))
+    /// Closes the connection to admit another if it still stands as `expected`, once what was
+    /// written before is out (an answer still in the socket's queue is not cut off).
+    func closeToMakeRoom(ifStill expected: Standing) -> Bool {
+        guard let context, standing == expected else { return false }
+        isClosingToMakeRoom = true
+        guard let byteContext else {
+            context.close(promise: nil)
+            return true
+        }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        byteContext.writeAndFlush(NIOAny(ByteBuffer()), promise: written)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+        return true
+    }
+
+    private func join(_ context: ChannelHandlerContext) {
+        guard let connections, loopConnections == nil else { return }
+        let joined = connections.connections(on: context.eventLoop)
+        joined.join(self)
+        loopConnections = joined
+    }
+
+    private func leave() {
+        loopConnections?.leave(self)
+        loopConnections = nil
     }
 
     private func start(_ context: ChannelHandlerContext) {
         lastActivity = .now()
         awaitingHeadSince = lastActivity
         scheduleCheck(context)
-        listSilent(context)
-    }
-
-    /// Whether the connection is listed in ``IdleConnections`` as one that has sent no head yet.
-    private var isListedSilent = false
-
-    /// Closes the connection if it is still waiting for a whole head, made once a connection.
-    private var closeIfSilent: IdleConnections.CloseIfIdle?
-
-    private func listSilent(_ context: ChannelHandlerContext) {
-        guard let connections, !isListedSilent, let since = awaitingHeadSince else { return }
-        isListedSilent = true
-        let close = closeIfSilent ?? {
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            return {
-                eventLoop.submit {
-                    let (handler, context) = bound.value
-                    guard handler.isListedSilent, handler.awaitingHeadSince != nil, !handler.isReadingRequest, handler.unanswered == 0 else { return false }
-                    handler.isListedSilent = false
-                    context.close(promise: nil)
-                    return true
-                }
-            }
-        }()
-        closeIfSilent = close
-        connections.openedSilent(ObjectIdentifier(self), since: since, eventLoop: context.eventLoop, close: close)
-    }
-
-    private func unlistSilent() {
-        guard isListedSilent else { return }
-        isListedSilent = false
-        connections?.spoke(ObjectIdentifier(self))
+        join(context)
     }
 
     /// The earliest moment the connection may have to be closed, if any.
@@ -354,7 +327,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         extraHeaders: [(String, String)] = [], body: String
     ) {
         refusing = true
-        unlistIdle()
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.utf8.count))

@@ -2,7 +2,8 @@ import NIOCore
 
 /// Sits before the HTTP decoder and tells the connection's ``ConnectionGuard`` when bytes arrive,
 /// which the decoded request parts cannot say: when the next request on a kept-alive connection
-/// begins, and that a trickled head is still coming in.
+/// begins, and that a trickled head is still coming in. Its context is where the guard writes
+/// past the HTTP codec (an empty write, to close once what is queued is out).
 final class HeadArrivalWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -16,6 +17,7 @@ final class HeadArrivalWatch: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         guardContext = try? context.pipeline.syncOperations.context(handler: connectionGuard)
+        connectionGuard.watchAdded(context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -8,30 +8,30 @@ import Synchronization
 /// have had ``silenceAllowedAtCap`` (a client that opens sockets and sends nothing, slowloris),
 /// then the kept-alive ones with nothing to do, oldest idle first, as nginx reuses its kept-alive
 /// connections when it runs out. A connection reading or answering a request is never closed.
+///
+/// Each connection keeps its own standing (silent since, idle since) in its ``ConnectionGuard``,
+/// on its event loop, where every request changes it without a lock. This registry is touched
+/// when a connection opens and closes, and read only at the cap: each event loop is asked for its
+/// connections' standings, one look at a time.
 final class IdleConnections: Sendable {
-    /// Closes its connection on the connection's event loop if it is still idle (or still silent)
-    /// there, and says whether it did.
-    typealias CloseIfIdle = @Sendable () -> EventLoopFuture<Bool>
-
     /// How long a new connection may stay without a whole request head while the server is at its
     /// cap, before it is closed to admit another client.
     static let silenceAllowedAtCap = TimeAmount.seconds(1)
 
-    private struct State {
-        var nextOrder: UInt64 = 0
-        /// Idle connections by their id, each with when it became idle (an order, oldest lowest).
-        var idle: [ObjectIdentifier: (order: UInt64, close: CloseIfIdle)] = [:]
-        /// Connections that have sent no whole request head yet, with when they opened.
-        var silent: [ObjectIdentifier: (since: NIODeadline, eventLoop: any EventLoop, close: CloseIfIdle)] = [:]
-        /// Whether a later look for silent connections to close is scheduled.
-        var recheckScheduled = false
-    }
-
     let maximum: Int
     private let silenceAllowed: TimeAmount
-    private let state = NIOLockedValueBox(State())
+    private let loops = NIOLockedValueBox<[ObjectIdentifier: LoopConnections]>([:])
     /// Open connections: an atomic, as each answer asks whether the server is at its cap.
     private let open = Atomic(0)
+    private let look = NIOLockedValueBox(LookState())
+
+    /// Whether a look for connections to close runs, whether another is wanted after it, and
+    /// whether a later one waits for a silent connection's time to be up.
+    private struct LookState {
+        var isRunning = false
+        var isWantedAgain = false
+        var recheckScheduled = false
+    }
 
     init(maximum: Int, silenceAllowed: TimeAmount = IdleConnections.silenceAllowedAtCap) {
         self.maximum = maximum
@@ -45,79 +45,132 @@ final class IdleConnections: Sendable {
         if now >= maximum { makeRoom() }
     }
 
-    /// `connection` opened at `since` and has sent no whole request head.
-    func openedSilent(_ connection: ObjectIdentifier, since: NIODeadline, eventLoop: any EventLoop, close: @escaping CloseIfIdle) {
-        state.withLockedValue { $0.silent[connection] = (since, eventLoop, close) }
+    func closed() {
+        open.subtract(1, ordering: .relaxed)
     }
 
-    /// `connection` sent its first request head, or closed.
-    func spoke(_ connection: ObjectIdentifier) {
-        _ = state.withLockedValue { $0.silent.removeValue(forKey: connection) }
+    /// The connections on `eventLoop`, where a new connection joins (once a connection: a lock).
+    func connections(on eventLoop: any EventLoop) -> LoopConnections {
+        loops.withLockedValue { loops in
+            if let known = loops[ObjectIdentifier(eventLoop)] { return known }
+            let made = LoopConnections(eventLoop: eventLoop)
+            loops[ObjectIdentifier(eventLoop)] = made
+            return made
+        }
     }
 
     /// At the cap: closes as many connections as it takes to admit one more (NIO may have
     /// accepted a few past the cap in one read): those silent longest that have had their time
     /// first, then the oldest idle ones; when that is not enough, looks again once the oldest
-    /// silent one's time is up.
+    /// silent one's time is up. Calls while a look runs make one more look after it.
     func makeRoom() {
+        let starts = look.withLockedValue { look in
+            if look.isRunning {
+                look.isWantedAgain = true
+                return false
+            }
+            look.isRunning = true
+            return true
+        }
+        if starts { lookForRoom() }
+    }
+
+    private func lookForRoom() {
+        let needed = open.load(ordering: .relaxed) - maximum + 1
+        let loops = loops.withLockedValue { Array($0.values) }
+        guard needed > 0, let first = loops.first else { return lookEnded() }
         let now = NIODeadline.now()
-        let open = open.load(ordering: .relaxed)
-        let (silent, missing, recheck) = state.withLockedValue { state -> ([CloseIfIdle], Int, (NIODeadline, any EventLoop)?) in
-            let needed = open - maximum + 1
-            guard needed > 0 else { return ([], 0, nil) }
-            let byAge = state.silent.sorted { $0.value.since < $1.value.since }
-            let due = byAge.prefix { $0.value.since + silenceAllowed <= now }.prefix(needed)
-            for entry in due { state.silent.removeValue(forKey: entry.key) }
-            var recheck: (NIODeadline, any EventLoop)?
-            if due.count < needed, let young = state.silent.min(by: { $0.value.since < $1.value.since }), !state.recheckScheduled {
-                state.recheckScheduled = true
-                recheck = (young.value.since + silenceAllowed, young.value.eventLoop)
+        let standings = loops.map { connections in connections.eventLoop.submit { connections.standings() } }
+        EventLoopFuture.whenAllSucceed(standings, on: first.eventLoop).whenComplete { [self] result in
+            let all = (try? result.get())?.flatMap { $0 } ?? []
+            let due = all.filter { $0.silentSince.map { $0 + silenceAllowed <= now } ?? false }
+                .sorted { $0.since < $1.since }.prefix(needed)
+            let idle = all.filter { $0.silentSince == nil }.sorted { $0.since < $1.since }.prefix(needed - due.count)
+            if due.count + idle.count < needed, let young = all.filter({ $0.silentSince != nil }).map(\.since).min() {
+                recheck(at: young + silenceAllowed, on: first.eventLoop)
             }
-            return (due.map(\.value.close), needed - due.count, recheck)
-        }
-        for close in silent {
-            close().whenSuccess { [self] closed in
-                if !closed, isFull { makeRoom() }
+            let closes = (due + idle).map { candidate in
+                candidate.connections.eventLoop.submit { candidate.connections.close(candidate) }
             }
-        }
-        if let (deadline, eventLoop) = recheck {
-            eventLoop.scheduleTask(deadline: deadline) { [self] in
-                state.withLockedValue { $0.recheckScheduled = false }
-                if isFull { makeRoom() }
+            EventLoopFuture.whenAllSucceed(closes, on: first.eventLoop).whenComplete { [self] closed in
+                let missed = (try? closed.get())?.contains(false) ?? true
+                if missed { look.withLockedValue { $0.isWantedAgain = true } }
+                lookEnded()
             }
         }
-        for _ in 0..<missing { closeOldestIdle() }
     }
 
-    func closed() {
-        open.subtract(1, ordering: .relaxed)
-    }
-
-    /// `connection` answered everything it read and waits for the next request.
-    func becameIdle(_ connection: ObjectIdentifier, close: @escaping CloseIfIdle) {
-        state.withLockedValue { state in
-            state.nextOrder += 1
-            state.idle[connection] = (state.nextOrder, close)
+    /// Runs the look wanted meanwhile, if the server is still at its cap.
+    private func lookEnded() {
+        let again = look.withLockedValue { look in
+            let again = look.isWantedAgain
+            look.isWantedAgain = false
+            look.isRunning = again
+            return again
+        }
+        guard again else { return }
+        if isFull {
+            lookForRoom()
+        } else {
+            look.withLockedValue { $0.isRunning = false }
         }
     }
 
-    /// `connection` began a request, or closed.
-    func becameBusy(_ connection: ObjectIdentifier) {
-        _ = state.withLockedValue { state in state.idle.removeValue(forKey: connection) }
+    private func recheck(at deadline: NIODeadline, on eventLoop: any EventLoop) {
+        let schedules = look.withLockedValue { look in
+            defer { look.recheckScheduled = true }
+            return !look.recheckScheduled
+        }
+        guard schedules else { return }
+        eventLoop.scheduleTask(deadline: deadline) { [self] in
+            look.withLockedValue { $0.recheckScheduled = false }
+            if isFull { makeRoom() }
+        }
+    }
+}
+
+/// The open connections of one event loop, read and changed only on it.
+final class LoopConnections: @unchecked Sendable {
+    let eventLoop: any EventLoop
+    private var members: [ObjectIdentifier: ConnectionGuard] = [:]
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
     }
 
-    /// Closes the idle connection that has been idle longest, if any; one that turned busy
-    /// meanwhile is skipped for the next.
-    func closeOldestIdle() {
-        let candidate = state.withLockedValue { state -> CloseIfIdle? in
-            guard let oldest = state.idle.min(by: { $0.value.order < $1.value.order }) else { return nil }
-            state.idle.removeValue(forKey: oldest.key)
-            return oldest.value.close
+    /// Where a connection stands at a look: silent since its head began (or it opened), or idle
+    /// since its last answer.
+    struct Standing {
+        let connections: LoopConnections
+        let member: ObjectIdentifier
+        let since: NIODeadline
+        let silentSince: NIODeadline?
+    }
+
+    func join(_ member: ConnectionGuard) {
+        eventLoop.preconditionInEventLoop()
+        members[ObjectIdentifier(member)] = member
+    }
+
+    func leave(_ member: ConnectionGuard) {
+        members.removeValue(forKey: ObjectIdentifier(member))
+    }
+
+    fileprivate func standings() -> [Standing] {
+        members.compactMap { id, member in
+            switch member.standing {
+            case let .silent(since): Standing(connections: self, member: id, since: since, silentSince: since)
+            case let .idle(since): Standing(connections: self, member: id, since: since, silentSince: nil)
+            case nil: nil
+            }
         }
-        guard let candidate else { return }
-        candidate().whenSuccess { [self] closed in
-            if !closed { closeOldestIdle() }
-        }
+    }
+
+    /// Closes the connection if it still stands as it did at the look; says whether it did.
+    fileprivate func close(_ standing: Standing) -> Bool {
+        guard let member = members[standing.member] else { return false }
+        let expected: ConnectionGuard.Standing = standing.silentSince.map { .silent(since: $0) } ?? .idle(since: standing.since)
+        return member.closeToMakeRoom(ifStill: expected)
     }
 }
 
