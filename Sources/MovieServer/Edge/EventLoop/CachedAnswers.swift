@@ -63,7 +63,8 @@ struct CachedAnswers: Sendable {
         let body: ByteBuffer?
         switch kept {
         case let .found(cached):
-            let notModified = CachingDirectives.isNotModified(request.headers["If-None-Match"], body: cached)
+            let notModified = request.headers.contains(name: "If-None-Match")
+                && CachingDirectives.isNotModified(request.headers["If-None-Match"], body: cached)
             headers = HTTPHeaders()
             headers.reserveCapacity(6)
             caching.addHeaderFields(for: cached, notModified: notModified) { headers.add(name: $0.rawName, value: $1) }
@@ -77,7 +78,11 @@ struct CachedAnswers: Sendable {
             }
         case let .notFound(_, errorBody):
             status = .notFound
-            headers = ["Content-Type": "application/json", "Cache-Control": "no-store", "Content-Length": String(errorBody.readableBytes)]
+            headers = HTTPHeaders()
+            headers.reserveCapacity(5)
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Cache-Control", value: "no-store")
+            headers.add(name: "Content-Length", value: String(errorBody.readableBytes))
             body = errorBody
         }
         headers.add(name: "Date", value: date)
