@@ -108,9 +108,9 @@ extension ServerDatabaseTests {
         @Test("wrong passwords through A and B count against one limit: the address's fourth try waits on either", arguments: Backend.databases)
         func limitsAreShared(backend: Backend) async throws {
             let location = try await backend.makeLocation()
-            let first = try await location.open(logger: quietLogger)
+            let first = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout)
             let second: any ServerStorage
-            do { second = try await location.open(logger: quietLogger) } catch {
+            do { second = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout) } catch {
                 await first.close()
                 throw error
             }
@@ -138,9 +138,9 @@ extension ServerDatabaseTests {
         @Test("of 20 attempts at once under one key with a limit of 5, on two instances' storage, exactly 5 are counted", arguments: Backend.databases)
         func concurrentAttempts(backend: Backend) async throws {
             let location = try await backend.makeLocation()
-            let first = try await location.open(logger: quietLogger)
+            let first = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout)
             let second: any ServerStorage
-            do { second = try await location.open(logger: quietLogger) } catch {
+            do { second = try await location.open(logger: quietLogger, queryTimeout: generousQueryTimeout) } catch {
                 await first.close()
                 throw error
             }
