@@ -11,7 +11,9 @@ import PostgresNIO
 /// PostgresNIO 1.x traps on them (`RowStreamStateMachine.channelReadComplete`: "How can we
 /// receive a body part, after a channelReadComplete, but no read has been forwarded yet"): the
 /// whole process ended, where a lost connection is an error a caller can report. Rows taken as
-/// they arrive leave no such pause, so the same loss is thrown here.
+/// they arrive leave no such pause, so the same loss is thrown here. A cancelled task stops taking
+/// rows at the next one that arrives and throws `CancellationError` once PostgresNIO has let the
+/// rest of the result go by (it does not ask the server to stop).
 extension PostgresConnection {
     /// Every row of `query`.
     package func allRows(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> [PostgresRow] {
@@ -24,10 +26,20 @@ extension PostgresConnection {
         _ transform: @escaping @Sendable (PostgresRow) throws -> Row
     ) async throws -> [Row] {
         let rows = NIOLockedValueBox<[Row]>([])
-        _ = try await self.query(query, logger: logger, file: file, line: line) { row in
-            let value = try transform(row)
-            rows.withLockedValue { $0.append(value) }
-        }.get()
+        let cancelled = NIOLockedValueBox(false)
+        try await withTaskCancellationHandler {
+            do {
+                _ = try await self.query(query, logger: logger, file: file, line: line) { row in
+                    if cancelled.withLockedValue({ $0 }) { throw CancellationError() }
+                    let value = try transform(row)
+                    rows.withLockedValue { $0.append(value) }
+                }.get()
+            } catch where cancelled.withLockedValue({ $0 }) {
+                throw CancellationError()
+            }
+        } onCancel: {
+            cancelled.withLockedValue { $0 = true }
+        }
         return rows.withLockedValue { $0 }
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import MovieServer
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
@@ -23,19 +24,19 @@ enum PostgresSearchIndexSnapshots {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             let version = try await PostgresSearchEntries.version(connection, logger: logger)
-            let rows = try await connection.allRows(
+            let read = NIOLockedValueBox(PartsRead())
+            _ = try await connection.allRows(
                 "SELECT part, parts, data FROM search_index_snapshot WHERE version = \(version) ORDER BY part", logger: logger
-            )
-            var bytes: [UInt8] = []
-            var expected = 0, total: Int?
-            for (part, parts, data) in try rows.decode((Int, Int, ByteBuffer).self) {
-                guard part == expected, total == nil || total == parts else { return (version, []) }
-                (expected, total) = (part + 1, parts)
-                bytes += data.readableBytesView
+            ) { row in
+                let (part, parts, data) = try row.decode((Int, Int, ByteBuffer).self)
+                read.withLockedValue { $0.add(part: part, of: parts, data) }
             }
-            guard let total else { return nil }
-            guard total == expected else { return (version, []) }
-            return (version, bytes)
+            return read.withLockedValue { read in
+                guard read.isInOrder else { return (version, []) }
+                guard let total = read.total else { return nil }
+                guard total == read.expected else { return (version, []) }
+                return (version, read.bytes)
+            }
         }
     }
 
@@ -83,5 +84,24 @@ enum PostgresSearchIndexSnapshots {
                 """, logger: logger)
             guard !inserted.isEmpty else { return }
         }
+    }
+}
+
+/// The parts of a stored snapshot as they arrive, joined while they come in their order (each is
+/// let go once copied, so a snapshot is held once, not twice).
+private struct PartsRead {
+    var bytes: [UInt8] = []
+    var expected = 0
+    var total: Int?
+    var isInOrder = true
+
+    mutating func add(part: Int, of parts: Int, _ data: ByteBuffer) {
+        guard isInOrder, part == expected, total == nil || total == parts else {
+            isInOrder = false
+            bytes = []
+            return
+        }
+        (expected, total) = (part + 1, parts)
+        bytes += data.readableBytesView
     }
 }

@@ -13,7 +13,7 @@ extension PostgresStorage: AttemptStorage {
                 // Each key's count and insert one attempt at a time across instances. The locks are
                 // taken in the order of their hashes, so two attempts that share keys never wait
                 // for each other in a ring (two keys of one hash are one lock, taken twice).
-                try await connection.query(
+                _ = try await connection.allRows(
                     """
                     SELECT pg_advisory_xact_lock(\(Self.attemptLockSpace), hashtext(key))
                     FROM (SELECT DISTINCT unnest(\(keys)::text[]) AS key) AS keys ORDER BY hashtext(key)

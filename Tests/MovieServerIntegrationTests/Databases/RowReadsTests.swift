@@ -45,6 +45,32 @@ extension ServerDatabaseTests {
     }
 }
 
+extension ServerDatabaseTests.RowReadsTests {
+    @Test("a read whose task is cancelled while a long result streams in stops taking rows and throws; the connection answers the next query")
+    func cancelledMidResult() async throws {
+        let cluster = try PostgresCluster.required()
+        let database = try await cluster.makeDatabase()
+        let seen = NIOLockedValueBox(0)
+        try await cluster.withSession(on: database) { connection in
+            let reached = AsyncStream<Void>.makeStream()
+            let read = Task {
+                try await connection.allRows("SELECT n, repeat('x', 120) FROM generate_series(1, 1000000) AS n", logger: quietLogger) { row in
+                    let (number, _) = try row.decode((Int, String).self)
+                    if seen.withLockedValue({ $0 += 1; return $0 }) == 1000 { reached.continuation.yield() }
+                    return number
+                }
+            }
+            var arrivals = reached.stream.makeAsyncIterator()
+            _ = await arrivals.next()
+            read.cancel()
+            await #expect(throws: CancellationError.self) { try await read.value }
+            #expect(seen.withLockedValue { $0 } < 1_000_000, "it stopped taking rows")
+            let answer = try await connection.allRows("SELECT 41 + 1", logger: quietLogger).decode(Int.self).first
+            #expect(answer == 42)
+        }
+    }
+}
+
 extension Result where Failure == any Error {
     fileprivate init(catching body: () async throws -> Success) async {
         do {

@@ -116,7 +116,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refusing else { return }
+        guard !refusing, !isClosingToMakeRoom else { return }
         if lingering != nil {
             drain(context, unwrapInboundIn(data))
             return
@@ -224,18 +224,26 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Closes the connection to admit another if it still stands as `expected`, once what was
-    /// written before is out (an answer still in the socket's queue is not cut off).
-    func closeToMakeRoom(ifStill expected: Standing) -> Bool {
+    /// written before is out (an answer still in the socket's queue is not cut off), or after
+    /// ``lingerTime`` when the client does not read it; calls `closed` once it is closed. A request
+    /// that arrives meanwhile is not read: the client sees the connection close before any answer
+    /// to it, which an HTTP client retries on a new connection.
+    func closeToMakeRoom(ifStill expected: Standing, closed: @escaping @Sendable () -> Void) -> Bool {
         guard let context, standing == expected else { return false }
         isClosingToMakeRoom = true
+        context.channel.closeFuture.whenComplete { _ in closed() }
         guard let byteContext else {
             context.close(promise: nil)
             return true
         }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         let written = context.eventLoop.makePromise(of: Void.self)
         byteContext.writeAndFlush(NIOAny(ByteBuffer()), promise: written)
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+        let deadline = context.eventLoop.scheduleTask(in: Self.lingerTime) { bound.value.close(promise: nil) }
+        written.futureResult.whenComplete { _ in
+            deadline.cancel()
+            bound.value.close(promise: nil)
+        }
         return true
     }
 

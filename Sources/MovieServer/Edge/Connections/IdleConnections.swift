@@ -23,6 +23,8 @@ final class IdleConnections: Sendable {
     private let loops = NIOLockedValueBox<[ObjectIdentifier: LoopConnections]>([:])
     /// Open connections: an atomic, as each answer asks whether the server is at its cap.
     private let open = Atomic(0)
+    /// Connections chosen and being closed (they still count as open until they are).
+    private let closing = Atomic(0)
     private let look = NIOLockedValueBox(LookState())
 
     /// Whether a look for connections to close runs, whether another is wanted after it, and
@@ -60,9 +62,10 @@ final class IdleConnections: Sendable {
     }
 
     /// At the cap: closes as many connections as it takes to admit one more (NIO may have
-    /// accepted a few past the cap in one read): those silent longest that have had their time
-    /// first, then the oldest idle ones; when that is not enough, looks again once the oldest
-    /// silent one's time is up. Calls while a look runs make one more look after it.
+    /// accepted a few past the cap in one read; those already being closed count as gone): those
+    /// silent longest that have had their time first, then the oldest idle ones; when that is not
+    /// enough, looks again once the oldest silent one's time is up. Calls while a look runs make
+    /// one more look after it. A look costs a pass over the open connections' standings.
     func makeRoom() {
         let starts = look.withLockedValue { look in
             if look.isRunning {
@@ -76,31 +79,46 @@ final class IdleConnections: Sendable {
     }
 
     private func lookForRoom() {
-        let needed = open.load(ordering: .relaxed) - maximum + 1
+        let needed = open.load(ordering: .relaxed) - closing.load(ordering: .relaxed) - maximum + 1
         let loops = loops.withLockedValue { Array($0.values) }
         guard needed > 0, let first = loops.first else { return lookEnded() }
         let now = NIODeadline.now()
         let standings = loops.map { connections in connections.eventLoop.submit { connections.standings() } }
         EventLoopFuture.whenAllSucceed(standings, on: first.eventLoop).whenComplete { [self] result in
             let all = (try? result.get())?.flatMap { $0 } ?? []
-            let due = all.filter { $0.silentSince.map { $0 + silenceAllowed <= now } ?? false }
-                .sorted { $0.since < $1.since }.prefix(needed)
-            let idle = all.filter { $0.silentSince == nil }.sorted { $0.since < $1.since }.prefix(needed - due.count)
-            if due.count + idle.count < needed, let young = all.filter({ $0.silentSince != nil }).map(\.since).min() {
+            let silent = all.filter { $0.silentSince != nil }
+            let due = Self.oldest(silent.filter { $0.since + silenceAllowed <= now }, count: needed)
+            let idle = Self.oldest(all.filter { $0.silentSince == nil }, count: needed - due.count)
+            if due.count + idle.count < needed, let young = silent.map(\.since).filter({ $0 + silenceAllowed > now }).min() {
                 recheck(at: young + silenceAllowed, on: first.eventLoop)
             }
             let closes = (due + idle).map { candidate in
-                candidate.connections.eventLoop.submit { candidate.connections.close(candidate) }
+                candidate.connections.eventLoop.submit { [self] in
+                    closing.add(1, ordering: .relaxed)
+                    let closes = candidate.connections.close(candidate) { [self] in closing.subtract(1, ordering: .relaxed) }
+                    if !closes { closing.subtract(1, ordering: .relaxed) }
+                    return closes
+                }
             }
-            EventLoopFuture.whenAllSucceed(closes, on: first.eventLoop).whenComplete { [self] closed in
-                let missed = (try? closed.get())?.contains(false) ?? true
-                if missed { look.withLockedValue { $0.isWantedAgain = true } }
-                lookEnded()
-            }
+            // A candidate that turned busy meanwhile is not chased: its next answer at the cap
+            // asks for a look again.
+            EventLoopFuture.whenAllComplete(closes, on: first.eventLoop).whenComplete { [self] _ in lookEnded() }
         }
     }
 
-    /// Runs the look wanted meanwhile, if the server is still at its cap.
+    /// The `count` standings that began first, oldest first: a pass per one when few are wanted
+    /// (one, as a rule), a sort otherwise.
+    private static func oldest(_ standings: [LoopConnections.Standing], count: Int) -> [LoopConnections.Standing] {
+        guard count > 0, !standings.isEmpty else { return [] }
+        guard count <= 4 else { return Array(standings.sorted { $0.since < $1.since }.prefix(count)) }
+        var left = standings, chosen: [LoopConnections.Standing] = []
+        while chosen.count < count, let index = left.indices.min(by: { left[$0].since < left[$1].since }) {
+            chosen.append(left.remove(at: index))
+        }
+        return chosen
+    }
+
+    /// Runs the look wanted meanwhile (it ends at once if the server is no longer at its cap).
     private func lookEnded() {
         let again = look.withLockedValue { look in
             let again = look.isWantedAgain
@@ -108,12 +126,7 @@ final class IdleConnections: Sendable {
             look.isRunning = again
             return again
         }
-        guard again else { return }
-        if isFull {
-            lookForRoom()
-        } else {
-            look.withLockedValue { $0.isRunning = false }
-        }
+        if again { lookForRoom() }
     }
 
     private func recheck(at deadline: NIODeadline, on eventLoop: any EventLoop) {
@@ -166,16 +179,18 @@ final class LoopConnections: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection if it still stands as it did at the look; says whether it did.
-    fileprivate func close(_ standing: Standing) -> Bool {
+    /// Closes the connection if it still stands as it did at the look; says whether it does, and
+    /// calls `closed` once it is closed.
+    fileprivate func close(_ standing: Standing, closed: @escaping @Sendable () -> Void) -> Bool {
         guard let member = members[standing.member] else { return false }
         let expected: ConnectionGuard.Standing = standing.silentSince.map { .silent(since: $0) } ?? .idle(since: standing.since)
-        return member.closeToMakeRoom(ifStill: expected)
+        return member.closeToMakeRoom(ifStill: expected, closed: closed)
     }
 }
 
 /// Hummingbird's connection cap, backed by ``IdleConnections``: it stops accepting at the cap, and
-/// at the cap it closes the oldest idle kept-alive connection to make room.
+/// at the cap it closes silent connections that have had their time, then the oldest idle ones, to
+/// make room.
 struct CappedConnections: AvailableConnectionsDelegate {
     let connections: IdleConnections
 
