@@ -68,6 +68,25 @@ struct EventLoopAnswerTests {
         }
     }
 
+    @Test("a HEAD answered on the event loop leaves the routed answer after it on the connection its body")
+    func headBeforeARoutedAnswer() async throws {
+        try await withMovieServer { server in
+            let client = ServerClient(server: server)
+            let list = try await client.get("/api/movies/topGrossing/2016")
+            let answeredBefore = try await EventLoopAnswering.eventLoopAnswers(server)
+            let pipelined = "HEAD /api/movies/topGrossing/2016 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                + EventLoopAnswering.request("GET", "/api/movies/2")
+            let reply = try await RawConnection.exchange(port: server.port, pipelined)
+            let parts = reply.text.components(separatedBy: "HTTP/1.1 200 OK\r\n")
+            #expect(parts.count == 3)
+            let headAnswer = parts.count == 3 ? parts[1] : ""
+            #expect(headAnswer.hasSuffix("\r\n\r\n") && headAnswer.contains("Content-Length: \(list.body.count)\r\n"), "a HEAD's answer has no body")
+            #expect(try await EventLoopAnswering.eventLoopAnswers(server) == answeredBefore + 1, "the HEAD alone")
+            let movie = try await client.get("/api/movies/2")
+            #expect(reply.text.hasSuffix("\r\n\r\n" + String(decoding: movie.body, as: UTF8.self)))
+        }
+    }
+
     @Test("answers on the event loop are counted by route, method and status, and timed")
     func counted() async throws {
         try await withMovieServer { server in

@@ -121,7 +121,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             drain(context, unwrapInboundIn(data))
             return
         }
-        lastActivity = .now()
+        // With a watch before the decoder, the bytes these parts came in were just timed.
+        if byteContext == nil { lastActivity = .now() }
         switch unwrapInboundIn(data) {
         case let .head(head):
             awaitingHeadSince = nil
@@ -187,6 +188,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
+        answerEnds(context, writing: data, promise: promise)
+    }
+
+    /// Writes a whole answer made on the event loop (``EventLoopResponder``) on from this handler,
+    /// without passing through the handlers after it, and counts it as the answer to the oldest
+    /// request unanswered, as if its parts had been written through ``write(context:data:promise:)``.
+    /// Returns `false`, writing nothing, when this handler is not in a pipeline or no request waits
+    /// for an answer.
+    func writeWholeAnswer(_ head: HTTPResponseHead, body: ByteBuffer?) -> Bool {
+        guard let context, unanswered > 0 else { return false }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        answerEnds(context, writing: wrapOutboundOut(.end(nil)), promise: nil)
+        return true
+    }
+
+    /// The last part of the answer to the oldest request unanswered is written: the connection
+    /// lingers, closes, or waits for the next request.
+    private func answerEnds(_ context: ChannelHandlerContext, writing data: NIOAny, promise: EventLoopPromise<Void>?) {
         unanswered -= 1
         lastActivity = .now()
         if unanswered == 0, isReadingRequest, closesAfterAnswers {

@@ -7,8 +7,9 @@ import NIOHTTPTypesHTTP1
 /// Hummingbird's HTTP/1 channel with our handlers placed before its HTTP codec, where the
 /// request head still carries the HTTP version and no HTTP types conversion has been paid for:
 /// a ``ConnectionGuard``, which sees every request and answer and so also keeps the idle timeout
-/// (Hummingbird's own is off), then an ``EventStreamResponder``, then, when given, an
-/// ``EventLoopResponder``; and, before the decoder, the guard's ``HeadArrivalWatch``.
+/// (Hummingbird's own is off), then, when given, an ``EventLoopResponder``, whose answers the
+/// guard writes on (they pass no other handler), then an ``EventStreamResponder``; and, before the
+/// decoder, the guard's ``HeadArrivalWatch``.
 /// Hummingbird's own handlers are added at the first request that is not an event stream
 /// (``FirstRequestSwitch``).
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
@@ -35,10 +36,10 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let connectionGuard = ConnectionGuard(limits: limits, connections: connections)
             try pipeline.addHandler(connectionGuard)
             try pipeline.addHandler(HeadArrivalWatch(connectionGuard), position: .first)
-            try pipeline.addHandler(EventStreamResponder(streams: streams, logger: logger))
             if let cachedAnswers {
                 try pipeline.addHandler(EventLoopResponder(answers: cachedAnswers, logger: logger))
             }
+            try pipeline.addHandler(EventStreamResponder(streams: streams, logger: logger))
             let verdict = channel.eventLoop.makePromise(of: GuardedConnection.Kind.self)
             do {
                 try pipeline.addHandler(FirstRequestSwitch(verdict: verdict, logger: logger))

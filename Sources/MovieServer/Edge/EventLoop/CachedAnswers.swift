@@ -58,37 +58,35 @@ struct CachedAnswers: Sendable {
               isAuthorized(request),
               let kept = cache.kept(key, now: now)
         else { return nil }
-        var headers: HTTPHeaders
+        // Made as a list and handed to `HTTPHeaders` whole: its `add` checks every name, and these are known.
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(6)
         let status: HTTPResponseStatus
         let body: ByteBuffer?
         switch kept {
         case let .found(cached):
             let notModified = request.headers.contains(name: "If-None-Match")
                 && CachingDirectives.isNotModified(request.headers["If-None-Match"], body: cached)
-            headers = HTTPHeaders()
-            headers.reserveCapacity(6)
-            caching.addHeaderFields(for: cached, notModified: notModified) { headers.add(name: $0.rawName, value: $1) }
+            caching.addHeaderFields(for: cached, notModified: notModified) { fields.append(($0.rawName, $1)) }
             if notModified {
                 status = .notModified
                 body = nil
             } else {
                 status = .ok
-                headers.add(name: "Content-Length", value: cached.contentLength)
+                fields.append(("Content-Length", cached.contentLength))
                 body = cached.bytes
             }
         case let .notFound(_, errorBody):
             status = .notFound
-            headers = HTTPHeaders()
-            headers.reserveCapacity(5)
-            headers.add(name: "Content-Type", value: "application/json")
-            headers.add(name: "Cache-Control", value: "no-store")
-            headers.add(name: "Content-Length", value: String(errorBody.readableBytes))
+            fields.append(("Content-Type", "application/json"))
+            fields.append(("Cache-Control", "no-store"))
+            fields.append(("Content-Length", String(errorBody.readableBytes)))
             body = errorBody
         }
-        headers.add(name: "Date", value: date)
-        if let serverName { headers.add(name: "Server", value: serverName) }
+        fields.append(("Date", date))
+        if let serverName { fields.append(("Server", serverName)) }
         return Answer(
-            head: HTTPResponseHead(version: .http1_1, status: status, headers: headers),
+            head: HTTPResponseHead(version: .http1_1, status: status, headers: HTTPHeaders(fields)),
             body: request.method == .GET ? body : nil,
             recorder: recorder(key.route, request.method, Int(status.code))
         )

@@ -22,10 +22,20 @@ final class EventLoopResponder: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending: (answer: CachedAnswers.Answer, request: HTTPRequestHead, start: ContinuousClock.Instant)?
     private var heldQuiesce: Any?
     private var needsFlush = false
+    /// The connection's guard, which writes this handler's answers on past the handlers after it.
+    private var connectionGuard: ConnectionGuard?
 
     init(answers: CachedAnswers, logger: Logger) {
         self.answers = answers
         self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        connectionGuard = try? context.pipeline.syncOperations.handler(type: ConnectionGuard.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        connectionGuard = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -87,11 +97,13 @@ final class EventLoopResponder: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func send(_ answer: CachedAnswers.Answer, to request: HTTPRequestHead, started start: ContinuousClock.Instant, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        if let body = answer.body {
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        if connectionGuard?.writeWholeAnswer(answer.head, body: answer.body) != true {
+            context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+            if let body = answer.body {
+                context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            }
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
         }
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
         needsFlush = true
         answer.recorder.record(duration: ContinuousClock.now - start)
         answers.answeredCounter.increment()
