@@ -264,6 +264,7 @@ let package = Package(
             dependencies: [
                 "MovieServer", "MovieContract", "MovieServerDatabases", "SearchPlanning", "MarqueeTestSupport", "ServerTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(

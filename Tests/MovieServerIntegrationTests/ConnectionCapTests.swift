@@ -171,6 +171,17 @@ struct ConnectionCapTests {
         }
     }
 
+    @Test("Host is counted in any case, and only Host: a lone `host` is accepted, `host` and `HOST` are two")
+    func hostInAnyCase() async throws {
+        try await withMovieServer { server in
+            let lone = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nhost: a\r\nX-Host: b\r\nConnection: close\r\n\r\n")
+            #expect(lone.status == 200, "\(lone.text)")
+            let two = try await RawConnection.exchange(port: server.port, "GET /api/movies/1 HTTP/1.1\r\nhost: a\r\nX-Host: c\r\nHOST: b\r\n\r\n")
+            #expect(two.status == 400)
+            #expect(two.text.contains("The request has 2 Host headers"), "\(two.text)")
+        }
+    }
+
     @Test("an HTTP/1.0 request may leave Host out")
     func http10WithoutHost() async throws {
         try await withMovieServer { server in

@@ -14,14 +14,9 @@ import Prometheus
 public final class ServerMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    private let requestRecorders = NIOLockedValueBox<[RequestKey: RequestRecorder]>([:])
+    /// The answers counted and timed, by route, method and status.
+    let requests: RequestTallies
     private let databaseFailures: StorageFailures?
-
-    private struct RequestKey: Hashable {
-        let route: String
-        let method: String
-        let status: Int
-    }
 
     /// Metrics of a server, with the failures its storage counted.
     public convenience init(reporting databaseFailures: StorageFailures) {
@@ -36,50 +31,17 @@ public final class ServerMetrics: Sendable {
     private init(databaseFailures: StorageFailures?) {
         self.databaseFailures = databaseFailures
         registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
+        factory = PrometheusMetricsFactory(registry: registry)
+        requests = RequestTallies(bounds: [
             .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
-        ]
-        self.factory = factory
+        ])
     }
 
-    /// The counter and latency timer of one route, method and status.
-    struct RequestRecorder: Sendable {
-        let counter: CoreMetrics.Counter
-        let timer: CoreMetrics.Timer
-
-        func record(duration: Duration) {
-            counter.increment()
-            let (seconds, attoseconds) = duration.components
-            timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        }
-    }
-
+    /// Counts and times an answer of the router or the event streams.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        requestRecorder(route: route, method: method, status: status).record(duration: duration)
-    }
-
-    /// What records requests of `route`, `method` and `status`; keep it to record many without a look-up.
-    func requestRecorder(route: String, method: String, status: Int) -> RequestRecorder {
-        let key = RequestKey(route: route, method: method, status: status)
-        return requestRecorders.withLockedValue { recorders in
-            if let existing = recorders[key] { return existing }
-            let made = RequestRecorder(
-                counter: CoreMetrics.Counter(
-                    label: "marquee_http_requests_total",
-                    dimensions: [("route", route), ("method", method), ("status", String(status))],
-                    factory: factory
-                ),
-                timer: CoreMetrics.Timer(
-                    label: "marquee_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
-                    preferredDisplayUnit: .seconds, factory: factory
-                )
-            )
-            recorders[key] = made
-            return made
-        }
+        requests.shared.record(requests.series(route: route, method: method, status: status), duration: duration)
     }
 
     /// The response cache's hits, misses and evictions, and the bytes it holds.
@@ -92,11 +54,6 @@ public final class ServerMetrics: Sendable {
         )
     }
 
-    /// Counts the answers given on the event loop, without the router (``EventLoopResponder``).
-    func eventLoopAnswerCounter() -> CoreMetrics.Counter {
-        CoreMetrics.Counter(label: "marquee_http_event_loop_answers_total", factory: factory)
-    }
-
     func recordGrant(_ type: GrantType) {
         CoreMetrics.Counter(label: "marquee_token_grants_total", dimensions: [("grant_type", type.rawValue)], factory: factory).increment()
     }
@@ -107,7 +64,7 @@ public final class ServerMetrics: Sendable {
 
     /// Every metric in the Prometheus text exposition format.
     public func exposition() -> String {
-        registry.emitToString() + databaseFailureExposition()
+        registry.emitToString() + requests.exposition() + databaseFailureExposition()
     }
 
     private func databaseFailureExposition() -> String {

@@ -343,10 +343,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Why a request's `Host` header is not acceptable (RFC 9112 §3.2): HTTP/1.1 needs exactly one,
     /// and no request may have two.
     private static func hostProblem(_ head: HTTPRequestHead) -> String? {
-        let count = head.headers["Host"].count
+        var count = 0
+        for (name, _) in head.headers where isHost(name) { count += 1 }
         if count > 1 { return "The request has \(count) Host headers; send exactly one." }
         if count == 0, head.version.major == 1, head.version.minor >= 1 { return "An HTTP/1.1 request needs a Host header." }
         return nil
+    }
+
+    /// Whether a header's name is `Host`, in any case (counted without making a list of values).
+    private static func isHost(_ name: String) -> Bool {
+        name.utf8.count == 4 && name.utf8.elementsEqual("host".utf8) { $0 | 0x20 == $1 }
     }
 
     /// Answers a request this handler refuses itself, then closes.

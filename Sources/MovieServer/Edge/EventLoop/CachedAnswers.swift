@@ -1,4 +1,3 @@
-import CoreMetrics
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -13,11 +12,12 @@ import NIOHTTP1
 /// is left to the router (`nil`), which answers it and, for a good token, remembers it.
 struct CachedAnswers: Sendable {
     /// A complete answer: its head, the body unless the request was `HEAD` or the answer a `304`,
-    /// and what records it in the metrics.
+    /// and where it is counted in the metrics.
     struct Answer {
         let head: HTTPResponseHead
         let body: ByteBuffer?
-        let recorder: ServerMetrics.RequestRecorder
+        /// Its series in ``RequestTallies``.
+        let series: Int
     }
 
     private let cache: ResponseCache
@@ -25,9 +25,10 @@ struct CachedAnswers: Sendable {
     private let check: AccessTokenCheck?
     private let caching: CachingDirectives
     private let serverName: String?
-    /// By route, method (GET, HEAD) and status (200, 304, 404): see ``recorder(_:_:_:)``.
-    private let recorders: [ServerMetrics.RequestRecorder]
-    let answeredCounter: CoreMetrics.Counter
+    /// By route, method (GET, HEAD) and status (200, 304, 404): see ``series(_:_:_:)``.
+    private let series: [Int]
+    /// Where the answers are counted and timed, each event loop in its own share.
+    let tallies: RequestTallies
     /// Whether a request that carries a `traceparent` is left to the router, which traces it.
     private let leavesTraced: Bool
 
@@ -39,16 +40,16 @@ struct CachedAnswers: Sendable {
         self.check = check
         self.caching = caching
         self.serverName = serverName
-        var recorders: [ServerMetrics.RequestRecorder] = []
+        tallies = metrics.requests
+        var series: [Int] = []
         for route in CacheKey.Route.allCases {
             for method in ["GET", "HEAD"] {
                 for status in Self.statuses {
-                    recorders.append(metrics.requestRecorder(route: route.label, method: method, status: status))
+                    series.append(metrics.requests.series(route: route.label, method: method, status: status))
                 }
             }
         }
-        self.recorders = recorders
-        answeredCounter = metrics.eventLoopAnswerCounter()
+        self.series = series
     }
 
     func answer(to request: HTTPRequestHead, now: ContinuousClock.Instant, date: String) -> Answer? {
@@ -88,13 +89,13 @@ struct CachedAnswers: Sendable {
         return Answer(
             head: HTTPResponseHead(version: .http1_1, status: status, headers: HTTPHeaders(fields)),
             body: request.method == .GET ? body : nil,
-            recorder: recorder(key.route, request.method, Int(status.code))
+            series: series(key.route, request.method, Int(status.code))
         )
     }
 
-    private func recorder(_ route: CacheKey.Route, _ method: HTTPMethod, _ status: Int) -> ServerMetrics.RequestRecorder {
+    private func series(_ route: CacheKey.Route, _ method: HTTPMethod, _ status: Int) -> Int {
         let statusIndex = Self.statuses.firstIndex(of: status) ?? 0
-        return recorders[route.rawValue * 6 + (method == .GET ? 0 : 3) + statusIndex]
+        return series[route.rawValue * 6 + (method == .GET ? 0 : 3) + statusIndex]
     }
 
     private func isAuthorized(_ request: HTTPRequestHead) -> Bool {

@@ -24,6 +24,8 @@ final class EventLoopResponder: ChannelDuplexHandler, RemovableChannelHandler {
     private var needsFlush = false
     /// The connection's guard, which writes this handler's answers on past the handlers after it.
     private var connectionGuard: ConnectionGuard?
+    /// Where the answers of this connection's event loop are counted.
+    private var tally: RequestTallies.Share?
 
     init(answers: CachedAnswers, logger: Logger) {
         self.answers = answers
@@ -32,6 +34,7 @@ final class EventLoopResponder: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         connectionGuard = try? context.pipeline.syncOperations.handler(type: ConnectionGuard.self)
+        tally = answers.tallies.share(for: context.eventLoop)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -105,8 +108,9 @@ final class EventLoopResponder: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.end(nil)), promise: nil)
         }
         needsFlush = true
-        answer.recorder.record(duration: ContinuousClock.now - start)
-        answers.answeredCounter.increment()
+        let tally = tally ?? answers.tallies.share(for: context.eventLoop)
+        self.tally = tally
+        tally.record(answer.series, duration: ContinuousClock.now - start)
         if logger.logLevel <= .info {
             logger.info("\(request.method) \(request.uri) \(answer.head.status.code)")
         }
