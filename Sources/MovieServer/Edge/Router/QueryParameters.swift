@@ -19,10 +19,43 @@ enum QueryParameters {
     /// The parameters as one string that differs exactly when the parameters differ, whatever
     /// their order: sorted, with `%`, `&` and `=` escaped in names and values.
     static func canonical(_ query: Substring) -> String {
+        isCanonical(query.utf8) ? String(query) : sortedCanonical(query)
+    }
+
+    /// ``canonical(_:)`` made the long way: each parameter read, escaped, and the lot sorted.
+    static func sortedCanonical(_ query: Substring) -> String {
         read(query)
             .map { escaped($0.name) + "=" + escaped($0.value) }
             .sorted()
             .joined(separator: "&")
+    }
+
+    /// Whether `query` is written as ``canonical(_:)`` writes it, so that it is its own canonical
+    /// form: ASCII without `%` (nothing to decode or escape), no empty parameter, one `=` in each
+    /// (nothing to escape, none to add), the parameters in order (ASCII strings sort by their bytes).
+    private static func isCanonical(_ query: Substring.UTF8View) -> Bool {
+        guard !query.isEmpty else { return false }
+        var segmentStart = query.startIndex
+        var previous: Range<Substring.UTF8View.Index>?
+        var equalSigns = 0
+        var index = query.startIndex
+        while true {
+            let atEnd = index == query.endIndex
+            let byte = atEnd ? UInt8(ascii: "&") : query[index]
+            if byte == UInt8(ascii: "&") {
+                guard segmentStart < index, equalSigns == 1 else { return false }
+                if let previous, query[segmentStart..<index].lexicographicallyPrecedes(query[previous]) { return false }
+                previous = segmentStart..<index
+                if atEnd { return true }
+                equalSigns = 0
+                segmentStart = query.index(after: index)
+            } else if byte >= 0x80 || byte == UInt8(ascii: "%") {
+                return false
+            } else if byte == UInt8(ascii: "=") {
+                equalSigns += 1
+            }
+            index = query.index(after: index)
+        }
     }
 
     private static func decoded(_ bytes: Substring.UTF8View.SubSequence) -> String {
