@@ -113,17 +113,18 @@ def tracing_rounds(marquee, baseline, work, catalog, id_paths, search_paths):
     if baseline:
         variants["off, the build before tracing"] = (baseline, untraced_env, None)
     mixes = {"ids": id_paths, "search pages": search_paths}
-    scripts = {(mix, header): benchkit.rotating_script(os.path.join(work, f"tracing-{mix.replace(' ', '-')}-{bool(header)}.lua"), paths, header=header)
-               for mix, paths in mixes.items() for header in (None, TRACEPARENT)}
     servers = {name: benchkit.Server(binary, "--public", "--catalog", catalog, "--log-level", "warning", env=env)
                for name, (binary, env, _) in variants.items()}
     figures = {(name, mix): [] for name in variants for mix in mixes}
     try:
+        scripts = {(name, mix): benchkit.rotating_script(os.path.join(work, f"tracing-{index}-{mix.replace(' ', '-')}.lua"),
+                                                         search_pages(servers[name], paths) if mix == "search pages" else paths,
+                                                         header=variants[name][2])
+                   for index, name in enumerate(variants) for mix, paths in mixes.items()}
         for round_number in range(4):
             for name in benchkit.alternating(variants, round_number):
-                header = variants[name][2]
                 for mix in mixes:
-                    run = rotating_round(servers[name].url("/"), scripts[(mix, header)], [servers[name].pid])
+                    run = rotating_round(servers[name].url("/"), scripts[(name, mix)], [servers[name].pid])
                     if round_number > 0:  # the first round warms every server and its cache
                         figures[(name, mix)].append(run)
     finally:
@@ -131,6 +132,21 @@ def tracing_rounds(marquee, baseline, work, catalog, id_paths, search_paths):
             server.stop()
         collector.shutdown()
     return {key: best(runs) for key, runs in figures.items()}, collector.received
+
+
+def search_pages(server, paths):
+    """`paths` and the second page by rating with the cursor `server` gave for the first (a cursor
+    is bound to the catalogue of the server that made it: another's is a 400, which measures the
+    error path); stops the run if `server` answers one of them with anything but a 200."""
+    status, body = fetch(server.url("/api/movies?sort=rating&limit=20"))
+    if status != 200:
+        raise SystemExit(f"the first page by rating answered {status}")
+    pages = paths + [f"/api/movies?sort=rating&limit=20&cursor={json.loads(body)['next']}"]
+    for path in pages:
+        status = fetch(server.url(path))[0]
+        if status != 200:
+            raise SystemExit(f"{path} answered {status}, not 200")
+    return pages
 
 
 def best(runs):
@@ -151,8 +167,6 @@ def main():
             list_paths = [f"/api/movies/{l}/{y}" for l in ("topGrossing", "topRated") for y in years]
             search_paths = [f"/api/movies?query={w}" for w in ("the", "lost", "golden", "ava", "harbor", "river", "empire", "garden")]
             search_paths += [f"/api/movies?year={years[0]}&sort=rating&limit=20", "/api/movies?sort=title&limit=50"]
-            cursor = json.loads(fetch(server.url("/api/movies?sort=rating&limit=20"))[1])["next"]
-            search_paths.append(f"/api/movies?sort=rating&limit=20&cursor={cursor}")
 
             www = os.path.join(work, "www")
             mirror(server, id_paths + list_paths, www, missing[0])
@@ -168,7 +182,7 @@ def main():
                     for name, script in mixes.items():
                         figures[name]["nginx"].append(rotating_round(nginx.url("/"), script, nginx.pids()))
                         figures[name]["marquee"].append(rotating_round(server.url("/"), script, [server.pid]))
-                search_script = benchkit.rotating_script(os.path.join(work, "search.lua"), search_paths)
+                search_script = benchkit.rotating_script(os.path.join(work, "search.lua"), search_pages(server, search_paths))
                 search = [rotating_round(server.url("/"), search_script, [server.pid]) for _ in range(2)]
                 rss_before, rss_after, flood_requests, cache_bytes, evictions = flood(marquee, work, catalog, id_paths)
                 tracing, exported = tracing_rounds(marquee, os.environ.get("SERVER_MIX_BASELINE"), work, catalog, id_paths, search_paths)
