@@ -83,9 +83,27 @@ struct CacheKey: Hashable, Sendable {
     /// How many bytes the key holds, for the cache's account.
     var size: Int { parameter.utf8.count + 16 }
 
+    // Keys are equal by their bytes, not by Swift's canonical equivalence of strings: a precomposed
+    // `é` and `e` with a combining accent are different searches to the router (its limits count
+    // code points), so one may not be answered with the other's kept answer.
+    static func == (left: CacheKey, right: CacheKey) -> Bool {
+        left.route == right.route && left.parameter.utf8.elementsEqual(right.parameter.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(route)
+        var bytes = parameter
+        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The path and the query, as the router reads them: a fragment (`#…`, which a client should
+    /// not send, but may) ends both, so `?query=the#&limit=3` is the search the router answers,
+    /// `query=the`, and shares no key with `?query=the%23&limit=3`.
     private static func split(_ target: String) -> (Substring, Substring?) {
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target[...], nil) }
-        return (target[..<mark], target[target.index(after: mark)...])
+        let utf8 = target.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        guard let mark = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else { return (target[..<end], nil) }
+        return (target[..<mark], target[target.index(after: mark)..<end])
     }
 
     private static func sortedQuery(_ query: Substring?) -> String {
