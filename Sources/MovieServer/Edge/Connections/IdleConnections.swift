@@ -101,8 +101,15 @@ final class IdleConnections: Sendable {
                 }
             }
             // A candidate that turned busy meanwhile is not chased: its next answer at the cap
-            // asks for a look again.
-            EventLoopFuture.whenAllComplete(closes, on: first.eventLoop).whenComplete { [self] _ in lookEnded() }
+            // asks for a look again. One that began its next head meanwhile is silent from then,
+            // and no answer will ask: the look is made again once such a one's time would be up.
+            EventLoopFuture.whenAllComplete(closes, on: first.eventLoop).whenComplete { [self] results in
+                let closed = (try? results.get())?.count { (try? $0.get()) == true } ?? 0
+                if closed < closes.count {
+                    recheck(at: .now() + silenceAllowed, on: first.eventLoop)
+                }
+                lookEnded()
+            }
         }
     }
 
