@@ -196,7 +196,11 @@ struct BrowseTerminalTests {
         defer { terminal.kill() }
         _ = try await terminal.waitForText("from the network")
         try await terminal.send("Right")
-        let screen = try await terminal.waitForScreen("top rated from the network") { $0.first?.contains("[Top rated]") == true && $0.contains { $0.hasPrefix("from the network") } }
+        // The status line of the list before stays while the new one loads: wait for its rows too.
+        let screen = try await terminal.waitForScreen("top rated from the network") { lines in
+            lines.first?.contains("[Top rated]") == true && lines.contains { $0.hasPrefix("from the network") }
+                && lines.contains { $0.hasPrefix(" ›  1  ") } && !lines.contains { $0.contains("Loading…") }
+        }
         var shown = screen.map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
         while shown.last == "" { shown.removeLast() }
         #expect(shown == expected, "\(file): the browse sample")

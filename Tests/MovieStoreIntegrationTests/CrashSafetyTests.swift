@@ -7,7 +7,7 @@ import Testing
 /// A writer process is killed with SIGKILL at random moments while it replaces large lists.
 /// After every kill the file passes SQLite's integrity check, and each list is one whole
 /// generation: the old answer or the new one, never a mix, and never an older one than before.
-@Suite("Crash safety", .timeLimit(.minutes(5)))
+@Suite("Crash safety", .timeLimit(.minutes(10)))
 struct CrashSafetyTests {
     static let kills = 50
     static let batchSize = 2_000
