@@ -87,7 +87,9 @@ struct CacheKey: Hashable, Sendable {
     // `é` and `e` with a combining accent are different searches to the router (its limits count
     // code points), so one may not be answered with the other's kept answer.
     static func == (left: CacheKey, right: CacheKey) -> Bool {
-        left.route == right.route && left.parameter.utf8.elementsEqual(right.parameter.utf8)
+        guard left.route == right.route else { return false }
+        var leftBytes = left.parameter, rightBytes = right.parameter
+        return leftBytes.withUTF8 { leftBuffer in rightBytes.withUTF8 { leftBuffer.elementsEqual($0) } }
     }
 
     func hash(into hasher: inout Hasher) {
