@@ -57,16 +57,18 @@ final class RequestTallies: Sendable {
     /// The histogram's upper bounds, in nanoseconds, ascending.
     private let bounds: [Int64]
     private let keys = NIOLockedValueBox<(numbers: [SeriesKey: Int], known: [SeriesKey])>(([:], []))
-    private let loopShares = NIOLockedValueBox<[ObjectIdentifier: Share]>([:])
+    private let loopShares: PerEventLoop<Share>
     /// The router's and the event streams' share.
     let shared: Share
 
     init(bounds: [Duration]) {
-        self.bounds = bounds.map { duration in
+        let nanoseconds = bounds.map { duration in
             let (seconds, attoseconds) = duration.components
             return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         }.sorted()
-        shared = Share(bounds: self.bounds)
+        self.bounds = nanoseconds
+        shared = Share(bounds: nanoseconds)
+        loopShares = PerEventLoop { _ in Share(bounds: nanoseconds) }
     }
 
     /// The number of the series of `route`, `method` and `status`; shown from now on, at 0 until counted.
@@ -82,18 +84,13 @@ final class RequestTallies: Sendable {
 
     /// The share of `eventLoop`, for the answers it gives itself.
     func share(for eventLoop: any EventLoop) -> Share {
-        loopShares.withLockedValue { shares in
-            if let share = shares[ObjectIdentifier(eventLoop)] { return share }
-            let share = Share(bounds: bounds)
-            shares[ObjectIdentifier(eventLoop)] = share
-            return share
-        }
+        loopShares.value(for: eventLoop)
     }
 
     /// Every series, summed over the shares, in the Prometheus text format.
     func exposition() -> String {
         let known = keys.withLockedValue { $0.known }
-        let loops = loopShares.withLockedValue { Array($0.values) }.map { $0.snapshot() }
+        let loops = loopShares.all.map { $0.snapshot() }
         let routed = shared.snapshot()
         let empty = Counts(buckets: Array(repeating: 0, count: bounds.count))
         func sum(_ shares: [[Counts]], _ series: Int) -> Counts {

@@ -20,7 +20,7 @@ final class IdleConnections: Sendable {
 
     let maximum: Int
     private let silenceAllowed: TimeAmount
-    private let loops = NIOLockedValueBox<[ObjectIdentifier: LoopConnections]>([:])
+    private let loops = PerEventLoop { LoopConnections(eventLoop: $0) }
     /// Open connections: an atomic, as each answer asks whether the server is at its cap.
     private let open = Atomic(0)
     /// Connections chosen and being closed (they still count as open until they are).
@@ -53,12 +53,7 @@ final class IdleConnections: Sendable {
 
     /// The connections on `eventLoop`, where a new connection joins (once a connection: a lock).
     func connections(on eventLoop: any EventLoop) -> LoopConnections {
-        loops.withLockedValue { loops in
-            if let known = loops[ObjectIdentifier(eventLoop)] { return known }
-            let made = LoopConnections(eventLoop: eventLoop)
-            loops[ObjectIdentifier(eventLoop)] = made
-            return made
-        }
+        loops.value(for: eventLoop)
     }
 
     /// At the cap: closes as many connections as it takes to admit one more (NIO may have
@@ -80,7 +75,7 @@ final class IdleConnections: Sendable {
 
     private func lookForRoom() {
         let needed = open.load(ordering: .relaxed) - closing.load(ordering: .relaxed) - maximum + 1
-        let loops = loops.withLockedValue { Array($0.values) }
+        let loops = loops.all
         guard needed > 0, let first = loops.first else { return lookEnded() }
         let now = NIODeadline.now()
         let standings = loops.map { connections in connections.eventLoop.submit { connections.standings() } }
