@@ -14,10 +14,7 @@ struct ChosenConnectionTests {
     func closesOnceWritten() async throws {
         let connection = try await GuardedTestConnection(clientReads: true)
         try connection.answerOneRequest()
-        let standing = try #require(connection.connectionGuard.standing)
-        let closes = connection.closes
-        let chosen = connection.connectionGuard.closeToMakeRoom(ifStill: standing) { closes.add() }
-        #expect(chosen)
+        #expect(connection.choose(asItStands: try #require(connection.connectionGuard.standing)))
         connection.channel.embeddedEventLoop.run()
         #expect(!connection.channel.isActive)
         #expect(connection.closes.count == 1)
@@ -27,10 +24,7 @@ struct ChosenConnectionTests {
     func closesAfterLingerWhenClientDoesNotRead() async throws {
         let connection = try await GuardedTestConnection(clientReads: false)
         try connection.answerOneRequest()
-        let standing = try #require(connection.connectionGuard.standing)
-        let closes = connection.closes
-        let chosen = connection.connectionGuard.closeToMakeRoom(ifStill: standing) { closes.add() }
-        #expect(chosen)
+        #expect(connection.choose(asItStands: try #require(connection.connectionGuard.standing)))
         connection.channel.embeddedEventLoop.advanceTime(by: .milliseconds(1999))
         #expect(connection.channel.isActive)
         #expect(connection.closes.count == 0)
@@ -43,9 +37,7 @@ struct ChosenConnectionTests {
     func readsNothingMore() async throws {
         let connection = try await GuardedTestConnection(clientReads: false)
         try connection.answerOneRequest()
-        let standing = try #require(connection.connectionGuard.standing)
-        let chosen = connection.connectionGuard.closeToMakeRoom(ifStill: standing) {}
-        #expect(chosen)
+        #expect(connection.choose(asItStands: try #require(connection.connectionGuard.standing)))
         #expect(connection.connectionGuard.standing == nil)
         try connection.channel.writeInbound(ByteBuffer(string: GuardedTestConnection.request))
         #expect(try connection.channel.readInbound(as: HTTPServerRequestPart.self) == nil)
@@ -59,9 +51,7 @@ struct ChosenConnectionTests {
         try connection.answerOneRequest()
         let standing = try #require(connection.connectionGuard.standing)
         try connection.channel.writeInbound(ByteBuffer(string: GuardedTestConnection.request))
-        let closes = connection.closes
-        let chosen = connection.connectionGuard.closeToMakeRoom(ifStill: standing) { closes.add() }
-        #expect(!chosen)
+        #expect(!connection.choose(asItStands: standing))
         connection.channel.embeddedEventLoop.advanceTime(by: ConnectionGuard.lingerTime)
         #expect(connection.channel.isActive)
         #expect(connection.closes.count == 0)
@@ -86,6 +76,13 @@ private struct GuardedTestConnection {
         try pipeline.addHandler(HeadArrivalWatch(connectionGuard), position: .first)
         if !clientReads { try pipeline.addHandler(UnreadSocket(), position: .first) }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
+    }
+
+    /// Chooses the connection to make room if it still stands as `standing`, counting its close in
+    /// ``closes``; whether it was chosen.
+    func choose(asItStands standing: ConnectionGuard.Standing) -> Bool {
+        let closes = closes
+        return connectionGuard.closeToMakeRoom(ifStill: standing) { closes.add() }
     }
 
     /// One request read and answered: the connection then stands idle.
