@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "MovieAPI",
             dependencies: [
-                "Movies", "MovieContract", "Networking", "FileLocking",
+                "Movies", "MovieContract", "Networking", "FileLocking", "TextFormatting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "MovieStore",
             dependencies: [
-                "Movies", "MovieContract", "FileLocking", "FTS5Search", "SearchPlanning", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "Movies", "MovieContract", "FileLocking", "FTS5Search", "SearchPlanning", "TextFormatting", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "MovieServer",
             dependencies: [
-                "Movies", "MovieContract", "SearchPlanning",
+                "Movies", "MovieContract", "SearchPlanning", "TextFormatting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

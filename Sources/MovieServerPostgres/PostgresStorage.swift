@@ -123,6 +123,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     public func importMovies(
         _ movies: [CatalogMovie],
         batchSize: Int,
+        replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
         let client = client
@@ -139,7 +140,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                     for start in stride(from: 0, to: movies.count, by: size) {
                         let batch = Array(movies[start..<min(movies.count, start + size)])
                         let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: logger)
-                        let plan = CatalogImportPlan(batch: batch, existing: existing)
+                        let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
                         try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)
                         summary.add(plan)
                         done += batch.count

@@ -79,6 +79,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     public func importMovies(
         _ movies: [CatalogMovie],
         batchSize: Int,
+        replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
         let indexesSearch = searchIndex != nil
@@ -96,7 +97,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                 for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
                     let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
                     let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
-                    let plan = CatalogImportPlan(batch: batch, existing: existing)
+                    let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
                     let replaced = Set(plan.changedIDs)
                     for movie in plan.moviesToWrite { try writer.write(movie, replaces: replaced.contains(movie.id)) }
                     summary.add(plan)
@@ -115,6 +116,8 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw .unreachable("the SQLite file \(path)", reason: "another process held the database's lock for \(queryTimeout.secondsText)")
+        } catch let error as StorageError {
+            throw error
         } catch {
             throw .queryFailed(Self.reason(error))
         }

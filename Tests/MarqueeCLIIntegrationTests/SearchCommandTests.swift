@@ -66,6 +66,7 @@ struct SearchCommandTests {
             #expect(next.status == 0, "\(next.standardError)")
             #expect(CommandOutput.rankedRows(next.standardOutput).count == 3)
             #expect(CommandOutput.rankedRows(next.standardOutput).first != CommandOutput.rankedRows(page.standardOutput).first, "the next page, not the first again")
+            #expect(CommandOutput.rankedRows(next.standardOutput).map { $0.split(separator: " ").first } == ["4", "5", "6"], "the next page's rows go on from the first's: \(next.standardOutput)")
         }
     }
 
@@ -122,6 +123,18 @@ struct SearchCommandTests {
         #expect(outcome.status == 64)
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.errorLines == ["marquee: --cursor pages the server's results and an offline answer comes whole: leave out --cursor, or give --all or a larger --limit (see 'marquee --help')"], "\(outcome.standardError)")
+    }
+
+    @Test("an offline page that holds fewer than the stored matches says more match, and how to see them; a page that holds them all does not")
+    func offlinePageSaysMoreMatch() async throws {
+        #expect(try await marquee.run(["movies", "--limit", "100"]).status == 0)
+        let page = try await marquee.run(["movies", "--sort", "title", "--limit", "4", "--offline"])
+        #expect(page.status == 0, "\(page.standardError)")
+        #expect(CommandOutput.rankedRows(page.standardOutput).count == 4)
+        #expect(page.errorLines.last == "marquee: more stored movies match: give --all to see them all (offline there is no next page to ask for)", "\(page.standardError)")
+        let whole = try await marquee.run(["movies", "--sort", "title", "--limit", "10", "--offline"])
+        #expect(CommandOutput.rankedRows(whole.standardOutput).count == 10)
+        #expect(!whole.standardError.contains("more stored movies match"), "\(whole.standardError)")
     }
 
     @Test("the words of a search are at most 200 code points: combining marks count")

@@ -1,6 +1,7 @@
 import FileLocking
 import Foundation
 import Movies
+import TextFormatting
 
 /// The credentials file: one credential per API and holder (``CredentialHolder/key(for:)``), and
 /// each API's default account, as JSON, readable by its owner only.
@@ -27,7 +28,7 @@ struct CredentialsFile: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(path: url.path, reason: FileErrorText.reason(error))
         }
         do {
             let contents = try Self.decoder.decode(Contents.self, from: data)
@@ -60,8 +61,19 @@ struct CredentialsFile: Sendable {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .cannotWrite(path: url.path, reason: (error as NSError).localizedDescription)
+            throw .cannotWrite(path: url.path, reason: FileErrorText.reason(error))
         }
+    }
+
+    /// Fails unless a file can be made in the file's folder (as ``write(_:)`` makes one), which
+    /// permissions, a read-only file system or a full disk can forbid, whoever runs the check.
+    func checkFolderWritable() throws(CredentialsFileError) {
+        let folder = url.deletingLastPathComponent()
+        let probe = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).check")
+        guard FileManager.default.createFile(atPath: probe.path, contents: Data(), attributes: [.posixPermissions: 0o600]) else {
+            throw .cannotWrite(path: url.path, reason: "cannot create a file in \(folder.path)")
+        }
+        try? FileManager.default.removeItem(at: probe)
     }
 
     /// Replaces the file with `contents` (mode 0600), in a folder ``createFolder()`` made.

@@ -106,6 +106,14 @@ public actor FileAPIContext: APIContext {
         if holder == .person(account: account) { cached = .some(credential) }
     }
 
+    /// Fails, saying what to fix, unless a sign-in could be stored now: the folder made, the lock
+    /// taken, the file read, and a file made beside it. Checked before a person is shown a code to
+    /// approve, so that no approval is lost to a file that cannot be written.
+    public func checkSignInCanBeStored() async throws(CredentialsFileError) {
+        try await locked { _ in }
+        try file.checkFolderWritable()
+    }
+
     /// Holds the lock, reads the file, lets `change` edit it, and writes it back when it changed.
     private func locked(_ change: (inout CredentialsFile.Contents) async -> Void) async throws(CredentialsFileError) {
         try file.createFolder()

@@ -1,5 +1,6 @@
 import Foundation
 import MovieContract
+import TextFormatting
 
 extension Catalog {
     /// The ten movies of the original API, bundled with the server.
@@ -16,7 +17,7 @@ extension Catalog {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(file: url.path, reason: FileErrorText.reason(error))
         }
         return try decode(data, source: url.path)
     }
@@ -37,6 +38,8 @@ extension Catalog {
     private static func describe(_ error: DecodingError) -> String {
         let (path, detail): ([any CodingKey], String) =
             switch error {
+            case let .dataCorrupted(context) where context.codingPath.isEmpty:
+                ([], "the file is not valid JSON")
             case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
                 (context.codingPath, context.debugDescription)
             case let .keyNotFound(key, context):

@@ -2,14 +2,15 @@ import MovieContract
 /// Makes catalogs of any size for load tests and benchmarks: realistic titles, dates, figures
 /// and casts, spread over many years, the same for the same seed on every machine.
 public enum SyntheticCatalog {
-    /// `count` movies with ids `1...count`, over `years`, drawn from `seed`.
-    public static func movies(count: Int, seed: UInt64, years: ClosedRange<Int> = 1950...2024) -> [CatalogMovie] {
+    /// `count` movies with ids from `firstID` on, over `years`, drawn from `seed` (the same movies,
+    /// numbered from elsewhere, for another `firstID`).
+    public static func movies(count: Int, seed: UInt64, years: ClosedRange<Int> = 1950...2024, firstID: Int = 1) -> [CatalogMovie] {
         var random = SplitMix64(seed: seed)
         let actors = (0..<max(50, count / 4)).map { _ in
             "\(firstNames.randomElement(using: &random)!) \(lastNames.randomElement(using: &random)!)"
         }
         guard count > 0 else { return [] }
-        return (1...count).map { id in
+        return (firstID..<firstID + count).map { id in
             let year = Int.random(in: years, using: &random)
             let month = Int.random(in: 1...12, using: &random)
             let day = Int.random(in: 1...28, using: &random)

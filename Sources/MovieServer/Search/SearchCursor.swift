@@ -13,6 +13,9 @@ struct SearchCursor {
         /// The search's fingerprint.
         var f: String
         var p: SearchPosition
+        /// The place, from 1, of the first movie of the page the cursor asks for; absent from
+        /// cursors made before it was kept.
+        var n: Int?
     }
 
     /// Why a cursor cannot be used.
@@ -23,9 +26,18 @@ struct SearchCursor {
 
     let keys: SigningKeyRing
 
-    func make(after position: SearchPosition, of search: MovieSearch) -> String {
+    /// Where a cursor says its page starts: after which movie, and at which place among the matches.
+    struct Start: Equatable {
+        var after: SearchPosition
+        /// `nil` for a cursor that did not say.
+        var rank: Int?
+    }
+
+    /// The cursor of the page that begins after `position`, at `rank` (from 1) among the matches
+    /// when known.
+    func make(after position: SearchPosition, rank: Int?, of search: MovieSearch) -> String {
         let signer = keys.newest
-        let payload = Payload(k: signer.id, f: Self.digest(search.fingerprint), p: position)
+        let payload = Payload(k: signer.id, f: Self.digest(search.fingerprint), p: position, n: rank)
         // Sorted keys: the encoder's order is otherwise not fixed, and the same page must carry the
         // same cursor (and so the same bytes and tag) every time it is made.
         let encoder = JSONEncoder()
@@ -34,7 +46,7 @@ struct SearchCursor {
         return Self.base64URL(body) + "." + Self.base64URL(Data(Self.mac(body, key: signer.key)))
     }
 
-    func position(from cursor: String, for search: MovieSearch) throws(Refusal) -> SearchPosition {
+    func start(from cursor: String, for search: MovieSearch) throws(Refusal) -> Start {
         let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
         guard cursor.utf8.count <= Self.maximumLength, parts.count == 2,
               let body = Self.data(base64URL: String(parts[0])), let mac = Self.data(base64URL: String(parts[1])),
@@ -43,7 +55,7 @@ struct SearchCursor {
               Self.mac(body, key: key.key) == Array(mac)
         else { throw .malformed }
         guard payload.f == Self.digest(search.fingerprint) else { throw .otherSearch }
-        return payload.p
+        return Start(after: payload.p, rank: payload.n.flatMap { $0 > 0 ? $0 : nil })
     }
 
     /// The search's fingerprint in 22 characters, whatever its words: with the position's title

@@ -10,7 +10,9 @@ package struct CatalogImportPlan {
     package var changed = 0
     package var unchanged = 0
 
-    package init(batch: [CatalogMovie], existing: [Int: CatalogMovie]) {
+    /// Fails, planning nothing, when `replacement` is ``CatalogReplacement/refused`` and the batch
+    /// gives a stored movie's id to another film (``CatalogReplacement/isAnotherFilm(_:stored:)``).
+    package init(batch: [CatalogMovie], existing: [Int: CatalogMovie], replacement: CatalogReplacement = .allowed) throws(StorageError) {
         for movie in batch {
             switch existing[movie.id] {
             case nil:
@@ -18,7 +20,10 @@ package struct CatalogImportPlan {
                 moviesToWrite.append(movie)
             case movie?:
                 unchanged += 1
-            case _?:
+            case let stored?:
+                if replacement == .refused, CatalogReplacement.isAnotherFilm(movie, stored: stored) {
+                    throw .wouldReplaceMovies(CatalogReplacement.Conflict(id: movie.id, stored: stored, imported: movie))
+                }
                 changed += 1
                 changedIDs.append(movie.id)
                 moviesToWrite.append(movie)
@@ -55,9 +60,24 @@ public protocol CatalogImporting: ServerStorage {
     /// Writes `movies` (already checked) in batches of `batchSize`, all in one transaction: a
     /// failure keeps nothing. `progress` is called after each batch with the movies done so far.
     /// The catalog version changes only when a movie was added or changed.
+    /// With `replacement` ``CatalogReplacement/refused``, a movie of `movies` that would replace
+    /// another film under its id ends the import with ``StorageError/wouldReplaceMovies(_:)``,
+    /// keeping nothing.
     func importMovies(
         _ movies: [CatalogMovie],
         batchSize: Int,
+        replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary
+}
+
+extension CatalogImporting {
+    /// Imports `movies`, replacing any stored movie of the same id.
+    public func importMovies(
+        _ movies: [CatalogMovie],
+        batchSize: Int,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws(StorageError) -> CatalogImportSummary {
+        try await importMovies(movies, batchSize: batchSize, replacement: .allowed, progress: progress)
+    }
 }

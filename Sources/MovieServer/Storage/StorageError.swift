@@ -1,3 +1,5 @@
+import MovieContract
+
 /// Why server storage could not be opened, migrated, read or written.
 public enum StorageError: Error, Sendable, CustomStringConvertible {
     /// The database URL or path cannot be used; `reason` says how to write one.
@@ -14,6 +16,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case connectionLost(String, reason: String)
     /// A query failed while serving or importing.
     case queryFailed(String)
+    /// An import that may not replace movies would have given a stored movie's id to another
+    /// film; nothing was imported.
+    case wouldReplaceMovies(CatalogReplacement.Conflict)
 
     public var description: String {
         switch self {
@@ -23,6 +28,12 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case let .migrationFailed(step, reason): "the database migration '\(step)' failed: \(reason)"
         case let .connectionLost(location, reason): "lost the database connection to \(location): \(reason)"
         case let .queryFailed(reason): "a database query failed: \(reason)"
+        case let .wouldReplaceMovies(conflict):
+            "the file gives id \(conflict.id) to \(Self.named(conflict.imported)), which the database holds as \(Self.named(conflict.stored)); nothing was imported"
         }
+    }
+
+    private static func named(_ movie: CatalogMovie) -> String {
+        "'\(movie.name)' (\(movie.releaseDate))"
     }
 }

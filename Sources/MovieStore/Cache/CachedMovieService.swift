@@ -153,10 +153,15 @@ public final class CachedMovieService<Base: MovieService>: MovieService {
     }
 
     private func searchStore(_ request: MovieSearchRequest, all: Bool, networkError: Base.Failure?) async throws(Failure) -> Snapshot<MovieSearchPage> {
+        // One match past the page says whether more are stored.
         let found: (movies: [Movie], searched: Int)
-        do { found = try await store.search(request, limit: all ? nil : request.limit, api: api) } catch { throw .store(error) }
-        logger.info("searched \(found.searched) stored movies offline, \(found.movies.count) found")
-        return MovieSnapshot(value: MovieSearchPage(movies: found.movies, next: nil), source: .searched(records: found.searched), fetchedAt: nil, networkError: networkError)
+        do { found = try await store.search(request, limit: all ? nil : request.limit + 1, api: api) } catch { throw .store(error) }
+        let page = all ? found.movies : Array(found.movies.prefix(request.limit))
+        logger.info("searched \(found.searched) stored movies offline, \(page.count) shown")
+        return MovieSnapshot(
+            value: MovieSearchPage(movies: page, next: nil, hasMore: page.count < found.movies.count),
+            source: .searched(records: found.searched), fetchedAt: nil, networkError: networkError
+        )
     }
 
     // MARK: MovieService

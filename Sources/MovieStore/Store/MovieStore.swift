@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Movies
 import SearchPlanning
+import TextFormatting
 
 /// The movies the app has seen, in a SQLite file (GRDB, WAL mode): for each API its movies,
 /// their casts in billing order (actors shared by name), and for each list the exact answer the
@@ -37,7 +38,7 @@ public final class MovieStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw .cannotOpen(path: url.path, reason: (error as NSError).localizedDescription)
+            throw .cannotOpen(path: url.path, reason: FileErrorText.reason(error))
         }
         var configuration = Configuration()
         configuration.label = "MovieStore"

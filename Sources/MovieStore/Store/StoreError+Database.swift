@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextFormatting
 
 extension StoreError {
     /// What an error of GRDB or SQLite (or the file system) means for the store at `path`.
@@ -9,7 +10,7 @@ extension StoreError {
             return
         }
         guard let error = error as? DatabaseError else {
-            self = .failed(path: path, reason: (error as NSError).localizedDescription)
+            self = .failed(path: path, reason: FileErrorText.reason(error))
             return
         }
         self = Self.meaning(of: error, path: path)

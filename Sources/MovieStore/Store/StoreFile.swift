@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextFormatting
 
 /// What is at a store path, found without changing it: whether it may be deleted as a store.
 public enum StoreFile: Sendable, Hashable {
@@ -81,7 +82,7 @@ public enum StoreFile: Sendable, Hashable {
             do {
                 try FileManager.default.removeItem(atPath: path)
             } catch {
-                throw .cannotOpen(path: path, reason: (error as NSError).localizedDescription)
+                throw .cannotOpen(path: path, reason: FileErrorText.reason(error))
             }
         }
         return true

@@ -139,7 +139,7 @@ enum CompositionRoot {
         do {
             people = try FileAPIContext.people(in: AppPaths.credentialsFile(), for: identity)
         } catch {
-            throw CLIError.failed("\(ErrorReporter.describe(error)), so who is signed in to \(identity) is not known (nothing was changed)")
+            throw CLIError.failed("cannot tell who is signed in to \(identity): \(ErrorReporter.describe(error))")
         }
         guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: people.defaultAccount) else { return nil }
         let signedIn = people.accounts.contains(account)

@@ -136,7 +136,18 @@ enum ErrorReporter {
 
     /// A credentials file that cannot be read or written, with what fixes it.
     static func describe(_ error: CredentialsFileError) -> String {
-        oneLine("\(error.description); check the file's permissions, or remove it to sign in again")
+        oneLine(withHint(error.description, fix(for: error)))
+    }
+
+    /// What a person does about a credentials file that cannot be used; `nil` when its
+    /// description already says.
+    private static func fix(for error: CredentialsFileError) -> String? {
+        switch error {
+        case .unreadable: "check the file's permissions"
+        case .corrupt, .cannotLock(.cancelled): nil
+        case .cannotWrite, .cannotLock(.cannotOpen): "check that its folder can be written, or set XDG_CONFIG_HOME to a folder that can"
+        case .cannotLock(.timedOut): "another marquee is still changing it: let it finish, then try again"
+        }
     }
 
     /// `text; hint`, the full stop that may end `text` (a server's sentence) dropped first.

@@ -25,7 +25,7 @@ struct MovieOutput {
             try write(MovieJSON.encode(answer))
             note(provenance)
         } else {
-            write(MovieTable.render(snapshot.value.movies, title: TerminalText.safe(title), subtitle: "(\(provenance.text))"))
+            write(MovieTable.render(snapshot.value.movies, title: TerminalText.safe(title), subtitle: "(\(provenance.text))", firstRank: snapshot.value.firstRank))
         }
     }
 

@@ -6,13 +6,14 @@ import TextFormatting
 /// only the place in this list). Columns are measured in terminal columns, so wide characters
 /// keep them aligned.
 enum MovieTable {
-    static func render(_ movies: [Movie], title: String, subtitle: String) -> String {
+    /// `firstRank` numbers the first row: a later page of a search goes on from the one before.
+    static func render(_ movies: [Movie], title: String, subtitle: String, firstRank: Int = 1) -> String {
         let subtitle = TerminalText.safe(subtitle)
         guard !movies.isEmpty else { return "\(title): no movies.\n\(subtitle)\n" }
         let header = ["#", "Movie", "Released", "Grossing", "Rating", "Id"]
         let rows = movies.enumerated().map { index, movie in
             [
-                "\(index + 1)",
+                "\(firstRank + index)",
                 "\(TerminalText.safe(movie.name)) (\(movie.year))",
                 CalendarDate.string(from: movie.releaseDate),
                 "$" + NumberText.grouped(movie.grossing),

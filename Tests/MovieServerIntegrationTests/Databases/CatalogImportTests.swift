@@ -48,6 +48,32 @@ extension ServerDatabaseTests {
             }()) { await storage.close() }
         }
 
+        @Test("an import that may not replace movies refuses one giving a stored id to another film, keeping nothing; a corrected title passes", arguments: Backend.databases)
+        func replacingAnotherFilmIsRefused(backend: Backend) async throws {
+            let storage = try await backend.makeLocation().open(logger: quietLogger)
+            try await finally(try await {
+                let reference = try Catalog.reference().movies
+                _ = try await storage.importMovies(reference, batchSize: 100, replacement: .refused) { _ in }
+                let generated = SyntheticCatalog.movies(count: 20, seed: 4, firstID: 9)
+                await #expect {
+                    try await storage.importMovies(generated, batchSize: 5, replacement: .refused) { _ in }
+                } throws: { error in
+                    guard case let .wouldReplaceMovies(conflict)? = error as? StorageError else { return false }
+                    return conflict.id == 9 && conflict.stored.name == reference[8].name && conflict.imported == generated[0]
+                }
+                #expect(try await storage.movie(id: 9) == reference[8], "the stored movie is kept")
+                #expect(try await storage.movie(id: 20) == nil, "no movie of the file was kept")
+                #expect(try await storage.catalogVersion() == 1)
+
+                var corrected = reference[4]
+                corrected.name = "The Jungle Book (Remastered)"
+                #expect(try await storage.importMovies([corrected], batchSize: 5, replacement: .refused) { _ in } == CatalogImportSummary(changed: 1))
+                let after = SyntheticCatalog.movies(count: 20, seed: 4, firstID: 11)
+                #expect(try await storage.importMovies(after, batchSize: 5, replacement: .refused) { _ in } == CatalogImportSummary(added: 20))
+                #expect(try await storage.importMovies(generated, batchSize: 5, replacement: .allowed) { _ in }.changed == 20, "with --replace, ids 9 and 10 and the eighteen after them are rewritten")
+            }()) { await storage.close() }
+        }
+
         /// Makes the database refuse to store the movie `id`, as a constraint violation would.
         static func refuseMovie(id: Int, at location: DatabaseLocation) async throws {
             switch location {

@@ -26,6 +26,11 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await PersonContext.with(options) { person in
+            do {
+                try await person.anyContext.checkSignInCanBeStored()
+            } catch {
+                throw CLIError.failed("a sign-in could not be kept: \(ErrorReporter.describe(error)) (no code was asked for)")
+            }
             let signIn = DeviceSignIn(client: person.tokenClient(), clientCredentials: person.clientCredentials)
             let offer = try await signIn.start(deviceName: deviceName ?? "marquee on \(ProcessInfo.processInfo.hostName)", api: person.api)
             print("To sign in to \(person.api), open \(TerminalText.safe(offer.verificationURI)) and enter the code \(TerminalText.safe(offer.userCode))")

@@ -22,11 +22,11 @@ enum SearchQuery {
             traceLine: { "Found \($0.movies.count) movies" },
             show: { [embedded = (try? client.api.selection.identity) == .embedded] snapshot, provenance in
                 try MovieOutput(json: output.json).printSearch(snapshot, title: title, provenance: provenance)
-                if let next = snapshot.value.next, !output.json {
-                    let advice = embedded ? "give --all (a cursor of the embedded server lasts one run)" : "give --all, or --cursor \(next) for the next page"
-                    FileHandle.standardError.write(Data("marquee: more movies match: \(advice)\n".utf8))
+                if !output.json, let advice = MorePages.advice(for: snapshot.value, embedded: embedded) {
+                    FileHandle.standardError.write(Data("marquee: \(advice)\n".utf8))
                 }
-            }
+            },
+            isEmpty: { $0.movies.isEmpty && request.cursor == nil }
         )
     }
 }

@@ -26,7 +26,8 @@ enum SnapshotQuery {
         ask: Ask<Value>,
         traceLine: @escaping (Value) -> String,
         show: (AppSnapshot<Value>, Provenance.Line) throws -> Void,
-        notFoundHint: (CacheFailure<NetworkError>) -> String? = { _ in nil }
+        notFoundHint: (CacheFailure<NetworkError>) -> String? = { _ in nil },
+        isEmpty: (Value) -> Bool = { _ in false }
     ) async throws {
         try await CompositionRoot.withMovieService(options) { service in
             var presenter = SnapshotPresenter(trace: output.trace, traceToStandardError: output.json)
@@ -43,6 +44,7 @@ enum SnapshotQuery {
             }
             let provenance = Provenance.line(for: answer, subject: subject)
             try show(answer, provenance)
+            await EmptyCatalogue.explain(answer, isEmpty: isEmpty(answer.value), service: service)
             if answer.isIncomplete, let error = answer.networkError {
                 throw CLIError.failed("stopped before the end: \(ErrorReporter.describe(error))")
             }
@@ -70,7 +72,8 @@ enum SnapshotQuery {
                 // The API answers every list, even an empty one: a 404 means the path is wrong.
                 guard case .network(.status(code: 404, _)) = failure else { return nil }
                 return "is the base URL right? The movie API usually ends in /api/"
-            }
+            },
+            isEmpty: \.isEmpty
         )
     }
 }

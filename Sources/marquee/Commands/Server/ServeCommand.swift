@@ -17,8 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             Tokens are signed with the newest key of --signing-keys FILE (lines 'KEY-ID SECRET', oldest \
             first), else of MARQUEE_SIGNING_KEYS, else with MARQUEE_SIGNING_KEY, else with a key made at \
             start. With --database, the catalog and refresh tokens live in PostgreSQL \
-            (postgres://user:password@host:port/database) or a SQLite file; load a catalog into it \
-            with 'marquee catalog import'.
+            (postgres://user:password@host:port/database) or a SQLite file; load movies into it \
+            with 'marquee catalog import --bundled' (the ten bundled movies) or 'marquee catalog import FILE'.
             """
     )
 
@@ -202,7 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let storage = try await DatabaseLocation(parsing: database).open(logger: logger, queryTimeout: .seconds(effectiveQueryTimeout))
         if try await storage.catalogVersion() == 0 {
-            logger.warning("the database holds no catalog yet: load one with 'marquee catalog import FILE --database URL'")
+            logger.warning("the database holds no movies yet: load the ten bundled ones with 'marquee catalog import --bundled --database URL', or a catalog file with 'marquee catalog import FILE --database URL'")
         }
         storage.prepareSearch()
         return storage

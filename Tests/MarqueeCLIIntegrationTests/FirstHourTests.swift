@@ -1,0 +1,93 @@
+import Foundation
+import MarqueeTestSupport
+import Testing
+
+/// What a person meets in their first hour with a server of their own: a new database with no
+/// movies, the bundled ones loaded with one command, a generated catalogue that would have
+/// replaced them, and a sign-in that cannot be kept.
+@Suite("A person's first hour")
+struct FirstHourTests {
+    let marquee = MarqueeProcess()
+
+    @Test("a new server says how to load movies; its clients say the catalogue is empty; --bundled fills it; a generated catalogue numbered over it is refused, then added after it")
+    func emptyServerToMovies() async throws {
+        let database = TestFolders.temporary.appendingPathComponent("first-hour-\(UUID().uuidString).sqlite").path
+        let (server, port) = try await marquee.serve(["--port", "0", "--database", database])
+        try await finally(try await {
+            #expect(server.lastOutput.contains("'marquee catalog import --bundled --database URL'"), "\(server.lastOutput)")
+            let env = "http://127.0.0.1:\(port)/api/"
+
+            let empty = try await marquee.run(["top-grossing", "--env", env])
+            #expect(empty.status == 0, "\(empty.standardError)")
+            #expect(empty.standardOutput.hasPrefix("Top grossing movies of 2016: no movies."), "\(empty.standardOutput)")
+            #expect(empty.errorLines.contains { $0.hasPrefix("marquee: note: this server's catalogue is empty: whoever runs it loads movies with 'marquee catalog import --bundled") }, "\(empty.standardError)")
+            let emptySearch = try await marquee.run(["search", "dory", "--env", env])
+            #expect(emptySearch.errorLines.contains { $0.contains("this server's catalogue is empty") }, "\(emptySearch.standardError)")
+
+            let bundled = try await marquee.run(["catalog", "import", "--bundled", "--database", database])
+            #expect(bundled.status == 0, "\(bundled.standardError)")
+            #expect(bundled.standardOutput.contains("Imported 10 movies from the bundled catalog"), "\(bundled.standardOutput)")
+
+            // A running server asks the database for the catalogue's version at most once a second.
+            var filled = try await marquee.run(["top-grossing", "--env", env])
+            #expect(try await eventually {
+                filled = try await marquee.run(["top-grossing", "--env", env])
+                return filled.standardOutput.contains("Finding Dory (2016)")
+            }, "\(filled.standardOutput)")
+            #expect(!filled.standardError.contains("catalogue is empty"), "\(filled.standardError)")
+            let oldYear = try await marquee.run(["top-grossing", "--year", "1950", "--env", env])
+            #expect(oldYear.standardOutput.contains("no movies."))
+            #expect(!oldYear.standardError.contains("catalogue is empty"), "a year without movies is not an empty catalogue: \(oldYear.standardError)")
+
+            let generated = TestFolders.temporary.appendingPathComponent("generated-\(UUID().uuidString).json").path
+            #expect(try await marquee.run(["generate-catalog", "--movies", "5", "--output", generated]).status == 0)
+            let refused = try await marquee.run(["catalog", "import", generated, "--database", database])
+            #expect(refused.status == 1)
+            #expect(refused.errorLines.count == 1, "\(refused.standardError)")
+            #expect(refused.standardError.contains("which the database holds as 'Finding Dory' (2016-06-17); nothing was imported; give --replace"), "\(refused.standardError)")
+            #expect(try await marquee.run(["movie", "1", "--env", env]).standardOutput.contains("Finding Dory"))
+
+            let numbered = try await marquee.run(["generate-catalog", "--movies", "5", "--first-id", "11", "--output", generated, "--force"])
+            #expect(numbered.standardOutput.contains("ids 11–15"), "\(numbered.standardOutput)")
+            let added = try await marquee.run(["catalog", "import", generated, "--database", database])
+            #expect(added.status == 0, "\(added.standardError)")
+            #expect(added.standardOutput.contains("5 added, 0 changed, 0 unchanged"), "\(added.standardOutput)")
+        }()) { _ = await server.signal(SIGTERM) }
+    }
+
+    @Test("catalog import names what to give, and a missing or broken file in the system's words, not Foundation's")
+    func importFileProblems() async throws {
+        let database = TestFolders.temporary.appendingPathComponent("first-hour-\(UUID().uuidString).sqlite").path
+        let neither = try await marquee.run(["catalog", "import", "--database", database])
+        #expect(neither.status == 64)
+        #expect(neither.standardError.contains("give a catalog file to import, or --bundled"), "\(neither.standardError)")
+
+        let missing = try await marquee.run(["catalog", "import", "/nonexistent/movies.json", "--database", database])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("no such file or directory"), "\(missing.standardError)")
+        #expect(!missing.standardError.contains("doesn’t exist") && !missing.standardError.contains("doesn't exist"), "\(missing.standardError)")
+
+        let broken = TestFolders.temporary.appendingPathComponent("broken-\(UUID().uuidString).json")
+        try Data("[{\"name\": ".utf8).write(to: broken)
+        let unreadable = try await marquee.run(["catalog", "import", broken.path, "--database", database])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.standardError.contains("the file is not valid JSON"), "\(unreadable.standardError)")
+        #expect(!unreadable.standardError.contains("The given data"), "\(unreadable.standardError)")
+    }
+
+    @Test("a sign-in that could not be kept fails before a code is asked for, saying what to fix")
+    func unwritableConfigFolder() async throws {
+        let notAFolder = TestFolders.temporary.appendingPathComponent("config-file-\(UUID().uuidString)")
+        try Data("a file where the config folder should be".utf8).write(to: notAFolder)
+        let (server, port) = try await marquee.serve(["--port", "0"])
+        try await finally(try await {
+            let login = try await marquee.run(["login", "--env", "http://127.0.0.1:\(port)/api/"], environment: ["XDG_CONFIG_HOME": notAFolder.path])
+            #expect(login.status == 1)
+            #expect(!login.standardOutput.contains("enter the code"), "\(login.standardOutput)")
+            #expect(login.errorLines.count == 1, "\(login.standardError)")
+            #expect(login.standardError.contains("a sign-in could not be kept"), "\(login.standardError)")
+            #expect(login.standardError.contains("set XDG_CONFIG_HOME to a folder that can"), "\(login.standardError)")
+            #expect(login.standardError.contains("(no code was asked for)"), "\(login.standardError)")
+        }()) { _ = await server.signal(SIGTERM) }
+    }
+}
