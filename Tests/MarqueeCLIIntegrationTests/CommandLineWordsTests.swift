@@ -11,16 +11,19 @@ struct CommandLineWordsTests {
 
     @Test("a negative or bad movie id is one line and status 64, for movie, watch add and watch remove")
     func badIDs() async throws {
-        let rule = "ids are whole numbers of 0 or more, as in the Id column of every list (see 'marquee --help')"
-        for arguments in [["movie", "-3"], ["watch", "add", "-3"], ["watch", "remove", "-12", "--offline"], ["movie", "--env", "stub:success", "-3"]] {
+        let rule = "ids are whole numbers of 0 or more, as in the Id column of every list"
+        for (arguments, help) in [
+            (["movie", "-3"], "marquee movie --help"), (["watch", "add", "-3"], "marquee watch add --help"),
+            (["watch", "remove", "-12", "--offline"], "marquee watch remove --help"), (["movie", "--env", "stub:success", "-3"], "marquee movie --help"),
+        ] {
             let outcome = try await marquee.run(arguments)
             #expect(outcome.status == 64, "\(arguments)")
             let negative = try #require(arguments.first { $0.hasPrefix("-") && Int($0) != nil })
-            #expect(outcome.errorLines == ["marquee: '\(negative)' is not a movie id: \(rule)"], "\(arguments): \(outcome.standardError)")
+            #expect(outcome.errorLines == ["marquee: '\(negative)' is not a movie id: \(rule) (see '\(help)')"], "\(arguments): \(outcome.standardError)")
         }
         let word = try await marquee.run(["movie", "abc"])
         #expect(word.status == 64)
-        #expect(word.errorLines == ["marquee: the value 'abc' is invalid for '<id>': \(rule)"])
+        #expect(word.errorLines == ["marquee: the value 'abc' is invalid for '<id>': \(rule) (see 'marquee movie --help')"])
     }
 
     @Test("a cache policy is refused by the commands that ask no cached question, in one line")

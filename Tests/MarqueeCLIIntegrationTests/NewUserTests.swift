@@ -87,7 +87,7 @@ struct NewUserTests {
         #expect(outcome.errorLines == ["marquee: the server did not answer within 2 s; try again later, or allow longer with --timeout SECONDS"], "twice the attempt's timeout, across the retry")
         let refused = try await marquee.run(["top-rated", "--timeout", "0"])
         #expect(refused.status == 64)
-        #expect(refused.errorLines == ["marquee: the timeout must be from 1 to 3600 seconds, not 0 (see 'marquee --help')"])
+        #expect(refused.errorLines == ["marquee: the timeout must be from 1 to 3600 seconds, not 0 (see 'marquee top-rated --help')"])
     }
 
     @Test("help lists only what a command accepts, in its own words")
@@ -104,7 +104,7 @@ struct NewUserTests {
 
         let maxAge = try await marquee.run(["top-rated", "--max-age", "60"])
         #expect(maxAge.status == 64)
-        #expect(maxAge.errorLines == ["marquee: --max-age is for --policy cacheElseNetwork; the networkElseCache policy does not use it (see 'marquee --help')"])
+        #expect(maxAge.errorLines == ["marquee: --max-age is for --policy cacheElseNetwork; the networkElseCache policy does not use it (see 'marquee top-rated --help')"])
         #expect(try await marquee.run(["top-rated", "--env", "stub:success", "--max-age", "60", "--policy", "cacheElseNetwork"]).status == 0)
         for level in ["debug", "trace"] {
             #expect(try await marquee.run(["top-rated", "--log-level", level]).status == 64, "\(level) shows nothing info does not")
@@ -180,7 +180,7 @@ struct EveryCLITests {
     func negativeNumbers(arguments: [String], message: String) async throws {
         let outcome = try await marquee.run(arguments)
         #expect(outcome.status == 64)
-        #expect(outcome.errorLines == ["marquee: \(message) (see 'marquee --help')"], "\(outcome.standardError)")
+        #expect(outcome.errorLines == ["marquee: \(message) (see 'marquee \(arguments[0]) --help')"], "\(outcome.standardError)")
     }
 
     @Test("the shell completion script names the commands and their options")

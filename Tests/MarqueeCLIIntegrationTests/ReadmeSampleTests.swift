@@ -14,7 +14,10 @@ import Testing
 /// output; `$ kill %1` stops it, and the port stays closed. `$ marquee login …` is approved on the
 /// sign-in page as the person `alice` would (signing up the first time), and its code reads
 /// `BCDF-GHJK`. An age ("fetched 6 seconds ago", on a loaded machine) reads "fetched just now", as
-/// it does when the sample runs at a person's pace; nothing else is normalised.
+/// it does when the sample runs at a person's pace. `$ marquee serve --database movies.sqlite &`
+/// starts the real `marquee serve` on a free port, on a SQLite file of the sample's own
+/// (`movies.sqlite` in any command names it), and `$ kill %1` ends it; an import's time and rate
+/// read `(0.1 s, 100 movies/s)`. Nothing else is normalised.
 @Suite("README samples", .serialized)
 struct ReadmeSampleTests {
     struct Sample: CustomTestStringConvertible, Sendable {
@@ -64,10 +67,19 @@ struct ReadmeSampleTests {
     func sample(_ sample: Sample) async throws {
         let marquee = MarqueeProcess()
         var server: RunningServer?
+        var serveProcess: ChildProcess?
         var address: AddressThatGoesAway?
         var port = 8080
         var signedUp = false
-        defer { if let server { Task { try? await server.stop() } } }
+        let database = TestFolders.temporary.appendingPathComponent("sample-\(UUID().uuidString).sqlite").path
+        defer {
+            if let server { Task { try? await server.stop() } }
+            if let serveProcess { Task { _ = await serveProcess.signal(SIGKILL) } }
+        }
+        /// The command's words, with the sample's port and database.
+        func words(of command: String) -> [String] {
+            command.split(separator: " ").map { $0 == "movies.sqlite" ? database : $0.replacingOccurrences(of: "8080", with: String(port)) }
+        }
         var steps: [(command: String, expected: [String])] = []
         for line in sample.text {
             if line.hasPrefix("$ ") {
@@ -88,13 +100,18 @@ struct ReadmeSampleTests {
                 server = started
                 address = try await AddressThatGoesAway.start(to: started.port)
                 port = address?.port ?? 0
+            case _ where command.hasPrefix("marquee serve --database") && command.hasSuffix(" &"):
+                let started = try await marquee.serve(Array(words(of: String(command.dropLast(2))).dropFirst(2)) + ["--port", "0"])
+                serveProcess = started.process
+                port = started.port
             case "kill %1":
                 try await server?.stop()
                 server = nil
                 try await address?.goAway()
+                if let serveProcess { _ = await serveProcess.signal(SIGTERM) }
+                serveProcess = nil
             case _ where command.hasPrefix("marquee login"):
-                let words = command.split(separator: " ").map { $0.replacingOccurrences(of: "8080", with: String(port)) }
-                let login = try marquee.launch(Array(words.dropFirst()))
+                let login = try marquee.launch(Array(words(of: command).dropFirst()))
                 var lines: [String] = []
                 while lines.count < 3, let line = await login.nextOutputLine() { lines.append(line) }
                 guard let code = lines.first?.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/)?.1 else {
@@ -111,11 +128,13 @@ struct ReadmeSampleTests {
                 }
                 #expect(printed == expected, "\(sample.location): $ \(command)\n\(printed.joined(separator: "\n"))")
             default:
-                let words = command.split(separator: " ").map { $0.replacingOccurrences(of: "8080", with: String(port)) }
+                let words = words(of: command)
                 try #require(words.first == "marquee", "\(sample.location): '\(command)' is not a marquee command")
                 let outcome = try await marquee.run(Array(words.dropFirst()))
                 let printed = (outcome.standardOutput + outcome.standardError).replacingOccurrences(of: ":\(port)", with: ":8080")
+                    .replacingOccurrences(of: database, with: "movies.sqlite")
                     .replacingOccurrences(of: #"fetched \d+ seconds ago"#, with: "fetched just now", options: .regularExpression)
+                    .replacingOccurrences(of: #"\(\d+\.\d s, \d+ movies/s\)"#, with: "(0.1 s, 100 movies/s)", options: .regularExpression)
                 var lines = printed.components(separatedBy: "\n").map { $0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
                 while lines.last == "" { lines.removeLast() }
                 #expect(lines == expected, "\(sample.location): $ \(command)\n\(lines.joined(separator: "\n"))")

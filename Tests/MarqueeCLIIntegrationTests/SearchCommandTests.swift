@@ -122,7 +122,7 @@ struct SearchCommandTests {
         let outcome = try await marquee.run(arguments)
         #expect(outcome.status == 64)
         #expect(outcome.standardOutput.isEmpty)
-        #expect(outcome.errorLines == ["marquee: --cursor pages the server's results and an offline answer comes whole: leave out --cursor, or give --all or a larger --limit (see 'marquee --help')"], "\(outcome.standardError)")
+        #expect(outcome.errorLines == ["marquee: --cursor pages the server's results and an offline answer comes whole: leave out --cursor, or give --all or a larger --limit (see 'marquee \(arguments[0]) --help')"], "\(outcome.standardError)")
     }
 
     @Test("an offline page that holds fewer than the stored matches says more match, and how to see them; a page that holds them all does not")

@@ -40,11 +40,11 @@ struct WatchWordsTests {
             let note = { storage.watchlist(owner: owner).first { $0.movieID == 6 }?.note }
             let noted = try await run(["watch", "add", "6", "--note", "Friday"], api)
             #expect(noted.status == 0, "\(noted.standardError)")
-            #expect(noted.standardOutput == "Noted movie 6 on the watchlist; sent to the server.\n")
+            #expect(noted.standardOutput == "Noted Deadpool (6) on the watchlist; sent to the server.\n", "the title is asked of the server when this machine has not stored it")
             #expect(note() == "Friday")
 
             let again = try await run(["watch", "add", "6"], api)
-            #expect(again.standardOutput == "Movie 6 is on the watchlist already, its note kept; sent to the server.\n", "\(again.standardOutput)")
+            #expect(again.standardOutput == "Deadpool (6) is on the watchlist already, its note kept; sent to the server.\n", "\(again.standardOutput)")
             #expect(note() == "Friday")
             let offline = try await run(["watch", "add", "6", "--offline"], api)
             #expect(offline.status == 0, "\(offline.standardError)")
@@ -61,7 +61,7 @@ struct WatchWordsTests {
 
             let empty = try await run(["watch", "add", "6", "--note", ""], api)
             #expect(empty.status == 64)
-            #expect(empty.errorLines == ["marquee: an empty --note changes nothing: to remove the movie's note, use --clear-note (see 'marquee --help')"])
+            #expect(empty.errorLines == ["marquee: an empty --note changes nothing: to remove the movie's note, use --clear-note (see 'marquee watch add --help')"])
             let both = try await run(["watch", "add", "6", "--note", "x", "--clear-note"], api)
             #expect(both.status == 64)
             #expect(both.errorLines.count == 1)
@@ -99,15 +99,15 @@ struct WatchWordsTests {
             let owner = storage.owner(ofAccount: "alice")
             let absent = try await run(["watch", "remove", "3"], api)
             #expect(absent.status == 0)
-            #expect(absent.standardOutput == "Movie 3 is not on the watchlist; nothing was changed.\n")
+            #expect(absent.standardOutput == "Captain America - Civil War (3) is not on the watchlist; nothing was changed.\n")
             #expect(storage.watchlistJournal(owner: owner).isEmpty, "nothing was sent")
             let offline = try await run(["watch", "remove", "3", "--offline"], api)
-            #expect(offline.standardOutput == "Movie 3 is not on the watchlist as this machine last saw it; nothing was changed ('marquee sync' fetches the server's list).\n")
+            #expect(offline.standardOutput == "Captain America - Civil War (3) is not on the watchlist as this machine last saw it; nothing was changed ('marquee sync' fetches the server's list).\n")
             #expect(try await pending(api) == 0)
 
             #expect(try await run(["watch", "add", "3"], api).status == 0)
             let removed = try await run(["watch", "remove", "3"], api)
-            #expect(removed.standardOutput == "Removed movie 3 from the watchlist; sent to the server.\n", "\(removed.standardOutput)")
+            #expect(removed.standardOutput == "Removed Captain America - Civil War (3) from the watchlist; sent to the server.\n", "\(removed.standardOutput)")
             #expect(storage.watchlist(owner: owner).isEmpty)
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MovieAPI
+import MovieServer
 import Networking
 import MovieStore
 import TextFormatting
@@ -13,13 +14,14 @@ enum ErrorReporter {
         exitForUnknownCommand()
         let code = MarqueeCommand.exitCode(for: error)
         guard code != .success else { MarqueeCommand.exit(withError: error) }
+        let help = "see '\(helpCommand(for: Array(CommandLine.arguments.dropFirst())))'"
         if let negative = MovieIDArgument.negativeID(in: Array(CommandLine.arguments.dropFirst())) {
-            printLine("marquee: \(MovieIDArgument.problem(with: negative)) (see 'marquee --help')")
+            printLine("marquee: \(MovieIDArgument.problem(with: negative)) (\(help))")
             exit(ExitCode.validationFailure.rawValue)
         }
         let message = MarqueeCommand.message(for: error)
             .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-        printLine("marquee: \(lowercasingFirst(message)) (see 'marquee --help')")
+        printLine("marquee: \(lowercasingFirst(message)) (\(help))")
         exit(code.rawValue)
     }
 
@@ -31,6 +33,19 @@ enum ErrorReporter {
             ?? "the commands are \(commandNames.joined(separator: ", "))"
         printLine("marquee: unknown command '\(typed)'; \(advice) (see 'marquee --help')")
         exit(ExitCode.validationFailure.rawValue)
+    }
+
+    /// The help of the command the words name, as far as they name one: `marquee watch add
+    /// --help` for `watch add x`, `marquee --help` when the first word names no command.
+    static func helpCommand(for words: [String]) -> String {
+        var command: any ParsableCommand.Type = MarqueeCommand.self
+        var path = ["marquee"]
+        for word in words {
+            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == word }) else { break }
+            command = next
+            path.append(word)
+        }
+        return (path + ["--help"]).joined(separator: " ")
     }
 
     /// The names of the commands `marquee` takes first.
@@ -64,6 +79,7 @@ enum ErrorReporter {
         case let error as WatchlistSyncFailure<NetworkError>: return describe(error)
         case let error as CredentialsFileError: return describe(error)
         case let error as DeviceSignInError: return describe(error)
+        case let error as AccountError: return oneLine(clause(of: error.description))
         default: break
         }
         if let error = error as? any LocalizedError, let description = error.errorDescription { return oneLine(description) }
@@ -163,6 +179,13 @@ enum ErrorReporter {
 
     private static func printLine(_ line: String) {
         FileHandle.standardError.write(Data((TerminalText.safe(line) + "\n").utf8))
+    }
+
+    /// A sentence written for the sign-in page ("There is no account 'x'.") as the clause a
+    /// `marquee:` line holds: its first letter lowered, its full stop dropped.
+    static func clause(of sentence: String) -> String {
+        let clause = lowercasingFirst(sentence)
+        return clause.hasSuffix(".") && !clause.hasSuffix("..") ? String(clause.dropLast()) : clause
     }
 
     private static func lowercasingFirst(_ text: String) -> String {

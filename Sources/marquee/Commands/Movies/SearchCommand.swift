@@ -26,6 +26,8 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await SearchQuery.run(search.request(text: text), all: search.all, title: "Movies matching '\(text)'", client, output)
+        let request = search.request(text: text)
+        let scope = request.year.map { " of \($0)" } ?? ""
+        try await SearchQuery.run(request, all: search.all, title: "Movies\(scope) matching '\(text)'", client, output)
     }
 }

@@ -77,7 +77,11 @@ struct WatchlistLook {
         }
         let view: WatchlistView
         do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
-        let movie = (try? await watchlist.store.movie(id: movieID, api: WatchlistScope.api(of: watchlist.api))).flatMap { $0 }?.value
+        var movie = (try? await watchlist.store.movie(id: movieID, api: WatchlistScope.api(of: watchlist.api))).flatMap { $0 }?.value
+        if movie == nil, fresh, watchlist.home == .server, let movies = watchlist.movies {
+            // Asked (and stored) so that every device names the movie the same way.
+            movie = try? await movies.movie(id: movieID, policy: .networkOnly) { _ in }.value
+        }
         return WatchlistLook(
             line: view.lines.first { $0.movieID == movieID && $0.pending != .removing },
             fresh: fresh,
