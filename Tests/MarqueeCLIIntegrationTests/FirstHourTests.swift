@@ -90,4 +90,28 @@ struct FirstHourTests {
             #expect(login.standardError.contains("(no code was asked for)"), "\(login.standardError)")
         }()) { _ = await server.signal(SIGTERM) }
     }
+
+    @Test("help offers only what a command takes: no --policy or --max-age for the watchlist's commands (refused in words when given), no relevance for movies")
+    func helpPromisesWhatCommandsTake() async throws {
+        for command in [["watch", "add"], ["watch", "remove"], ["watchlist"], ["sync"]] {
+            let help = try await marquee.run(command + ["--help"])
+            #expect(!help.standardOutput.contains("--policy") && !help.standardOutput.contains("--max-age"), "\(command): \(help.standardOutput)")
+        }
+        let refused = try await marquee.run(["sync", "--policy", "cacheOnly", "--env", "stub:success"])
+        #expect(refused.status == 64)
+        #expect(refused.errorLines.first?.hasPrefix("marquee: 'sync' takes no --policy cacheOnly: it always sends") == true, "\(refused.standardError)")
+        let movies = try await marquee.run(["movies", "--help"])
+        #expect(movies.standardOutput.contains("--sort <sort>           The order: grossing, rating, released, title"), "\(movies.standardOutput)")
+        #expect(try await marquee.run(["movies", "--sort", "relevance"]).status == 64)
+        let search = try await marquee.run(["search", "--help"])
+        #expect(search.standardOutput.contains("relevance, grossing"), "\(search.standardOutput)")
+        let serve = try await marquee.run(["serve", "--help"])
+        #expect(!serve.standardOutput.contains("own watchlist"), "\(serve.standardOutput)")
+    }
+
+    @Test("a search of a year names the year in its header")
+    func searchHeaderNamesYear() async throws {
+        let outcome = try await marquee.run(["search", "jungle", "--year", "2016"])
+        #expect(outcome.standardOutput.hasPrefix("Movies of 2016 matching 'jungle'\n"), "\(outcome.standardOutput)")
+    }
 }

@@ -3,10 +3,11 @@ import Foundation
 import Logging
 import MovieStore
 
-/// The options every client command accepts after its name (`browse` too).
+/// The options every client command accepts after its name (`browse` too): where to ask
+/// (``ConnectionOptions``) and how the store and the network share the work (`--policy`,
+/// `--max-age`).
 struct ClientOptions: ParsableArguments {
-    @OptionGroup var api: APIOptions
-    @OptionGroup var accountOption: AccountOption
+    @OptionGroup var connection: ConnectionOptions
 
     @Option(help: ArgumentHelp(
         "Where answers come from: \(PolicyOption.allValueStrings.joined(separator: ", ")) (default: networkElseCache; cacheThenNetwork for browse).",
@@ -19,6 +20,52 @@ struct ClientOptions: ParsableArguments {
         valueName: "seconds"
     ))
     var maximumAge: Int?
+
+    init() {}
+
+    /// The options of a command that takes no policy: `connection`'s, and none of the cache's.
+    init(connection: ConnectionOptions) {
+        self.connection = connection
+        policy = nil
+        maximumAge = nil
+    }
+
+    var api: APIOptions { connection.api }
+    var accountOption: AccountOption { connection.accountOption }
+    var offline: Bool {
+        get { connection.offline }
+        set { connection.offline = newValue }
+    }
+    var timeout: Int? { connection.timeout }
+    var verbose: Bool { connection.verbose }
+    var curl: Bool { connection.curl }
+    var logLevel: ConsoleLevel? { connection.logLevel }
+    var consoleSettings: ConsoleSettings { connection.consoleSettings }
+
+    func validate() throws {
+        if let maximumAge, maximumAge < 0 { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
+        if maximumAge != nil, policy != .cacheElseNetwork {
+            throw ValidationError("--max-age is for --policy cacheElseNetwork; the \(offline ? "cacheOnly" : (policy ?? .networkElseCache).rawValue) policy does not use it")
+        }
+        if offline, let policy, policy != .cacheOnly {
+            throw ValidationError("--offline cannot be combined with --policy \(policy.rawValue)")
+        }
+    }
+
+    /// The cache policy these options ask for, `networkElseCache` unless they name one.
+    var cachePolicy: CachePolicy { cachePolicy(defaultingTo: .networkElseCache) }
+
+    /// The cache policy these options ask for, `policy` unless they name one.
+    func cachePolicy(defaultingTo policy: PolicyOption) -> CachePolicy {
+        offline ? .cacheOnly : (self.policy ?? policy).cachePolicy(maximumAge: maximumAge.map { .seconds($0) })
+    }
+}
+
+/// Where a client command asks and what it logs: the API, the account, `--offline`, the timeout
+/// and the console's options; every client command takes them.
+struct ConnectionOptions: ParsableArguments {
+    @OptionGroup var api: APIOptions
+    @OptionGroup var accountOption: AccountOption
 
     @Flag(help: "Use the stored answers only, never the network (the cacheOnly policy).")
     var offline = false
@@ -41,22 +88,30 @@ struct ClientOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let maximumAge, maximumAge < 0 { throw ValidationError("the maximum age must be 0 seconds or more, not \(maximumAge)") }
-        if maximumAge != nil, policy != .cacheElseNetwork {
-            throw ValidationError("--max-age is for --policy cacheElseNetwork; the \(offline ? "cacheOnly" : (policy ?? .networkElseCache).rawValue) policy does not use it")
-        }
         if let timeout, !(1...3600).contains(timeout) { throw ValidationError("the timeout must be from 1 to 3600 seconds, not \(timeout)") }
-        if offline, let policy, policy != .cacheOnly {
-            throw ValidationError("--offline cannot be combined with --policy \(policy.rawValue)")
-        }
     }
+}
 
-    /// The cache policy these options ask for, `networkElseCache` unless they name one.
-    var cachePolicy: CachePolicy { cachePolicy(defaultingTo: .networkElseCache) }
+/// The options of the watchlist's commands (`watch`, `watchlist`, `sync`), which ask no cached
+/// question: ``ConnectionOptions``, and `--policy` and `--max-age` hidden from their help, read
+/// only to be refused in words that say what the command does instead.
+struct WatchlistClientOptions: ParsableArguments {
+    @OptionGroup var connection: ConnectionOptions
 
-    /// The cache policy these options ask for, `policy` unless they name one.
-    func cachePolicy(defaultingTo policy: PolicyOption) -> CachePolicy {
-        offline ? .cacheOnly : (self.policy ?? policy).cachePolicy(maximumAge: maximumAge.map { .seconds($0) })
+    @Option(help: .private)
+    var policy: PolicyOption?
+
+    @Option(name: .customLong("max-age"), help: .private)
+    var maximumAge: Int?
+
+    /// The client options these stand for.
+    var client: ClientOptions { ClientOptions(connection: connection) }
+
+    /// Refuses `--policy` (and `--max-age`) so that a policy given is never silently ignored;
+    /// `why` says what `command` does instead.
+    func refusePolicy(for command: String, _ why: String) throws {
+        guard let named = policy.map({ "--policy \($0.rawValue)" }) ?? (maximumAge != nil ? "--max-age" : nil) else { return }
+        throw ValidationError("'\(command)' takes no \(named): \(why)")
     }
 }
 
@@ -71,14 +126,5 @@ enum ConsoleLevel: String, ExpressibleByArgument, CaseIterable {
         case .warning: .warning
         case .error: .error
         }
-    }
-}
-
-extension ClientOptions {
-    /// Refuses `--policy` (and `--max-age`) for a command that asks no cached question, so that a
-    /// policy given is never silently ignored; `why` says what the command does instead.
-    func refusePolicy(for command: String, _ why: String) throws {
-        guard let named = policy.map({ "--policy \($0.rawValue)" }) ?? (maximumAge != nil ? "--max-age" : nil) else { return }
-        throw ValidationError("'\(command)' takes no \(named): \(why)")
     }
 }

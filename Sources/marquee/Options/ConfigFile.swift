@@ -1,6 +1,7 @@
 import Foundation
 
-/// The user's settings file, `$XDG_CONFIG_HOME/marquee/config`: `key = value` lines, `#` comments.
+/// The user's settings file, `$XDG_CONFIG_HOME/marquee/config`: `key = value` lines, `#` comments
+/// (a line of its own, or after a value and a space).
 /// It holds `env`, with the values of `--env`, `account`, with those of `--account`, and
 /// `store-budget`, the most the movie store may take on disk (`500MB`, `1GiB`).
 struct ConfigFile: Equatable {
@@ -25,7 +26,7 @@ struct ConfigFile: Equatable {
     static func parse(_ text: String, path: String) throws(ConfigFileError) -> ConfigFile {
         var file = ConfigFile()
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = withoutComment(rawLine).trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[1].isEmpty else {
@@ -40,6 +41,17 @@ struct ConfigFile: Equatable {
             }
         }
         return file
+    }
+
+    /// `line` up to a `#` that begins it or follows a space or a tab: `env = http://host/api/ #
+    /// home` is the address alone, and a `#` within a value (`…/api/#x`) stays.
+    private static func withoutComment(_ line: Substring) -> Substring {
+        var previous: Character = " "
+        for index in line.indices {
+            if line[index] == "#", previous == " " || previous == "\t" { return line[..<index] }
+            previous = line[index]
+        }
+        return line
     }
 }
 

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Movies
 
-/// What `search` and `movies` share: the year, the order, the page size, and which page.
-struct SearchOptions: ParsableArguments {
+/// What `search` and `movies` share: the year, the order, the page size, and which page. `Sort`
+/// is the orders the command offers: `movies` lists without words, so relevance is not one of them.
+struct SearchOptions<Sort: SortChoice>: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Only movies of this year.", valueName: "year"))
     var year: Int?
 
-    @Option(help: ArgumentHelp("The order: \(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")) (default: relevance with words, grossing without).", valueName: "sort"))
-    var sort: SearchSort?
+    @Option(help: ArgumentHelp("The order: \(Sort.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(Sort.defaultOrder)).", valueName: "sort"))
+    var sort: Sort?
 
     @Option(help: ArgumentHelp("asc or desc (default: desc; asc for title).", valueName: "order"))
     var order: SortOrder?
@@ -40,9 +41,35 @@ struct SearchOptions: ParsableArguments {
     }
 
     func request(text: String?) -> MovieSearchRequest {
-        MovieSearchRequest(text: text, year: year, sort: sort, order: order, limit: limit, cursor: cursor)
+        MovieSearchRequest(text: text, year: year, sort: sort?.searchSort, order: order, limit: limit, cursor: cursor)
     }
 }
 
-extension SearchSort: ExpressibleByArgument {}
+/// The orders a listing command offers on its command line.
+protocol SortChoice: ExpressibleByArgument, CaseIterable, RawRepresentable<String>, Sendable {
+    var searchSort: SearchSort { get }
+    /// The order in force when none is given, in words.
+    static var defaultOrder: String { get }
+}
+
+extension SearchSort: ExpressibleByArgument, SortChoice {
+    var searchSort: SearchSort { self }
+    static var defaultOrder: String { "relevance" }
+}
+
+/// The orders of `marquee movies`: every one but relevance, which needs words to search for.
+enum ListingSort: String, SortChoice {
+    case grossing, rating, released, title
+
+    var searchSort: SearchSort {
+        switch self {
+        case .grossing: .grossing
+        case .rating: .rating
+        case .released: .released
+        case .title: .title
+        }
+    }
+
+    static var defaultOrder: String { "grossing" }
+}
 extension SortOrder: ExpressibleByArgument {}

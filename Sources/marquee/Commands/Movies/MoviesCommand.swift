@@ -8,12 +8,11 @@ struct MoviesCommand: AsyncParsableCommand {
         abstract: "List every movie (of a year, with --year) by grossing, rating, release date or title, a page at a time."
     )
 
-    @OptionGroup var search: SearchOptions
+    @OptionGroup var search: SearchOptions<ListingSort>
     @OptionGroup var output: OutputOptions
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
-        if search.sort == .relevance { throw ValidationError("relevance needs words to search for: use 'marquee search'") }
         try search.validate(with: client)
     }
 

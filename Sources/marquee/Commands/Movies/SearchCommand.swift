@@ -14,7 +14,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     private var text: String { words.joined(separator: " ") }
 
-    @OptionGroup var search: SearchOptions
+    @OptionGroup var search: SearchOptions<SearchSort>
     @OptionGroup var output: OutputOptions
     @OptionGroup var client: ClientOptions
 

@@ -64,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The client secret; prefer MARQUEE_CLIENT_SECRET, which other users cannot see.")
     var clientSecret: String?
 
-    @Option(name: .customLong("clients"), help: ArgumentHelp("A file of more clients allowed to obtain tokens, one 'CLIENT-ID SECRET' a line, readable by its owner only; each client has its own watchlist.", valueName: "file"))
+    @Option(name: .customLong("clients"), help: ArgumentHelp("A file of more clients allowed to obtain tokens, one 'CLIENT-ID SECRET' a line, readable by its owner only. Watchlists belong to the people who sign in, whichever client they use.", valueName: "file"))
     var clientsFile: String?
 
     @Option(name: .customLong("header-timeout"), parsing: .unconditional, help: ArgumentHelp("How long a client may take to send a request's head.", valueName: "seconds"))

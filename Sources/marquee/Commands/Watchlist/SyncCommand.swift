@@ -15,14 +15,15 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp("Changes sent per request, 1 to \(WatchlistChangeRecord.batchLimit).", valueName: "count"))
     var batchSize = WatchlistChangeRecord.batchLimit
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup var options: WatchlistClientOptions
+    var client: ClientOptions { options.client }
 
     func validate() throws {
         guard (1...WatchlistChangeRecord.batchLimit).contains(batchSize) else {
             throw ValidationError("the batch size must be from 1 to \(WatchlistChangeRecord.batchLimit), not \(batchSize)")
         }
         if client.offline { throw ValidationError("sync uses the network: drop --offline ('marquee watchlist' shows the list without it)") }
-        try client.refusePolicy(for: "sync", "it always sends the pending changes to the server and fetches its list")
+        try options.refusePolicy(for: "sync", "it always sends the pending changes to the server and fetches its list")
     }
 
     func run() async throws {

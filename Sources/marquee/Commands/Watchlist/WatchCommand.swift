@@ -38,13 +38,14 @@ struct WatchAddCommand: AsyncParsableCommand {
     @Flag(help: WatchChangeJSON.help)
     var json = false
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup var options: WatchlistClientOptions
+    var client: ClientOptions { options.client }
 
     func validate() throws {
         if clearNote, note != nil { throw ValidationError("--note and --clear-note cannot be used together") }
         if note == "" { throw ValidationError("an empty --note changes nothing: to remove the movie's note, use --clear-note") }
         if let note, let problem = WatchlistNote.problem(with: note) { throw ValidationError(problem) }
-        try client.refusePolicy(for: "watch add", WatchAddCommand.sendingRule)
+        try options.refusePolicy(for: "watch add", WatchAddCommand.sendingRule)
     }
 
     /// What `watch` does instead of a cache policy.
@@ -69,10 +70,11 @@ struct WatchRemoveCommand: AsyncParsableCommand {
     @Flag(help: WatchChangeJSON.help)
     var json = false
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup var options: WatchlistClientOptions
+    var client: ClientOptions { options.client }
 
     func validate() throws {
-        try client.refusePolicy(for: "watch remove", WatchAddCommand.sendingRule)
+        try options.refusePolicy(for: "watch remove", WatchAddCommand.sendingRule)
     }
 
     func run() async throws {

@@ -20,11 +20,12 @@ struct WatchlistCommand: AsyncParsableCommand {
     @Flag(help: "Sync, show the list, then print each change as it arrives from the server, until Ctrl-C.")
     var follow = false
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup var options: WatchlistClientOptions
+    var client: ClientOptions { options.client }
 
     func validate() throws {
         if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
-        try client.refusePolicy(for: "watchlist", "it shows the list stored here (with --follow, then the server's live feed); 'marquee sync' fetches the server's list")
+        try options.refusePolicy(for: "watchlist", "it shows the list stored here (with --follow, then the server's live feed); 'marquee sync' fetches the server's list")
     }
 
     func run() async throws {
