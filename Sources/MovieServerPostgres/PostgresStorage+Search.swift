@@ -1,3 +1,4 @@
+import MovieContract
 import MovieServer
 import PostgresNIO
 
@@ -19,6 +20,16 @@ extension PostgresStorage: SearchStorage {
             }
             return try await PostgresSearch.hits(client, search, tierReading: tierReading, logger: self.logger)
         }
+    }
+
+    /// From the in-process index of the catalogue version the database holds now.
+    public func suggestion(for words: [String], year: Int?, latestYear: Int) async throws(StorageError) -> SuggestionWire.Answer {
+        guard let searchIndex else { return SuggestionWire.Answer(suggestion: nil, indexReady: false) }
+        await searchIndex.snapshotRead()
+        let version = try await run { client in
+            try await client.withConnection { connection in try await PostgresSearchEntries.version(connection, logger: self.logger) }
+        }
+        return searchIndex.suggestion(for: words, year: year, latestYear: latestYear, version: version)
     }
 
     public func prepareSearch() {

@@ -1,4 +1,5 @@
 import GRDB
+import MovieContract
 import MovieServer
 
 extension SQLiteStorage: SearchStorage {
@@ -16,6 +17,15 @@ extension SQLiteStorage: SearchStorage {
             }
             return try SQLiteSearch.hits(db, search, tierReading: tierReading)
         }
+    }
+
+    /// From the in-process index of the catalogue version the file holds now, read outside the
+    /// transaction that reads the version.
+    public func suggestion(for words: [String], year: Int?, latestYear: Int) async throws(StorageError) -> SuggestionWire.Answer {
+        guard let searchIndex else { return SuggestionWire.Answer(suggestion: nil, indexReady: false) }
+        await searchIndex.snapshotRead()
+        let version = try await read { db in try SQLiteSearchEntries.version(db) }
+        return searchIndex.suggestion(for: words, year: year, latestYear: latestYear, version: version)
     }
 
     public func prepareSearch() {

@@ -26,6 +26,9 @@ final class InstrumentedStorage: ServerStorage {
         base.topMovies(order, year: year, limit: limit)
     }
     func search(_ search: MovieSearch) async throws(StorageError) -> [SearchHit] { base.search(search) }
+    func suggestion(for words: [String], year: Int?, latestYear: Int) async throws(StorageError) -> SuggestionWire.Answer {
+        base.suggestion(for: words, year: year, latestYear: latestYear)
+    }
     func catalogVersion() async throws(StorageError) -> Int64 {
         versionAskCount.withLockedValue { $0 += 1 }
         return base.catalogVersion()

@@ -13,12 +13,14 @@ struct MovieRoutes: Sendable {
     private let caching: CachingDirectives
     private let answers: CatalogAnswers
     private let search: SearchRoute
+    private let suggestions: SuggestionRoute
 
     init(storage: any CatalogueStorage & SearchStorage, cache: ResponseCache, caching: CachingDirectives, cursors: SearchCursor) {
         self.cache = cache
         self.caching = caching
         answers = CatalogAnswers(storage: storage)
         search = SearchRoute(storage: storage, cache: cache, caching: caching, cursors: cursors)
+        suggestions = SuggestionRoute(storage: storage)
     }
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
@@ -31,6 +33,9 @@ struct MovieRoutes: Sendable {
         }
         router.get(RouterPath(CacheKey.Route.search.routerPath)) { [search] request, _ in
             try await search.answer(request)
+        }
+        router.get(RouterPath(SuggestionRoute.path)) { [suggestions] request, _ in
+            try await suggestions.answer(request)
         }
         for route in [CacheKey.Route.topGrossing, .topRated] {
             router.get(RouterPath(String(route.literal.dropLast()))) { _, _ -> Response in

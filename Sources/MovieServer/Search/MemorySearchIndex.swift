@@ -21,6 +21,8 @@ struct MemorySearchIndex: Sendable {
     let allWords: WordPostings
     let titleWords: WordPostings
     let titles: PackedTitles
+    /// The letters of `allWords`' words, for "did you mean".
+    let spelling: SpellingIndex
     let grossing: MovieOrder
     let rating: MovieOrder
     let released: MovieOrder
@@ -37,6 +39,7 @@ struct MemorySearchIndex: Sendable {
         (self.ids, self.years, self.grossingValues, self.ratingValues) = (ids, years, grossingValues, ratingValues)
         (self.releaseDates, self.titleKeys, self.allWords, self.titleWords, self.titles) = (releaseDates, titleKeys, allWords, titleWords, titles)
         (grossing, rating, released, title) = orders
+        spelling = SpellingIndex(allWords.words)
         sortingLimit = nil
     }
 
@@ -54,6 +57,7 @@ struct MemorySearchIndex: Sendable {
         years = entries.map { Int32(clamping: $0.year) }
         allWords = WordPostings(count: entries.count) { entries[$0].allWords.split(separator: " ") }
         titleWords = WordPostings(count: entries.count) { entries[$0].titleWords.split(separator: " ") }
+        spelling = SpellingIndex(allWords.words)
         titles = PackedTitles(count: entries.count) { entries[$0].titleWords }
         func byID(_ a: Int, _ b: Int) -> Bool { ids[a] < ids[b] }
         grossing = MovieOrder(count: entries.count) { a, b in

@@ -43,6 +43,13 @@ package final class SearchIndexKeeper: Sendable {
     /// The hits of `search` from the index of catalogue `version`; `nil` when there is none yet
     /// (one is then begun).
     package func hits(_ search: MovieSearch, version: Int64) -> [IndexHit]? {
+        guard let index = index(of: version) else { return nil }
+        counts.withLockedValue { $0.answers += 1 }
+        return index.search(search)
+    }
+
+    /// The index of catalogue `version`; `nil` when there is none yet (one is then begun).
+    func index(of version: Int64) -> MemorySearchIndex? {
         let (index, isBehind): (MemorySearchIndex?, Bool) = state.withLockedValue { state in
             guard let current = state.current else { return (nil, true) }
             if current.version == version { return (current.index, false) }
@@ -50,12 +57,8 @@ package final class SearchIndexKeeper: Sendable {
             state.current = nil
             return (nil, true)
         }
-        guard let index else {
-            if isBehind { startBuilding() }
-            return nil
-        }
-        counts.withLockedValue { $0.answers += 1 }
-        return index.search(search)
+        if index == nil, isBehind { startBuilding() }
+        return index
     }
 
     /// Begins making the index, unless there is one (a search of a newer version drops it), one is

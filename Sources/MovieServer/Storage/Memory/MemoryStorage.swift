@@ -37,6 +37,10 @@ public final class MemoryStorage: ServerStorage, Sendable {
         searchIndex.search(search).compactMap { hit in catalog.movie(id: hit.id).map { SearchHit(movie: $0, relevance: hit.relevance) } }
     }
 
+    public func suggestion(for words: [String], year: Int?, latestYear: Int) -> SuggestionWire.Answer {
+        SuggestionWire.Answer(suggestion: searchIndex.suggestion(for: words, year: year, latestYear: latestYear))
+    }
+
     public func catalogVersion() -> Int64 { 0 }
 
     public func checkHealth() {}

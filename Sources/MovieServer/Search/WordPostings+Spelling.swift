@@ -1,0 +1,32 @@
+import SearchPlanning
+
+extension WordPostings {
+    /// Whether some movie holds `word` (with `asPrefix`, a word that starts with it).
+    func contains(_ word: String, asPrefix: Bool) -> Bool {
+        var word = word
+        return word.withUTF8 { wanted in
+            var low = 0, high = words.count
+            while low < high {
+                let middle = (low + high) / 2
+                if words.compare(middle, to: wanted) < 0 { low = middle + 1 } else { high = middle }
+            }
+            guard low < words.count else { return false }
+            return asPrefix ? words.hasPrefix(low, wanted) : words.compare(low, to: wanted) == 0
+        }
+    }
+
+    /// The best candidates for `word` among these words (``SpellingCandidates``): the words whose
+    /// length and letters (`spelling`) may be near enough are the only ones measured.
+    func candidates(for word: String, spelling: SpellingIndex) -> [SpellingCandidate] {
+        var found = SpellingCandidates(for: word)
+        let typedLength = found.typed.count, edits = found.edits, mask = found.mask
+        words.bytes.withUnsafeBytes { buffer in
+            for index in 0..<words.count where abs(Int(spelling.lengths[index]) - typedLength) <= edits
+                && mask.mayBeWithin(edits, of: LetterMask(bits: spelling.masks[index])) {
+                let bytes = buffer[Int(words.starts[index])..<Int(words.starts[index + 1])]
+                found.consider(String(decoding: bytes, as: UTF8.self), movies: Int(starts[index + 1] - starts[index]))
+            }
+        }
+        return found.best
+    }
+}
