@@ -15,15 +15,18 @@ import NIOHTTP1
 ///   timeout has passed since its head (a byte a minute would otherwise hold the connection for
 ///   as long as the client likes);
 /// - `CONNECT`, which this server never tunnels: answered `405`, then closed;
-/// - an HTTP/1.1 request without one `Host` header, or any with two (RFC 9112 §3.2), and a head
-///   the decoder cannot read (a URL or header block over the limit, broken syntax): a JSON `400`,
-///   then closed;
+/// - an HTTP/1.1 request without one `Host` header, or any with two (RFC 9112 §3.2), an HTTP/1.0
+///   request with `Transfer-Encoding` (its framing is faulty, RFC 9112 §6.1), and a head the
+///   decoder cannot read (a URL or header block over the limit, broken syntax): a JSON `400`, then
+///   closed. A refusal is an answer like any other: it is written once every request before it
+///   is answered, so answers leave in the order of the requests, and nothing after it is read;
 /// - a request answered before all of it was read (a `413`) on a connection that closes after
 ///   it: its answer is sent, the output is shut, and what the client still sends is drained for
 ///   at most ``lingerLimit`` bytes or ``lingerTime``, so the client reads the answer instead of a
 ///   reset, and does not wait for a timeout;
 /// - a request without keep-alive (HTTP/1.0 by default, or `Connection: close`): closed once
-///   every request read on it is answered;
+///   every request read on it is answered, and no request after it is read; the last answer
+///   says `Connection: close`, whether the event loop or the router gives it;
 /// - a kept-alive connection with nothing to do while the server is at its connection cap (idle
 ///   from its last answer until bytes of the next request arrive): the oldest is closed to admit
 ///   a new client;
@@ -55,7 +58,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodyBytes = 0
     private var unanswered = 0
     private var closesAfterAnswers = false
+    /// Whether the request that closes the connection was read whole: nothing after it is read.
+    private var readsNoMore = false
     private var refusing = false
+    /// A refusal that waits for the answers to the requests before it.
+    private var pendingRefusal: (head: HTTPResponseHead, body: ByteBuffer)?
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     private var lingering: (drained: Int, deadline: Scheduled<Void>)?
     private let connections: IdleConnections?
@@ -116,7 +123,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refusing, !isClosingToMakeRoom else { return }
+        guard !refusing, !readsNoMore, !isClosingToMakeRoom else { return }
         if lingering != nil {
             drain(context, unwrapInboundIn(data))
             return
@@ -132,7 +139,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                        body: #"{"error":"method_not_allowed","error_description":"This server does not tunnel CONNECT requests."}"#)
                 return
             }
-            if let problem = Self.hostProblem(head) {
+            if let problem = Self.headProblem(head) {
                 refuse(context, version: head.version, status: .badRequest, body: ErrorAnswer.badRequest(problem).json)
                 return
             }
@@ -146,6 +153,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             isReadingRequest = false
             bodyStart = nil
+            readsNoMore = closesAfterAnswers
             if unanswered == 0 {
                 context.fireChannelRead(data)
                 answeredBeforeReadingAll(context)
@@ -168,7 +176,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// after an answer start the header timeout of the next request.
     func bytesArrived(context: ChannelHandlerContext) {
         lastActivity = .now()
-        guard !isReadingRequest, !refusing else { return }
+        guard !isReadingRequest, !refusing, !readsNoMore else { return }
         headBytesPending = true
         if unanswered == 0, awaitingHeadSince == nil {
             awaitingHeadSince = lastActivity
@@ -184,7 +192,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data), unanswered > 0 else {
+        let part = unwrapOutboundIn(data)
+        if case let .head(head) = part, closesAfterAnswers, unanswered == 1 {
+            context.write(wrapOutboundOut(.head(Self.closing(head))), promise: promise)
+            return
+        }
+        guard case .end = part, unanswered > 0 else {
             context.write(data, promise: promise)
             return
         }
@@ -198,17 +211,32 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// for an answer.
     func writeWholeAnswer(_ head: HTTPResponseHead, body: ByteBuffer?) -> Bool {
         guard let context, unanswered > 0 else { return false }
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.head(closesAfterAnswers && unanswered == 1 ? Self.closing(head) : head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         answerEnds(context, writing: wrapOutboundOut(.end(nil)), promise: nil)
         return true
     }
 
-    /// The last part of the answer to the oldest request unanswered is written: the connection
-    /// lingers, closes, or waits for the next request.
+    /// `head` saying that the connection closes after it, unless it is an interim (1xx) answer:
+    /// the answer to the last request read on a connection that closes, routed or not.
+    private static func closing(_ head: HTTPResponseHead) -> HTTPResponseHead {
+        guard head.status.code >= 200 else { return head }
+        var head = head
+        head.headers.replaceOrAdd(name: "Connection", value: "close")
+        return head
+    }
+
+    /// The last part of the answer to the oldest request unanswered is written: a refusal that
+    /// waited for it is written, or the connection lingers, closes, or waits for the next request.
     private func answerEnds(_ context: ChannelHandlerContext, writing data: NIOAny, promise: EventLoopPromise<Void>?) {
         unanswered -= 1
         lastActivity = .now()
+        if unanswered == 0, let refusal = pendingRefusal {
+            pendingRefusal = nil
+            context.write(data, promise: promise)
+            writeAndClose(context, refusal)
+            return
+        }
         if unanswered == 0, isReadingRequest, closesAfterAnswers {
             lingerAfter(context, writing: data, promise: promise)
             return
@@ -330,23 +358,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError, unanswered == 0, !isReadingRequest, !refusing else {
+        guard let parserError = error as? HTTPParserError, !isReadingRequest else {
             context.fireErrorCaught(error)
             return
         }
+        // Bytes after a refused head, or after the request that closes the connection, are not read.
+        if refusing || readsNoMore { return }
         let message = parserError == .headerOverflow
             ? "The request's URL or headers are longer than this server reads; send a shorter request."
             : "The request line or headers cannot be read as HTTP/1.1."
         refuse(context, version: .http1_1, status: .badRequest, body: ErrorAnswer.badRequest(message).json)
     }
 
-    /// Why a request's `Host` header is not acceptable (RFC 9112 §3.2): HTTP/1.1 needs exactly one,
-    /// and no request may have two.
-    private static func hostProblem(_ head: HTTPRequestHead) -> String? {
+    /// Why a request's head is not acceptable: HTTP/1.1 needs exactly one `Host` header, and no
+    /// request may have two (RFC 9112 §3.2); an HTTP/1.0 request cannot be framed by
+    /// `Transfer-Encoding` (RFC 9112 §6.1).
+    private static func headProblem(_ head: HTTPRequestHead) -> String? {
         var count = 0
         for (name, _) in head.headers where isHost(name) { count += 1 }
         if count > 1 { return "The request has \(count) Host headers; send exactly one." }
         if count == 0, head.version.major == 1, head.version.minor >= 1 { return "An HTTP/1.1 request needs a Host header." }
+        if (head.version.major, head.version.minor) < (1, 1), head.headers.contains(name: "Transfer-Encoding") {
+            return "An HTTP/1.0 request cannot be sent with Transfer-Encoding; send its length in Content-Length, or use HTTP/1.1."
+        }
         return nil
     }
 
@@ -355,7 +389,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         name.utf8.count == 4 && name.utf8.elementsEqual("host".utf8) { $0 | 0x20 == $1 }
     }
 
-    /// Answers a request this handler refuses itself, then closes.
+    /// Answers a request this handler refuses itself, then closes: at once, or once every request
+    /// read before it is answered. Nothing after it is read.
     private func refuse(
         _ context: ChannelHandlerContext, version: HTTPVersion, status: HTTPResponseStatus,
         extraHeaders: [(String, String)] = [], body: String
@@ -366,8 +401,17 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        let refusal = (HTTPResponseHead(version: version, status: status, headers: headers), ByteBuffer(string: body))
+        if unanswered == 0 {
+            writeAndClose(context, refusal)
+        } else {
+            pendingRefusal = refusal
+        }
+    }
+
+    private func writeAndClose(_ context: ChannelHandlerContext, _ refusal: (head: HTTPResponseHead, body: ByteBuffer)) {
+        context.write(wrapOutboundOut(.head(refusal.head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(refusal.body))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
