@@ -57,6 +57,12 @@ final class ScriptedMovieService: MovieService {
         MovieSearchPage(movies: try await answer().filter { SearchText.matches(request.words, allWords: SearchText.Indexed(title: $0.name, cast: $0.cast.map(\.name)).allWords) }, next: nil)
     }
 
+    /// Suggests nothing, or fails as the other calls do.
+    func suggestion(for request: MovieSearchRequest) async throws(TestFailure) -> SearchSuggestion? {
+        _ = try await answer()
+        return nil
+    }
+
     func isUnavailable(_ failure: TestFailure) -> Bool { failure != .refused }
 
     private func answer() async throws(TestFailure) -> [Movie] {

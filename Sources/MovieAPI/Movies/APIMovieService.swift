@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 import Networking
 
@@ -21,6 +22,11 @@ public final class APIMovieService: MovieService {
 
     public func search(_ request: MovieSearchRequest) async throws(NetworkError) -> MovieSearchPage {
         try await client.send(APIRoute.searchRequest(request)).page
+    }
+
+    /// The server's suggestion; none while its search index is being made.
+    public func suggestion(for request: MovieSearchRequest) async throws(NetworkError) -> SearchSuggestion? {
+        try await client.send(APIRoute.suggestionRequest(request)).suggestion
     }
 
     public func isUnavailable(_ failure: NetworkError) -> Bool {

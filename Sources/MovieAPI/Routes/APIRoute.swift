@@ -14,6 +14,8 @@ public enum APIRoute: Route, Hashable {
     case movies(MovieList, year: Int)
     /// A page of a search or listing of the catalogue.
     case search(MovieSearchRequest)
+    /// What a search that found little probably meant: its query and year.
+    case suggestion(MovieSearchRequest)
     /// The owner's watchlist.
     case watchlist
     /// The token owner's event feed (Server-Sent Events), resumed after `lastEventID`.
@@ -49,6 +51,9 @@ public enum APIRoute: Route, Hashable {
             Endpoint(path: ["movies", Self.pathSegment(of: list), String(year)])
         case let .search(request):
             Endpoint(path: ["movies"], queryItems: Self.queryItems(of: request))
+        case let .suggestion(request):
+            Endpoint(path: ["movies", "suggestions"], queryItems: [URLQueryItem(name: "query", value: request.text ?? "")]
+                + (request.year.map { [URLQueryItem(name: "year", value: String($0))] } ?? []))
         case .watchlist:
             Endpoint(path: ["watchlist"])
         case let .events(lastEventID):
@@ -122,6 +127,9 @@ extension APIRoute {
 
     /// A page of a search or listing.
     public static func searchRequest(_ request: MovieSearchRequest) -> Request<APISearchPage> { Request(APIRoute.search(request)) }
+
+    /// The suggestion for a search that found little.
+    public static func suggestionRequest(_ request: MovieSearchRequest) -> Request<SuggestionWire.Answer> { Request(APIRoute.suggestion(request)) }
 
     /// The owner's watchlist.
     public static func watchlistRequest() -> Request<APIWatchlist> { Request(APIRoute.watchlist) }

@@ -18,6 +18,10 @@ public protocol OfflineMovieService<NetworkFailure>: MovieService where Failure 
 
     func search(_ request: MovieSearchRequest, all: Bool, policy: CachePolicy) async throws(CacheFailure<NetworkFailure>) -> MovieSnapshot<MovieSearchPage, NetworkFailure>
 
+    /// What a search that found little probably meant: the server's suggestion, or the stored
+    /// movies' when `offline` or the network cannot answer; `nil` on any failure.
+    func suggestion(for request: MovieSearchRequest, offline: Bool) async -> StoredSuggestion?
+
     /// The stored list now and after every change to it.
     func observe(_ list: MovieList, year: Int) -> AsyncThrowingStream<StoredValue<[Movie]>?, any Error>
 

@@ -1,3 +1,5 @@
+import MovieContract
+
 /// Gets movies from somewhere: an API, a local store, or a decorator that combines them.
 ///
 /// The app depends on this protocol only. Which implementation backs it is decided in one
@@ -19,6 +21,10 @@ public protocol MovieService<Failure>: Sendable {
     /// One page of a search or listing of the whole catalogue.
     func search(_ request: MovieSearchRequest) async throws(Failure) -> MovieSearchPage
 
+    /// What a search of `request`'s words (and year) that found little probably meant; `nil`
+    /// when nothing is suggested, or the service suggests nothing.
+    func suggestion(for request: MovieSearchRequest) async throws(Failure) -> SearchSuggestion?
+
     /// The movie with the given id, or word that the answer tagged `entityTag` is still current.
     func movie(id: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<Movie>
 
@@ -39,6 +45,8 @@ extension MovieService {
     public func isUnavailable(_ failure: Failure) -> Bool { true }
 
     public func hasNoSearch(_ failure: Failure) -> Bool { false }
+
+    public func suggestion(for request: MovieSearchRequest) async throws(Failure) -> SearchSuggestion? { nil }
 
     public func movie(id: Int, ifNoneMatch entityTag: String?) async throws(Failure) -> Revalidation<Movie> {
         .modified(try await movie(id: id), .unknown)

@@ -21,6 +21,8 @@ enum MovieJSON {
         var movies: [Movie]?
         var movie: Movie?
         var next: String?
+        /// What a search that found little probably meant.
+        var suggestion: Suggestion?
 
         init<Value>(_ snapshot: AppSnapshot<Value>, movies: [Movie]? = nil, movie: Movie? = nil) {
             switch snapshot.source {
@@ -35,6 +37,16 @@ enum MovieJSON {
             self.movies = movies
             self.movie = movie
         }
+    }
+
+    /// A search's suggestion: the query and year to search, how many movies they find, whether
+    /// the server or the stored movies gave it, and the command.
+    struct Suggestion: Encodable {
+        var query: String
+        var year: Int?
+        var movies: Int
+        var source: String
+        var command: String
     }
 
     static func encode(_ value: some Encodable) throws -> String {

@@ -18,10 +18,11 @@ struct MovieOutput {
         }
     }
 
-    func printSearch(_ snapshot: AppSnapshot<MovieSearchPage>, title: String, provenance: Provenance.Line) throws {
+    func printSearch(_ snapshot: AppSnapshot<MovieSearchPage>, title: String, provenance: Provenance.Line, suggestion: MovieJSON.Suggestion? = nil) throws {
         if json {
             var answer = MovieJSON.Answer(snapshot, movies: snapshot.value.movies)
             answer.next = snapshot.value.next
+            answer.suggestion = suggestion
             try write(MovieJSON.encode(answer))
             note(provenance)
         } else {
