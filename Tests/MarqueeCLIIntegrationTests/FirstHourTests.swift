@@ -1,5 +1,9 @@
 import Foundation
+import Hummingbird
 import MarqueeTestSupport
+import MovieServer
+import NetworkTestSupport
+import ServerTestSupport
 import Testing
 
 /// What a person meets in their first hour with a server of their own: a new database with no
@@ -113,5 +117,39 @@ struct FirstHourTests {
     func searchHeaderNamesYear() async throws {
         let outcome = try await marquee.run(["search", "jungle", "--year", "2016"])
         #expect(outcome.standardOutput.hasPrefix("Movies of 2016 matching 'jungle'\n"), "\(outcome.standardOutput)")
+    }
+
+    @Test("login against a server that is not Marquee's (501 to the device sign-in) says so, and which --env to check")
+    func loginAgainstAnotherServer() async throws {
+        try await withLoopbackServer({ router in
+            router.post("api/auth/device") { _, _ -> Response in Response(status: .notImplemented) }
+        }) { server in
+            let login = try await marquee.run(["login", "--env", server.baseURL.absoluteString])
+            #expect(login.status == 1)
+            #expect(login.errorLines == ["marquee: \(server.baseURL.absoluteString) has no accounts to sign in to: it offers no device sign-in (it answered 501 Not Implemented); is --env the Marquee server you meant?"], "\(login.standardError)")
+        }
+    }
+
+    @Test("Ctrl-C during a sync the server does not answer says what stays pending, and ends 130; the next sync sends it")
+    func interruptedSync() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
+            let relay = try await InterceptingRelay.start(to: server.port, intercepting: "POST /api/watchlist/changes")
+            try await finally(try await {
+                let api = "http://127.0.0.1:\(relay.port)/api/"
+                let home = try TemporaryConfigHome()
+                #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+                #expect(try await home.marquee.run(["watch", "add", "7", "--offline", "--env", api]).status == 0)
+                relay.answer = .hang
+                let sync = try home.marquee.launch(["sync", "--env", api])
+                #expect(try await eventually { relay.intercepted == 1 })
+                sync.send(SIGINT)
+                #expect(await sync.waitForExit(within: .seconds(30)) == 130)
+                #expect(sync.lastOutput.contains("marquee: interrupted: of the 1 change pending when sync began, those the server had not acknowledged stay pending on this machine: 'marquee sync' sends them"), "\(sync.lastOutput)")
+                relay.answer = nil
+                #expect(try await home.marquee.run(["sync", "--env", api]).status == 0)
+                #expect(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID) == [7])
+            }()) { await relay.stop() }
+        }
     }
 }

@@ -89,6 +89,24 @@ struct RenewalFailureCommandTests {
         }
     }
 
+    @Test("after a session ends elsewhere, 'watchlist' says she is signed out and ends non-zero, as 'watchlist --offline' then does")
+    func watchlistAfterTheSessionEnds() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let home = try TemporaryConfigHome()
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await home.marquee.run(["watch", "add", "7", "--env", api]).status == 0)
+            #expect(storage.endSignIns(ofAccount: "alice", id: nil) == 2)
+            _ = try await Self.expire(home, api: api)
+            let online = try await home.marquee.run(["watchlist", "--env", api])
+            #expect(online.status == 1, "\(online.standardOutput)")
+            #expect(online.errorLines == ["marquee: signed out of \(api) as alice: the session has ended; run 'marquee login' to sign in again"], "\(online.standardError)")
+            let offline = try await home.marquee.run(["watchlist", "--offline", "--env", api])
+            #expect(offline.status == 1, "\(offline.standardOutput)")
+        }
+    }
+
     @Test("a server that cannot be reached at all (connection refused) keeps alice signed in with her refresh token")
     func connectionRefusedKeepsTheSignIn() async throws {
         try await withMovieServer(auth: LoginFlow.auth()) { server in

@@ -64,12 +64,12 @@ struct TwoDevicesTests {
             var text: [String] = []
             while text.count < steps.count, let line = await windows[0].nextOutputLine(containing: ", id ") { text.append(line) }
             #expect(text == [
-                "added Deadpool (2016), id 6, note: Friday",
+                "added Deadpool (2016), id 6, note \"Friday\"",
                 "added Zootopia (2016), id 7",
                 "added Batman v Superman - Dawn of Justice (2016), id 8",
                 "note changed: Deadpool (2016), id 6, now \"Saturday\"",
                 "removed Zootopia (2016), id 7",
-                "added Suicide Squad (2016), id 9, note: with popcorn",
+                "added Suicide Squad (2016), id 9, note \"with popcorn\"",
             ], "\(windows[0].lastOutput)")
             var json: [[String: Any]] = []
             while json.count < steps.count, let line = await windows[1].nextOutputLine(containing: "\"changed\"") { json.append(Self.object(line)) }
@@ -112,6 +112,8 @@ extension TwoDevicesTests {
             #expect(status == 1)
             let last = window.lastOutput.split(separator: "\n").last.map(String.init) ?? ""
             #expect(last.hasPrefix("marquee: signed out of \(api) as alice") && last.hasSuffix("to sign in again"), "\(window.lastOutput)")
+            #expect(window.lastOutput.components(separatedBy: "signed out of").count == 2, "said once: \(window.lastOutput)")
+            #expect(!window.lastOutput.contains("the list was fetched again"), "every refetch found the list as it was shown: \(window.lastOutput)")
         }
     }
 }

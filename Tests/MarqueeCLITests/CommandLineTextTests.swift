@@ -35,4 +35,14 @@ struct CommandLineTextTests {
         #expect(ErrorReporter.describe(AccountError.nameTaken("alice")) == "the account name 'alice' is taken")
         #expect(ErrorReporter.describe(AccountError.unknownAccount("bob")) == "there is no account 'bob'")
     }
+
+    @Test("a table's column is as wide as its widest cell, cut only to what a terminal leaves, and never below its least")
+    func columnWidth() {
+        let titles = ["Deadpool (2016)", String(repeating: "Long Title ", count: 8)]
+        #expect(OutputColumns.width(of: titles, header: "Title", beside: 20, columns: nil) == 88, "piped: no cut")
+        #expect(OutputColumns.width(of: titles, header: "Title", beside: 20, columns: 200) == 88)
+        #expect(OutputColumns.width(of: titles, header: "Title", beside: 20, columns: 80) == 60)
+        #expect(OutputColumns.width(of: titles, header: "Title", beside: 20, columns: 30) == 20)
+        #expect(OutputColumns.width(of: ["Up (2009)"], header: "Title", beside: 20, columns: 80) == 9)
+    }
 }

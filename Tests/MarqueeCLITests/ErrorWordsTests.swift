@@ -46,7 +46,7 @@ struct ErrorWordsTests {
         .cannotWriteOutput(reason: "Broken pipe"), .noDatabase, .failed("nobody is signed in"),
     ]
     static let signInErrors: [DeviceSignInError] = [
-        .notSupported(api: "production"), .denied, .expired, .refused("invalid_grant"), .untrustedPage("the page javascript:void is not an http address"), .network(connect),
+        .notSupported(api: "production", status: 404), .denied, .expired, .refused("invalid_grant"), .untrustedPage("the page javascript:void is not an http address"), .network(connect),
     ]
     static let credentialErrors: [CredentialsFileError] = [
         .unreadable(path: path, reason: "Permission denied"), .corrupt(path: path, reason: "not JSON"), .cannotWrite(path: path, reason: "Read-only file system"),

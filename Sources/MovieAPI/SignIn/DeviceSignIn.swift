@@ -32,11 +32,17 @@ public struct DeviceSignIn: Sendable {
         do {
             offer = try await client.send(Request<DeviceCodeOffer>(route))
         } catch {
-            if error.statusCode == 404 || error.statusCode == 405 { throw .notSupported(api: api) }
+            if let status = error.statusCode, Self.meansNoDeviceSignIn(status) { throw .notSupported(api: api, status: status) }
             throw .network(error)
         }
         if let problem = offer.pageProblem { throw .untrustedPage(problem) }
         return offer
+    }
+
+    /// Whether an answer of `status` to the device authorization says the server has no such
+    /// endpoint: not found, not allowed, or not implemented (a server that is not Marquee's).
+    static func meansNoDeviceSignIn(_ status: Int) -> Bool {
+        [404, 405, 501].contains(status)
     }
 
     /// Polls until the person decides: their credential once approved. Each poll comes at least

@@ -2,8 +2,9 @@ import Networking
 
 /// Why signing a person in with the device flow did not end with a credential, in words to act on.
 public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
-    /// The server has no device authorization endpoint (a server without accounts, the static site).
-    case notSupported(api: String)
+    /// The server has no device authorization endpoint (a server without accounts, the static
+    /// site, a server that is not Marquee's): it answered `status`.
+    case notSupported(api: String, status: Int)
     case denied
     case expired
     /// The server refused the poll (`invalid_grant`, `invalid_client`…).
@@ -15,7 +16,7 @@ public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .notSupported(api): "\(api) has no accounts to sign in to (it has no device sign-in endpoint)"
+        case let .notSupported(api, status): "\(api) has no accounts to sign in to: it offers no device sign-in (it answered \(NetworkError.statusLine(status))); is --env the Marquee server you meant?"
         case .denied: "the sign-in was denied on the page; nothing was signed in"
         case .expired: "the code expired before it was approved; run 'marquee login' again for a new one"
         case let .refused(reason): "the server refused the sign-in: \(reason)"

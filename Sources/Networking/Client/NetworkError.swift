@@ -90,7 +90,7 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
     }
 
     /// `304 Not Modified`, or the code alone when HTTP names no reason for it.
-    static func statusLine(_ code: Int) -> String {
+    public static func statusLine(_ code: Int) -> String {
         let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
         return phrase.isEmpty ? "\(code)" : "\(code) \(phrase)"
     }

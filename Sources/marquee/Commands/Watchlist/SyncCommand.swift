@@ -34,8 +34,10 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 return
             }
+            let waiting = (try? await watchlist.store.pendingWatchlistChanges(api: watchlist.api).count) ?? 0
+            let notice = "of the \(NumberText.counted(waiting, "change")) pending when sync began, those the server had not acknowledged stay pending on this machine: 'marquee sync' sends them"
             do throws(WatchlistSyncFailure<NetworkError>) {
-                let report = try await sync.sync()
+                let report = try await InterruptionNotice.during(notice) { () async throws(WatchlistSyncFailure<NetworkError>) in try await sync.sync() }
                 await WatchlistTitles.fetchMissing(watchlist, movies: watchlist.movies)
                 let holds: String
                 do {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MovieAPI
 import Foundation
 import Logging
 import MovieStore
@@ -31,7 +32,7 @@ struct WatchlistCommand: AsyncParsableCommand {
     func run() async throws {
         if follow { return try await runFollowing() }
         try await CompositionRoot.withWatchlist(client.offline ? client.offlineOnly : client) { watchlist in
-            await Self.refresh(watchlist)
+            try await Self.refresh(watchlist)
             let view: WatchlistView
             do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
             if json {
@@ -63,7 +64,7 @@ extension WatchlistCommand {
                 WatchlistOutput.printTable(view, home: watchlist.home, now: Date())
             }
             fflush(nil)
-            try await WatchlistFollow.run(watchlist, json: json)
+            try await WatchlistFollow.run(watchlist, json: json, shown: view)
         }
     }
 }
@@ -71,15 +72,18 @@ extension WatchlistCommand {
 extension WatchlistCommand {
     /// Online, the server's list (and this machine's pending changes sent first), whose entries
     /// name their movies: one request, however long the list. A failure leaves the stored list,
-    /// with a warning saying why.
-    static func refresh(_ watchlist: AppWatchlist) async {
+    /// with a warning saying why; a person whose session has ended is signed out here, and the
+    /// command ends non-zero saying so, as every later one does until they sign in again.
+    static func refresh(_ watchlist: AppWatchlist) async throws {
         guard let sync = watchlist.sync else { return }
         do throws(WatchlistSyncFailure<NetworkError>) {
             _ = try await sync.sync()
         } catch .noWatchlist {
             return
         } catch {
-            Logger(label: "marquee").warning("showing the list kept on this machine: \(WatchlistText.describe(error))")
+            let words = WatchlistText.describe(error)
+            if let signedOut = SignedOut.sentence(in: words) { throw CLIError.failed(signedOut) }
+            Logger(label: "marquee").warning("showing the list kept on this machine: \(words)")
         }
     }
 }

@@ -9,23 +9,36 @@ import TextFormatting
 /// brings (another device's, or this one's), until the process is interrupted. The feed's state
 /// goes to standard error; a feed that stops for good ends the command with its reason.
 enum WatchlistFollow {
-    static func run(_ watchlist: AppWatchlist, json: Bool) async throws {
+    /// Follows the list after `shown` was printed: a refetch that finds the list as it was last
+    /// printed or announced says nothing. A feed that ends (signed out, or stopped for good) is
+    /// said once, by the failure that ends the command.
+    static func run(_ watchlist: AppWatchlist, json: Bool, shown: WatchlistView) async throws {
         guard watchlist.home == .server, let sync = watchlist.sync, let feed = watchlist.feed else {
             throw CLIError.failed("--follow needs a server that keeps the watchlist, and a person signed in to it ('marquee login')")
         }
         let live = WatchlistLive(store: watchlist.store, api: watchlist.api, sync: sync, feed: feed)
         let stopReason = NIOLockedValueBox<String?>(nil)
+        let announced = NIOLockedValueBox(ListContents(shown))
         await live.run { report in
             switch report {
             case let .status(status):
-                FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(status.description))\n".utf8))
-                if case let .off(reason) = status { stopReason.withLockedValue { $0 = "the live feed stopped: \(reason)" } }
-                if case let .signedOut(reason) = status { stopReason.withLockedValue { $0 = reason } }
+                if case let .off(reason) = status {
+                    stopReason.withLockedValue { $0 = "the live feed stopped: \(reason)" }
+                } else if case let .signedOut(reason) = status {
+                    stopReason.withLockedValue { $0 = reason }
+                } else {
+                    FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(status.description))\n".utf8))
+                }
             case let .changed(change):
                 let title = await WatchlistFollowTitle.of(change.movieID, in: watchlist)
                 line(json ? changeJSON(change, title: title) : changeText(change, title: title))
+                if let view = try? await watchlist.store.watchlist(api: watchlist.api) { announced.withLockedValue { $0 = ListContents(view) } }
             case .refetched:
-                let count = (try? await watchlist.store.watchlist(api: watchlist.api).lines.count) ?? 0
+                guard let view = try? await watchlist.store.watchlist(api: watchlist.api) else { return }
+                let contents = ListContents(view)
+                guard announced.withLockedValue({ $0 }) != contents else { return }
+                announced.withLockedValue { $0 = contents }
+                let count = view.lines.count
                 line(json ? #"{"event":"refetched","entries":\#(count)}"# : "the list was fetched again: \(count) movie\(count == 1 ? "" : "s")")
             case let .catalogChanged(version):
                 line(json ? #"{"event":"catalog","version":\#(version)}"# : "the catalogue changed (version \(version))")
@@ -34,12 +47,12 @@ enum WatchlistFollow {
         if let reason = stopReason.withLockedValue({ $0 }) { throw CLIError.failed(reason) }
     }
 
-    /// "added Deadpool (2016), id 6, note: Friday", "note changed: …, now: Saturday", "removed …".
+    /// "added Deadpool (2016), id 6, note "Friday"", "note changed: …, now "Saturday"", "removed …".
     static func changeText(_ change: WatchlistChange, title: WatchlistFollowTitle) -> String {
         let movie = TerminalText.safe(title.text) + ", id \(change.movieID)"
         let note = TerminalText.safe(change.note)
         switch change.kind {
-        case .added: return "added \(movie)" + (change.note.isEmpty ? "" : ", note: \(note)")
+        case .added: return "added \(movie)" + (change.note.isEmpty ? "" : ", note \"\(note)\"")
         case .removed: return "removed \(movie)"
         case .noteChanged: return "note changed: \(movie), now " + (change.note.isEmpty ? "no note" : "\"\(note)\"")
         }
@@ -54,6 +67,15 @@ enum WatchlistFollow {
         if let year = title.year { object["year"] = year }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// What a person sees of a list: its movies and their notes, in order.
+    struct ListContents: Equatable, Sendable {
+        let entries: [[String]]
+
+        init(_ view: WatchlistView) {
+            entries = view.lines.map { [String($0.movieID), $0.note] }
+        }
     }
 
     /// Prints and flushes at once: a reader of a pipe sees each change as it comes.

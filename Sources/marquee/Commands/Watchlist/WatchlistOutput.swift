@@ -5,7 +5,10 @@ import TextFormatting
 
 /// How `marquee watchlist` prints the list: a table, or JSON.
 enum WatchlistOutput {
-    static func printTable(_ view: WatchlistView, home: WatchlistHome, now: Date) {
+    /// The room a note keeps beside the title when a terminal is narrow.
+    static let noteRoom = 12
+
+    static func printTable(_ view: WatchlistView, home: WatchlistHome, now: Date, columns: Int? = OutputColumns.ofStandardOutput) {
         var header = "Watchlist"
         switch home {
         case let .thisMachine(reason): header += " (kept on this machine: \(reason))"
@@ -22,11 +25,12 @@ enum WatchlistOutput {
             return
         }
         let idWidth = max(2, view.lines.map { String($0.movieID).count }.max() ?? 2)
-        print("  " + DisplayWidth.fit("ID", to: idWidth, alignRight: true) + "  " + DisplayWidth.fit("Title", to: 36) + "  Note")
-        for line in view.lines {
-            let title = line.titleAndYear ?? "(title not fetched here)"
+        let titles = view.lines.map { TerminalText.safe($0.titleAndYear ?? "(title not fetched here)") }
+        let titleWidth = OutputColumns.width(of: titles, header: "Title", beside: 2 + idWidth + 2 + 2 + noteRoom, columns: columns)
+        print("  " + DisplayWidth.fit("ID", to: idWidth, alignRight: true) + "  " + DisplayWidth.fit("Title", to: titleWidth) + "  Note")
+        for (line, title) in zip(view.lines, titles) {
             var text = "  " + DisplayWidth.fit(String(line.movieID), to: idWidth, alignRight: true) + "  "
-                + DisplayWidth.fit(TerminalText.safe(title), to: 36) + "  " + TerminalText.safe(line.note)
+                + DisplayWidth.fit(title, to: titleWidth) + "  " + TerminalText.safe(line.note)
             switch line.pending {
             case .adding?: text += (line.note.isEmpty ? "" : "  ") + "[pending]"
             case .removing?: text += (line.note.isEmpty ? "" : "  ") + "[removal pending]"
