@@ -8,15 +8,13 @@ struct HomeRoute: Sendable {
 
     func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
         router.get("/") { [templates] request, _ in
-            let html = request.headers[.accept]?.lowercased().contains("text/html") ?? false
-            let body = html
-                ? templates.render("home", ["title": "Marquee"])
-                : #"{"api":"/api/","openapi":"/api/openapi.yaml","signIn":"/device"}"#
-            return Response(
-                status: .ok,
-                headers: [.contentType: html ? "text/html; charset=utf-8" : "application/json", .vary: "Accept", .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(string: body))
-            )
+            let caching: HTTPFields = [.vary: "Accept", .cacheControl: "no-cache"]
+            if request.headers[.accept]?.lowercased().contains("text/html") ?? false {
+                return templates.page("home", ["title": "Marquee"], headers: caching)
+            }
+            var headers = caching
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"api":"/api/","openapi":"/api/openapi.yaml","signIn":"/device"}"#)))
         }
     }
 }

@@ -184,9 +184,8 @@ public struct MovieServer: Sendable {
     }
 
     private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
-        let listing = Router(context: RoutedRequestContext.self)
         let templates = try PageTemplates()
-        try registerRoutes(on: listing, templates: templates)
+        let listing = try routeListing(templates: templates)
         let router = Router(context: RoutedRequestContext.self, options: .autoGenerateHeadEndpoints)
         if configuration.tracesRequests {
             DatabaseSpans.isOn = true
@@ -223,6 +222,14 @@ public struct MovieServer: Sendable {
     }
 
     private static let serverName = "Marquee"
+
+    /// Every route, registered on a router that serves nothing: the list the answers to a wrong
+    /// method are made from (``RouteTable``), and that tests walk.
+    func routeListing(templates: PageTemplates) throws -> Router<RoutedRequestContext> {
+        let listing = Router(context: RoutedRequestContext.self)
+        try registerRoutes(on: listing, templates: templates)
+        return listing
+    }
 
     /// Every route of the API. Registered twice: once on a bare router, to list them for the
     /// answers to a wrong method, then on the served one, behind middleware that needs that list.

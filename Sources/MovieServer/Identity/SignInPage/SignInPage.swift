@@ -331,18 +331,10 @@ struct SignInPage: Sendable {
         var all: [String: Any] = ["title": "Sign in", "csrf": csrf, "signUp": configuration.allowsSignUp]
         all.merge(values) { _, new in new }
         if template == "code", all["title"] as? String == "Sign in" { all["title"] = "Enter the code" }
-        var headers = Self.pageHeaders
+        var headers: HTTPFields = [.cacheControl: "no-store"]
         if let cookie { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: templates.render(template, all))))
+        return templates.page(template, all, status: status, headers: headers)
     }
-
-    private static let pageHeaders: HTTPFields = [
-        .contentType: "text/html; charset=utf-8",
-        .cacheControl: "no-store",
-        .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        HTTPField.Name("X-Frame-Options")!: "DENY",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
-    ]
 
     /// Saves `session` as the request's.
     private static func keep(_ session: WebSession, in context: RoutedRequestContext) {
