@@ -57,11 +57,12 @@ struct EventStreamClientTests {
     }
 
     /// The first `count` waits of `client` (each recorded, none slept), and their reasons, as the
-    /// items told them.
+    /// items told them. A wait is waited when the item after it is asked for: the items are read
+    /// up to the `connecting` that follows the last wait.
     static func waits(of client: EventStreamClient, count: Int) async -> (waits: [Duration], reasons: [String]) {
         let recorded = RecordedWaits()
-        let items = await client.counting(waits: recorded, upTo: count).items { items in
-            items.filter { if case .reconnecting = $0 { true } else { false } }.count == count
+        let items = await client.counting(waits: recorded, upTo: count + 1).items { items in
+            items.last == .connecting && items.filter { if case .reconnecting = $0 { true } else { false } }.count == count
         }
         let told = items.compactMap { item -> (Duration, String)? in
             if case let .reconnecting(delay, reason) = item { (delay, reason) } else { nil }

@@ -21,30 +21,23 @@ public struct APILiveFeed: LiveFeed {
         return copy
     }
 
+    /// The feed's items, each made when it is asked for (nothing is read ahead of the reader).
     public func updates(after cursor: String?) -> AsyncStream<LiveFeedItem> {
         let client = client
         var stream = EventStreamClient { lastEventID throws(NetworkError) in try await client.openStream(APIRoute.events(lastEventID: lastEventID)) }
         configure(&stream)
-        let items = stream.items(from: cursor)
-        return AsyncStream { continuation in
-            let task = Task {
-                for await item in items {
-                    switch item {
-                    case .connecting:
-                        continuation.yield(.status(.connecting))
-                    case .connected:
-                        continuation.yield(.status(.live))
-                    case let .event(event):
-                        if let update = Self.decode(event) { continuation.yield(.update(update)) }
-                    case let .reconnecting(delay, reason):
-                        continuation.yield(.status(.reconnecting(after: delay, reason: reason)))
-                    case let .stopped(error):
-                        continuation.yield(.status(Self.endsTheSignIn(error) ? .signedOut(Self.explain(error)) : .off(Self.explain(error))))
-                    }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        let items = LiveFeedItems(stream.items(from: cursor).makeAsyncIterator())
+        return AsyncStream(unfolding: { await items.next() })
+    }
+
+    /// The item the feed tells for `item` of the stream; `nil` for an event that cannot be decoded.
+    static func item(for item: EventStreamClient.Item) -> LiveFeedItem? {
+        switch item {
+        case .connecting: .status(.connecting)
+        case .connected: .status(.live)
+        case let .event(event): decode(event).map { .update($0) }
+        case let .reconnecting(delay, reason): .status(.reconnecting(after: delay, reason: reason))
+        case let .stopped(error): .status(endsTheSignIn(error) ? .signedOut(explain(error)) : .off(explain(error)))
         }
     }
 
@@ -83,5 +76,21 @@ public struct APILiveFeed: LiveFeed {
         case nil:
             return nil
         }
+    }
+}
+
+/// The stream's items as the feed's, read one at a time as they are asked for.
+private final class LiveFeedItems: @unchecked Sendable {
+    private var items: AsyncStream<EventStreamClient.Item>.Iterator
+
+    init(_ items: AsyncStream<EventStreamClient.Item>.Iterator) {
+        self.items = items
+    }
+
+    func next() async -> LiveFeedItem? {
+        while let item = await items.next() {
+            if let told = APILiveFeed.item(for: item) { return told }
+        }
+        return nil
     }
 }

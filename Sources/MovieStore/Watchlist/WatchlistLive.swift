@@ -36,10 +36,14 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
     /// Runs until the task is cancelled or the feed stops for good. Reports come one at a time,
     /// in order: the feed's status and refetches, and every change of the store's log from the
     /// moment the run began. Each time the stream is (re)opened, the changes pending here are sent.
+    /// The feed is read no faster than its updates are reported: the next update is asked for
+    /// once the last one's changes were told, so a slow reader of the reports holds the feed back
+    /// (and the server with it) instead of a queue growing here.
     public func run(report: @escaping @Sendable (Report) async -> Void) async {
         let start = try? await store.liveCursor(api: api)
         var position = (try? await store.watchlistLogPosition(api: api)) ?? 0
         let (signals, signal) = AsyncStream<Signal>.makeStream()
+        let (logsRead, logRead) = AsyncStream<Void>.makeStream()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
@@ -49,7 +53,8 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
             }
             group.addTask {
                 var inStep = start != nil
-                for await item in feed.updates(after: start) {
+                var told = logsRead.makeAsyncIterator()
+                updates: for await item in feed.updates(after: start) {
                     switch item {
                     case let .status(status):
                         signal.yield(.report(.status(status)))
@@ -59,6 +64,7 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
                         signal.yield(.applying)
                         inStep = await apply(update, inStep: inStep) { signal.yield(.report($0)) }
                         signal.yield(.readLog)
+                        guard await told.next() != nil else { break updates }
                     }
                 }
                 signal.finish()
@@ -76,9 +82,11 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
                     continue
                 case .readLog, .tick:
                     applying = false
-                    guard let changes = try? await store.watchlistChanges(after: position, api: api) else { continue }
-                    for change in changes { await report(.changed(change)) }
-                    position = changes.last?.sequence ?? position
+                    if let changes = try? await store.watchlistChanges(after: position, api: api) {
+                        for change in changes { await report(.changed(change)) }
+                        position = changes.last?.sequence ?? position
+                    }
+                    if case .readLog = next { logRead.yield() }
                 }
             }
             group.cancelAll()
@@ -89,7 +97,7 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
         case report(Report)
         /// An update of the feed is being applied to the store.
         case applying
-        /// The update was applied: the log is read.
+        /// The update was applied: the log is read, and the feed told so (it waits for that).
         case readLog
         /// Time to read the log for what other processes applied.
         case tick

@@ -34,7 +34,8 @@ public struct EventStreamClient: Sendable {
     /// The longest wait before reconnecting, whatever the server asks; at least twice
     /// ``shortestWait``.
     public var longestWait: Duration = .seconds(60)
-    /// How long the stream may stay silent before it is taken as broken.
+    /// How long the stream may stay silent, while its reader waits for it, before it is taken as
+    /// broken (the time a reader takes between two items is not the server's silence).
     public var stallLimit: Duration = .seconds(45)
     /// How long a line and an event may be before the stream is dropped.
     public var limits = ServerSentEventLimits()
@@ -48,55 +49,12 @@ public struct EventStreamClient: Sendable {
     }
 
     /// The items of the stream from `cursor` on, until the task reading them is cancelled or
-    /// ``Item/stopped(_:)``.
+    /// ``Item/stopped(_:)``. Nothing is done ahead of the reader: each item is made when it is
+    /// asked for, so the connection is read only as fast as the items are, and what is held
+    /// between two asks is bounded by ``limits`` (see ``EventStreamReader``). One task reads them.
     public func items(from cursor: String?) -> AsyncStream<Item> {
-        let client = self
-        return AsyncStream { continuation in
-            let task = Task { await client.run(from: cursor, into: continuation) }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    private func run(from cursor: String?, into continuation: AsyncStream<Item>.Continuation) async {
-        var lastEventID = cursor
-        var breaks = 0
-        var serverRetry: Duration?
-        defer { continuation.finish() }
-        while !Task.isCancelled {
-            var asked: Duration?
-            let reason: String
-            continuation.yield(.connecting)
-            do throws(NetworkError) {
-                let response = try await open(lastEventID)
-                switch response.status.code {
-                case 200 where Self.isEventStream(response.headerFields):
-                    continuation.yield(.connected)
-                    let outcome = await read(response.body, from: lastEventID, into: continuation)
-                    lastEventID = outcome.lastEventID
-                    serverRetry = outcome.retry ?? serverRetry
-                    if outcome.madeProgress { breaks = 0 }
-                    reason = outcome.reason
-                case 404, 405, 501, 403, 401:
-                    continuation.yield(.stopped(.status(code: response.status.code, excerpt: "")))
-                    return
-                default:
-                    asked = response.headerFields[.retryAfter].flatMap { RetryAfter.delay($0, now: Date()) }
-                    reason = "the server answered \(response.status.code)"
-                }
-            } catch .cancelled {
-                return
-            } catch let error where error.endsAStream {
-                continuation.yield(.stopped(error))
-                return
-            } catch {
-                reason = error.description
-            }
-            guard !Task.isCancelled else { return }
-            breaks += 1
-            let wait = wait(after: breaks, asked: asked ?? serverRetry)
-            continuation.yield(.reconnecting(after: wait, reason: reason))
-            do { try await sleep(wait) } catch { return }
-        }
+        let reader = EventStreamReader(client: self, cursor: cursor)
+        return AsyncStream(unfolding: { await reader.next() })
     }
 
     /// The wait before reconnecting after the `breaks`-th break in a row, when the server `asked`
@@ -119,89 +77,8 @@ public struct EventStreamClient: Sendable {
         return .milliseconds(Int64((milliseconds / step).rounded(.up) * step))
     }
 
-    fileprivate struct Outcome {
-        var lastEventID: String?
-        var retry: Duration?
-        /// Whether the stream sent anything and was not dropped: the breaks in a row end.
-        var madeProgress = false
-        var reason = "the stream ended"
-    }
-
-    /// Reads events until the body ends, breaks, stays silent past ``stallLimit``, or passes ``limits``.
-    private func read(_ body: AsyncThrowingStream<[UInt8], any Error>, from cursor: String?, into continuation: AsyncStream<Item>.Continuation) async -> Outcome {
-        let limit = stallLimit
-        let limits = limits
-        let progress = StreamProgress(lastEventID: cursor)
-        let reason = await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                var parser = ServerSentEventParser(lastEventID: cursor ?? "", limits: limits)
-                do {
-                    for try await bytes in body {
-                        for event in parser.consume(bytes) {
-                            continuation.yield(.event(event))
-                            progress.handedOn(event.lastEventID)
-                        }
-                        progress.heard(retry: parser.retryMilliseconds)
-                        if let overflow = parser.overflow {
-                            progress.dropped()
-                            return overflow.description
-                        }
-                    }
-                    return "the server ended the stream"
-                } catch {
-                    return (error as? NetworkError)?.description ?? "the stream broke"
-                }
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
-                    if progress.silence > limit { return "the stream stayed silent for \(limit)" }
-                }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? "the stream ended"
-        }
-        return progress.outcome(reason: reason)
-    }
-
-    private static func isEventStream(_ fields: HTTPFields) -> Bool {
+    static func isEventStream(_ fields: HTTPFields) -> Bool {
         fields[.contentType]?.lowercased().hasPrefix("text/event-stream") == true
-    }
-}
-
-/// What one connection of a stream got: when it last sent bytes, the last event handed on.
-private final class StreamProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last = ContinuousClock.now
-    private var lastEventID: String?
-    private var retry: Int?
-    private var heardAny = false
-    private var wasDropped = false
-
-    init(lastEventID: String?) {
-        self.lastEventID = lastEventID
-    }
-
-    func handedOn(_ id: String) { lock.withLock { lastEventID = id } }
-
-    func heard(retry: Int?) {
-        lock.withLock {
-            last = .now
-            heardAny = true
-            self.retry = retry
-        }
-    }
-
-    func dropped() { lock.withLock { wasDropped = true } }
-
-    var silence: Duration { lock.withLock { ContinuousClock.now - last } }
-
-    fileprivate func outcome(reason: String) -> EventStreamClient.Outcome {
-        lock.withLock {
-            EventStreamClient.Outcome(lastEventID: lastEventID, retry: retry.map { .milliseconds($0) }, madeProgress: heardAny && !wasDropped, reason: reason)
-        }
     }
 }
 

@@ -7,17 +7,21 @@ public protocol StreamingTransport: Sendable {
     func openStream(_ request: APIRequest) async throws(NetworkError) -> StreamedResponse
 }
 
-/// An answer whose body is still arriving. Ending the iteration (or cancelling its task) closes
-/// the connection.
+/// An answer whose body is still arriving, read as it is asked for (``StreamedBody``). Letting go
+/// of the body (or cancelling the task that reads it) closes the connection.
 public struct StreamedResponse: Sendable {
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
-    public var body: AsyncThrowingStream<[UInt8], any Error>
+    public var body: StreamedBody
 
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: AsyncThrowingStream<[UInt8], any Error>) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: StreamedBody) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
+    }
+
+    public init<Chunks: AsyncSequence & Sendable>(status: HTTPResponse.Status, headerFields: HTTPFields, body: Chunks) where Chunks.Element == [UInt8] {
+        self.init(status: status, headerFields: headerFields, body: StreamedBody(body))
     }
 }
 

@@ -88,6 +88,9 @@ public final class ChildProcess: @unchecked Sendable {
 
     public var isRunning: Bool { state.termination == nil }
 
+    /// The process's id while it runs (`nil` before it started and once it ended).
+    public var processID: Int32? { state.processID }
+
     /// Waits for the process to exit and returns its exit status, or the number of the signal that
     /// ended it. A process still running after `timeLimit` fails the test with the last lines it
     /// printed and is killed, so no test can hang CI.
@@ -187,6 +190,15 @@ private final class ProcessState: @unchecked Sendable {
         lock.withLock {
             if case .ended(let termination) = phase { return termination }
             return nil
+        }
+    }
+
+    var processID: Int32? {
+        lock.withLock {
+            switch phase {
+            case .running(let pid, _), .closingStreams(let pid): pid
+            case .starting, .ended: nil
+            }
         }
     }
 

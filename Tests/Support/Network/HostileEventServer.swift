@@ -5,9 +5,11 @@ import NIOPosix
 
 /// An event-stream server on loopback, on raw NIO, that misbehaves as the request's first path
 /// segment says (`/endless-line/api/events`), and counts the connections it got, the streams it
-/// answered and the connections the client closed. A watchlist asked for under any behaviour is
-/// empty (`{"entries":[]}`), so that `marquee watchlist --follow` reaches the stream. An endless answer is written a chunk at a time, the next once the last
-/// one reached the socket, so the server itself holds no more than a chunk.
+/// answered, the connections the client closed and the bytes of streams it managed to write. A
+/// watchlist asked for under any behaviour is empty (`{"entries":[]}`), so that `marquee watchlist
+/// --follow` reaches the stream; any other path but `…/api/events` is a `404`. An endless answer
+/// is written a chunk at a time, the next once the last one reached the socket, so the server
+/// itself holds no more than a chunk, and what it wrote is what the client's side took.
 public final class HostileEventServer: Sendable {
     /// What the server does with a request.
     public enum Behaviour: String, Sendable, CaseIterable {
@@ -21,7 +23,13 @@ public final class HostileEventServer: Sendable {
         case retryAfterZero = "retry-after-zero"
         /// `503` with `Retry-After: -5`.
         case retryAfterNegative = "retry-after-negative"
+        /// A `ready` event, then valid watchlist events of about 1 KB (``floodEvent``), as fast as
+        /// the client takes them, for ever.
+        case flood
     }
+
+    /// The event a flood repeats: a watchlist change of movie 6, with a note of 900 bytes.
+    public static let floodEvent = "id: 2\nevent: watchlist\ndata: {\"movieId\":6,\"note\":\"\(String(repeating: "n", count: 900))\",\"changedAt\":\"2026-01-01T00:00:00.000Z\",\"device\":\"hostile\",\"removed\":false}\n\n"
 
     /// The opening of every stream: `retry: 0`, then `ready` at id 1.
     public static let opening = "retry: 0\n\nid: 1\nevent: ready\ndata: {}\n\n"
@@ -34,6 +42,7 @@ public final class HostileEventServer: Sendable {
         var connections = 0
         var streams = 0
         var closed = 0
+        var written = 0
     }
 
     private init(port: Int, channel: any Channel, counts: NIOLockedValueBox<Counts>) {
@@ -48,6 +57,8 @@ public final class HostileEventServer: Sendable {
     public var streams: Int { counts.withLockedValue { $0.streams } }
     /// The connections that have closed so far.
     public var closedConnections: Int { counts.withLockedValue { $0.closed } }
+    /// The bytes of event streams written to the socket so far, on every connection.
+    public var writtenBytes: Int { counts.withLockedValue { $0.written } }
 
     /// The API root that plays `behaviour`: `http://127.0.0.1:port/<behaviour>/api/`.
     public func baseURL(for behaviour: Behaviour) -> URL {
@@ -62,7 +73,10 @@ public final class HostileEventServer: Sendable {
                 counts.withLockedValue { $0.connections += 1 }
                 channel.closeFuture.whenComplete { _ in counts.withLockedValue { $0.closed += 1 } }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(HostileEventHandler { counts.withLockedValue { $0.streams += 1 } })
+                    try channel.pipeline.syncOperations.addHandler(HostileEventHandler(
+                        streamed: { counts.withLockedValue { $0.streams += 1 } },
+                        wrote: { bytes in counts.withLockedValue { $0.written += bytes } }
+                    ))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -80,11 +94,13 @@ private final class HostileEventHandler: ChannelInboundHandler, @unchecked Senda
     typealias InboundIn = ByteBuffer
 
     private let streamed: @Sendable () -> Void
+    private let wrote: @Sendable (Int) -> Void
     private var head = ""
     private var answered = false
 
-    init(streamed: @escaping @Sendable () -> Void) {
+    init(streamed: @escaping @Sendable () -> Void, wrote: @escaping @Sendable (Int) -> Void) {
         self.streamed = streamed
+        self.wrote = wrote
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -102,6 +118,10 @@ private final class HostileEventHandler: ChannelInboundHandler, @unchecked Senda
             answer(context, status: "200 OK", headers: ["Content-Type: application/json"], body: #"{"entries":[]}"#)
             return
         }
+        guard path.hasSuffix("/api/events") || path.contains("/api/events?") else {
+            answer(context, status: "404 Not Found", headers: [], body: "")
+            return
+        }
         streamed()
         switch behaviour {
         case .endlessLine:
@@ -114,6 +134,8 @@ private final class HostileEventHandler: ChannelInboundHandler, @unchecked Senda
             answer(context, status: "503 Service Unavailable", headers: ["Retry-After: 0"], body: "")
         case .retryAfterNegative:
             answer(context, status: "503 Service Unavailable", headers: ["Retry-After: -5"], body: "")
+        case .flood:
+            stream(context, opening: HostileEventServer.opening, repeating: String(repeating: HostileEventServer.floodEvent, count: 16))
         }
     }
 
@@ -131,15 +153,16 @@ private final class HostileEventHandler: ChannelInboundHandler, @unchecked Senda
         let channel = context.channel
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         channel.writeAndFlush(ByteBuffer(string: head + Self.frame(opening)), promise: nil)
-        Self.writeForever(ByteBuffer(string: Self.frame(chunk)), on: channel)
+        Self.writeForever(ByteBuffer(string: Self.frame(chunk)), on: channel, wrote: wrote)
     }
 
-    private static func writeForever(_ chunk: ByteBuffer, on channel: any Channel) {
+    private static func writeForever(_ chunk: ByteBuffer, on channel: any Channel, wrote: @escaping @Sendable (Int) -> Void) {
         guard channel.isActive else { return }
         channel.writeAndFlush(chunk).whenSuccess {
+            wrote(chunk.readableBytes)
             // The next write goes on the loop's queue, not the stack: a write that completes at
             // once would otherwise recurse.
-            channel.eventLoop.execute { writeForever(chunk, on: channel) }
+            channel.eventLoop.execute { writeForever(chunk, on: channel, wrote: wrote) }
         }
     }
 
