@@ -23,8 +23,8 @@ extension WordPostings {
         words.bytes.withUnsafeBytes { buffer in
             for index in 0..<words.count where abs(Int(spelling.lengths[index]) - typedLength) <= edits
                 && mask.mayBeWithin(edits, of: LetterMask(bits: spelling.masks[index])) {
-                let bytes = buffer[Int(words.starts[index])..<Int(words.starts[index + 1])]
-                found.consider(String(decoding: bytes, as: UTF8.self), movies: Int(starts[index + 1] - starts[index]))
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[Int(words.starts[index])..<Int(words.starts[index + 1])])
+                found.consider(utf8: bytes, movies: Int(starts[index + 1] - starts[index]))
             }
         }
         return found.best

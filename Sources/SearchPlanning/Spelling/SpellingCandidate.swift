@@ -28,8 +28,12 @@ package struct SpellingCandidates: Sendable {
     private let keep: Int
     package private(set) var best: [SpellingCandidate] = []
 
+    /// The typed word's bytes when it is ASCII, measured against ASCII words without making strings.
+    private let typedASCII: [UInt8]?
+
     package init(for word: String, keep: Int = Spelling.candidatesPerWord) {
         typed = Array(word.unicodeScalars)
+        typedASCII = word.utf8.allSatisfy { $0 < 0x80 } ? Array(word.utf8) : nil
         mask = LetterMask(typed)
         edits = Spelling.allowedEdits(word)
         self.keep = keep
@@ -45,7 +49,25 @@ package struct SpellingCandidates: Sendable {
         let scalars = Array(word.unicodeScalars)
         guard mayMatch(length: scalars.count, mask: LetterMask(scalars)), scalars != typed,
               let distance = EditDistance.distance(typed, scalars, limit: edits) else { return }
-        let candidate = SpellingCandidate(word: word, edits: distance, movies: movies)
+        admit(SpellingCandidate(word: word, edits: distance, movies: movies))
+    }
+
+    /// ``consider(_:movies:)`` for a word given as its UTF-8 bytes, already through
+    /// ``mayMatch(length:mask:)``: an ASCII word is measured on its bytes, and made a string only
+    /// when it is among the best.
+    package mutating func consider(utf8 bytes: UnsafeRawBufferPointer, movies: Int) {
+        guard let typedASCII, bytes.allSatisfy({ $0 < 0x80 }) else {
+            consider(String(decoding: bytes, as: UTF8.self), movies: movies)
+            return
+        }
+        let word = bytes.bindMemory(to: UInt8.self)
+        guard !word.elementsEqual(typedASCII),
+              let distance = typedASCII.withUnsafeBufferPointer({ EditDistance.distance($0, word, limit: edits) }) else { return }
+        if best.count == keep, let worst = best.last, distance > worst.edits || (distance == worst.edits && movies < worst.movies) { return }
+        admit(SpellingCandidate(word: String(decoding: word, as: UTF8.self), edits: distance, movies: movies))
+    }
+
+    private mutating func admit(_ candidate: SpellingCandidate) {
         if best.count == keep, let worst = best.last, !(candidate < worst) { return }
         best.insert(candidate, at: best.firstIndex { candidate < $0 } ?? best.endIndex)
         if best.count > keep { best.removeLast() }
