@@ -28,6 +28,15 @@ struct SearchSuggestionCommandTests {
         #expect(suggestion?["command"] as? String == "marquee search jungle")
     }
 
+    @Test("a search that finds three movies or more never asks; one that finds fewer does")
+    func askedOnlyAfterLittle() async throws {
+        let many = try await marquee.run(["search", "a", "--verbose"])
+        #expect(many.status == 0, "\(many.standardError)")
+        #expect(!many.standardError.contains("/api/movies/suggestions"), "\(many.standardError)")
+        let few = try await marquee.run(["search", "zootopa", "--verbose"])
+        #expect(few.standardError.contains("/api/movies/suggestions?query=zootopa"), "\(few.standardError)")
+    }
+
     @Test("a search that finds is not asked about")
     func foundIsLeftAlone() async throws {
         let found = try await marquee.run(["search", "zootopia", "--json"])
