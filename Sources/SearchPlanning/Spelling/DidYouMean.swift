@@ -3,8 +3,9 @@ import MovieContract
 
 /// What a search that found nothing probably meant, by one rule on every backend and offline.
 ///
-/// A four-digit number from 1888 to next year that no title holds is taken as the year
-/// (`doctor strange 2016` → `doctor strange`, 2016). Each other word that no movie holds (the last:
+/// A four-digit number from 1888 to next year is taken as the year (`doctor strange 2016` →
+/// `doctor strange`, 2016) unless a title holds it and the query as typed finds movies
+/// (`2012 cusack` is the film "2012"; `amour 2012` is Amour of 2012). Each other word that no movie holds (the last:
 /// that no word starts with) is replaced by a word of the catalogue at most ``Spelling/allowedEdits(_:)``
 /// away (``EditDistance``), nearer first, then the word more movies hold. The corrected queries
 /// are run in that order, and the first that finds movies is the suggestion: the nearest word
@@ -20,7 +21,7 @@ package enum DidYouMean {
         if year == nil, words.count > 1 {
             for index in words.indices.reversed() {
                 guard let named = Spelling.year(in: words[index], latestYear: latestYear) else { continue }
-                if try vocabulary.isTitleWord(words[index]) { break }
+                if try vocabulary.isTitleWord(words[index]), try vocabulary.count(words, year: nil) > 0 { break }
                 (year, tookYear) = (named, true)
                 words.remove(at: index)
                 break

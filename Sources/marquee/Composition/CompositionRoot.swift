@@ -64,15 +64,29 @@ enum CompositionRoot {
     /// server when the server keeps watchlists and the network may be used. Nothing is started
     /// for an API whose watchlist lives here (the embedded server and the stub keep none between
     /// runs).
+    ///
+    /// A command that only shows the list (`showsOnly`) on a store that cannot be used shows the
+    /// server's list without storing it, with one warning, as the movie commands do; a command
+    /// that changes or sends the list fails instead, for this machine's store must keep a change
+    /// until the server has it.
     static func withWatchlist<Result>(
         _ options: ClientOptions,
         batchSize: Int = WatchlistChangeRecord.batchLimit,
+        showsOnly: Bool = false,
         _ body: (AppWatchlist) async throws -> Result
     ) async throws -> Result {
         let selection = try options.api.selection
         let store: MovieStore
-        let budget = try StoreBudgetChoice.budget()
-        do { store = try MovieStore(url: options.api.storeURL, budget: budget) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
+        var throwaway: URL?
+        if showsOnly {
+            (store, throwaway) = try openStore(options)
+        } else {
+            let budget = try StoreBudgetChoice.budget()
+            do { store = try MovieStore(url: options.api.storeURL, budget: budget) } catch {
+                throw CLIError.failed("\(ErrorReporter.describe(error)) (nothing was changed: this machine's store must keep a change until the server has it)")
+            }
+        }
+        defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let home = WatchlistHome(selection)
         let chosen = try chosenAccount(options, identity: selection.identity, home: home)
         if let chosen, !chosen.signedIn {

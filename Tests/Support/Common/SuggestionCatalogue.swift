@@ -1,6 +1,6 @@
 /// A catalogue built for "did you mean": the issue's typos each one edit or two from a title,
 /// distractors nearer by frequency (`us` and `as` beside `v`, `angel` two edits from `jungel`,
-/// `riva` one from `rivr`), and a title that is a year (`2012`). Plain values, so that the
+/// `riva` one from `rivr`), and a title that is a year (`2012`, beside a film of 2012 with its actor). Plain values, so that the
 /// server's tests, the store's and the command line's make their own movies of them.
 public enum SuggestionCatalogue {
     public struct Entry: Sendable {
@@ -26,6 +26,7 @@ public enum SuggestionCatalogue {
         Entry(id: 13, title: "Doctor Strange in the Multiverse of Madness", year: 2022, cast: ["Benedict Cumberbatch"]),
         Entry(id: 14, title: "2012", year: 2009, cast: ["John Cusack"]),
         Entry(id: 15, title: "Angel Heart", year: 1987, cast: ["Mickey Rourke"]),
+        Entry(id: 16, title: "The Raven", year: 2012, cast: ["John Cusack"]),
     ]
 
     /// Each typo of the issue and the suggestion expected: the query, the year, how many movies.
@@ -35,9 +36,10 @@ public enum SuggestionCatalogue {
         ("silent rivr", "silent river", nil, 1),
         ("batman vs superman", "batman v superman", nil, 1),
         ("doctor strange 2016", "doctor strange", 2016, 1),
+        ("amour 2012", "amour", 2012, 1),
     ]
 
     /// Queries that get no suggestion: found as typed, a prefix being typed, a year that is a
-    /// title's word, nothing near enough.
-    public static let withoutSuggestion = ["zootopia", "zoot", "doctor strange 2012", "xqzwv", "jungle xqzwv"]
+    /// title's word (and finds as typed, or finds nothing as a year), nothing near enough.
+    public static let withoutSuggestion = ["zootopia", "zoot", "doctor strange 2012", "2012 cusack", "xqzwv", "jungle xqzwv"]
 }
