@@ -152,4 +152,28 @@ struct FirstHourTests {
             }()) { await relay.stop() }
         }
     }
+
+    @Test("on a damaged store, 'watchlist' shows the server's list with one warning; a change is refused, nothing sent; offline the damage is the error")
+    func damagedStoreWatchlist() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let home = try TemporaryConfigHome()
+            let store = TestFolders.temporary.appendingPathComponent("damaged-\(UUID().uuidString).sqlite").path
+            #expect(try await LoginFlow.login(home.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await home.marquee.run(["watch", "add", "6", "--env", api, "--store", store]).status == 0)
+            try damageDatabase(at: URL(fileURLWithPath: store))
+
+            let shown = try await home.marquee.run(["watchlist", "--env", api, "--store", store])
+            #expect(shown.status == 0, "\(shown.standardError)")
+            #expect(shown.standardOutput.contains("Deadpool (2016)"), "the server's list: \(shown.standardOutput)")
+            #expect(shown.errorLines.count == 1 && shown.errorLines.first?.hasPrefix("marquee: warning: the movie store") == true, "\(shown.standardError)")
+
+            let change = try await home.marquee.run(["watch", "add", "7", "--env", api, "--store", store])
+            #expect(change.status == 1)
+            #expect(change.errorLines.count == 1 && change.standardError.contains("(nothing was changed: this machine's store must keep a change until the server has it)"), "\(change.standardError)")
+            #expect(storage.watchlist(owner: storage.owner(ofAccount: "alice")).map(\.movieID) == [6])
+            #expect(try await home.marquee.run(["watchlist", "--offline", "--env", api, "--store", store]).status == 1)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import marquee
 import MovieServer
+import Movies
 import Testing
 
 /// The command line's own words: the config file's comments, the help an error points at, and
@@ -44,5 +45,16 @@ struct CommandLineTextTests {
         #expect(OutputColumns.width(of: titles, header: "Title", beside: 20, columns: 80) == 60)
         #expect(OutputColumns.width(of: titles, header: "Title", beside: 20, columns: 30) == 20)
         #expect(OutputColumns.width(of: ["Up (2009)"], header: "Title", beside: 20, columns: 80) == 9)
+    }
+
+    @Test("--follow prints a break once, then nothing while it tries again, until it is live; after the start's warning, nothing until live")
+    func followStatusLines() {
+        let refused = LiveStatus.reconnecting(after: .seconds(1), reason: "cannot connect")
+        var lines = FollowStatusLines(waiting: false)
+        let printed = [LiveStatus.connecting, .live, refused, .connecting, .reconnecting(after: .seconds(4), reason: "cannot connect"), .connecting, .live, refused]
+            .map { lines.line(for: $0) }
+        #expect(printed == ["connecting", "live", "reconnecting in 1 s: cannot connect", nil, nil, nil, "live", "reconnecting in 1 s: cannot connect"])
+        var afterWarning = FollowStatusLines(waiting: true)
+        #expect([LiveStatus.connecting, refused, .connecting, .live].map { afterWarning.line(for: $0) } == [nil, nil, nil, "live"])
     }
 }

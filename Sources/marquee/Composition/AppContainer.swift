@@ -36,12 +36,20 @@ final class AppContainer {
     /// The signed-in person's live feed (`GET /api/events`) on their own credential; `nil` when
     /// nobody is signed in.
     func liveFeed() -> APILiveFeed? {
-        container.resolve(APIClientStack.self, name: APIAssembly.person).map { APILiveFeed(client: $0.client) }
+        container.resolve(APIClientStack.self, name: APIAssembly.person).map { APILiveFeed(client: $0.client).configured(Self.forAPersonWatching) }
     }
 
     /// The catalogue's live feed on the application's own token (no person's events).
     func catalogueFeed() -> APILiveFeed {
-        APILiveFeed(client: container.resolved(APIClientStack.self).client)
+        APILiveFeed(client: container.resolved(APIClientStack.self).client).configured(Self.forAPersonWatching)
+    }
+
+    /// The longest wait between two tries of a feed that a person watches (`--follow`, `browse`):
+    /// back within a few seconds of its server, where a minute's wait read as a screen that hung.
+    static let longestWaitForAPerson: Duration = .seconds(5)
+
+    @Sendable private static func forAPersonWatching(_ stream: inout EventStreamClient) {
+        stream.longestWait = longestWaitForAPerson
     }
 
     /// What signs a person in from `browse` and syncs their list afterwards, made of this run's

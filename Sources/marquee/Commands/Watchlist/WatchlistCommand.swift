@@ -31,7 +31,7 @@ struct WatchlistCommand: AsyncParsableCommand {
 
     func run() async throws {
         if follow { return try await runFollowing() }
-        try await CompositionRoot.withWatchlist(client.offline ? client.offlineOnly : client) { watchlist in
+        try await CompositionRoot.withWatchlist(client.offline ? client.offlineOnly : client, showsOnly: true) { watchlist in
             try await Self.refresh(watchlist)
             let view: WatchlistView
             do { view = try await watchlist.store.watchlist(api: watchlist.api) } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
@@ -47,6 +47,7 @@ struct WatchlistCommand: AsyncParsableCommand {
 extension WatchlistCommand {
     private func runFollowing() async throws {
         try await CompositionRoot.withWatchlist(client) { watchlist in
+            var serverWasDown = false
             if let sync = watchlist.sync {
                 do throws(WatchlistSyncFailure<NetworkError>) {
                     _ = try await sync.sync()
@@ -54,6 +55,7 @@ extension WatchlistCommand {
                     // A server that cannot be reached now is what the live feed waits out.
                     guard case let .network(failure, _) = error, failure.meansServerUnavailable else { throw CLIError.failed(ErrorReporter.describe(error)) }
                     Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); showing the list stored here, and trying to reach the server until Ctrl-C")
+                    serverWasDown = true
                 }
             }
             let view: WatchlistView
@@ -64,7 +66,7 @@ extension WatchlistCommand {
                 WatchlistOutput.printTable(view, home: watchlist.home, now: Date())
             }
             fflush(nil)
-            try await WatchlistFollow.run(watchlist, json: json, shown: view)
+            try await WatchlistFollow.run(watchlist, json: json, shown: view, serverWasDown: serverWasDown)
         }
     }
 }

@@ -9,16 +9,18 @@ import TextFormatting
 /// brings (another device's, or this one's), until the process is interrupted. The feed's state
 /// goes to standard error; a feed that stops for good ends the command with its reason.
 enum WatchlistFollow {
-    /// Follows the list after `shown` was printed: a refetch that finds the list as it was last
-    /// printed or announced says nothing. A feed that ends (signed out, or stopped for good) is
+    /// Follows the list after `shown` was printed: in text, a refetch that finds the list as it was
+    /// last printed or announced says nothing. A feed that ends (signed out, or stopped for good) is
     /// said once, by the failure that ends the command.
-    static func run(_ watchlist: AppWatchlist, json: Bool, shown: WatchlistView) async throws {
+    /// `serverWasDown`: the person was told, before the list, that the server cannot be reached.
+    static func run(_ watchlist: AppWatchlist, json: Bool, shown: WatchlistView, serverWasDown: Bool = false) async throws {
         guard watchlist.home == .server, let sync = watchlist.sync, let feed = watchlist.feed else {
             throw CLIError.failed("--follow needs a server that keeps the watchlist, and a person signed in to it ('marquee login')")
         }
         let live = WatchlistLive(store: watchlist.store, api: watchlist.api, sync: sync, feed: feed)
         let stopReason = NIOLockedValueBox<String?>(nil)
         let announced = NIOLockedValueBox(ListContents(shown))
+        let statusLines = NIOLockedValueBox(FollowStatusLines(waiting: serverWasDown))
         await live.run { report in
             switch report {
             case let .status(status):
@@ -26,8 +28,8 @@ enum WatchlistFollow {
                     stopReason.withLockedValue { $0 = "the live feed stopped: \(reason)" }
                 } else if case let .signedOut(reason) = status {
                     stopReason.withLockedValue { $0 = reason }
-                } else {
-                    FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(status.description))\n".utf8))
+                } else if let text = statusLines.withLockedValue({ $0.line(for: status) }) {
+                    FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(text))\n".utf8))
                 }
             case let .changed(change):
                 let title = await WatchlistFollowTitle.of(change.movieID, in: watchlist)
@@ -36,7 +38,9 @@ enum WatchlistFollow {
             case .refetched:
                 guard let view = try? await watchlist.store.watchlist(api: watchlist.api) else { return }
                 let contents = ListContents(view)
-                guard announced.withLockedValue({ $0 }) != contents else { return }
+                // A program reading --json is told of every refetch (the feed's reset); a person,
+                // only of one that changed what they see.
+                guard json || announced.withLockedValue({ $0 }) != contents else { return }
                 announced.withLockedValue { $0 = contents }
                 let count = view.lines.count
                 line(json ? #"{"event":"refetched","entries":\#(count)}"# : "the list was fetched again: \(count) movie\(count == 1 ? "" : "s")")
