@@ -176,4 +176,16 @@ struct FirstHourTests {
             #expect(try await home.marquee.run(["watchlist", "--offline", "--env", api, "--store", store]).status == 1)
         }
     }
+
+    @Test("a list kept on this machine (the stub) has nothing pending: no [pending] mark, no pending count")
+    func stubListHasNothingPending() async throws {
+        #expect(try await marquee.run(["watch", "add", "6", "--note", "Friday", "--env", "stub:success"]).status == 0)
+        let table = try await marquee.run(["watchlist", "--env", "stub:success"])
+        #expect(table.standardOutput.contains("Friday"), "\(table.standardOutput)")
+        #expect(!table.standardOutput.contains("pending"), "\(table.standardOutput)")
+        let json = try await marquee.run(["watchlist", "--json", "--env", "stub:success"])
+        let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect(document?["pendingChanges"] as? Int == 0)
+        #expect((document?["entries"] as? [[String: Any]])?.first?["pending"] == nil, "\(json.standardOutput)")
+    }
 }

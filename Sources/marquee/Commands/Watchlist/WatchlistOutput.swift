@@ -31,13 +31,20 @@ enum WatchlistOutput {
         for (line, title) in zip(view.lines, titles) {
             var text = "  " + DisplayWidth.fit(String(line.movieID), to: idWidth, alignRight: true) + "  "
                 + DisplayWidth.fit(title, to: titleWidth) + "  " + TerminalText.safe(line.note)
-            switch line.pending {
+            // A list kept on this machine has nowhere to send its changes: nothing of it waits.
+            switch keptHere(view, home) ? nil : line.pending {
             case .adding?: text += (line.note.isEmpty ? "" : "  ") + "[pending]"
             case .removing?: text += (line.note.isEmpty ? "" : "  ") + "[removal pending]"
             case nil: break
             }
             print(text.trimmingTrailingSpaces)
         }
+    }
+
+    /// Whether the list is kept on this machine (the API keeps none, or its server has none).
+    private static func keptHere(_ view: WatchlistView, _ home: WatchlistHome) -> Bool {
+        if case .server = home, !view.serverHasNone { return false }
+        return true
     }
 
     /// The list as one JSON document: pretty, or on one line (`compact`, as `--follow` starts).
@@ -56,13 +63,16 @@ enum WatchlistOutput {
             let pendingChanges: Int
             let entries: [Entry]
         }
-        let keptOn = if case .server = home, !view.serverHasNone { "server" } else { "thisMachine" }
+        let here = keptHere(view, home)
         let document = Document(
-            keptOn: keptOn,
+            keptOn: here ? "thisMachine" : "server",
             pulledAt: view.pulledAt.map { WatchlistClock.string(WatchlistClock.now($0)) },
-            pendingChanges: view.pendingChanges,
+            pendingChanges: here ? 0 : view.pendingChanges,
             entries: view.lines.map { line in
-                Entry(movieId: line.movieID, title: line.movie?.name ?? line.title, year: line.movie?.year ?? line.year, note: line.note, changedAt: WatchlistClock.string(line.changedAt), pending: line.pending?.rawValue)
+                Entry(
+                    movieId: line.movieID, title: line.movie?.name ?? line.title, year: line.movie?.year ?? line.year, note: line.note,
+                    changedAt: WatchlistClock.string(line.changedAt), pending: here ? nil : line.pending?.rawValue
+                )
             }
         )
         let encoder = JSONEncoder()
