@@ -189,7 +189,7 @@ public struct MovieServer: Sendable {
         let router = Router(context: RoutedRequestContext.self, options: .autoGenerateHeadEndpoints)
         if configuration.tracesRequests {
             DatabaseSpans.isOn = true
-            router.middlewares.add(TracingMiddleware(redactingQueryParameters: RequestSpans.redactedParameters))
+            router.middlewares.add(RequestSpanMiddleware())
         }
         router.middlewares.add(RoutedRequestMiddleware(
             errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
