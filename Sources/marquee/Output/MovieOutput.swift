@@ -45,6 +45,6 @@ struct MovieOutput {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        TerminalOutput.write(text)
     }
 }

@@ -35,11 +35,11 @@ struct AuthStatusCommand: AsyncParsableCommand {
         for (holder, credential) in people {
             guard case let .person(account) = holder else { continue }
             let marker = account == defaultAccount ? " (the default account)" : ""
-            print(Self.describe(credential, api: api, now: now, who: "as \(account)\(marker)"))
+            print(Self.describe(credential, api: api, now: now, who: "as \(TerminalText.safe(account))\(marker)"))
         }
         let ownKey = context.holder
         if let own = stored.first(where: { $0.holder == ownKey }) {
-            print(Self.describe(own.credential, api: api, now: now, who: "as \(own.holder)"))
+            print(Self.describe(own.credential, api: api, now: now, who: "as \(TerminalText.safe(own.holder.description))"))
         } else {
             print("The client \(ClientSecrets.fromEnvironment().id) holds no credential of its own for \(api).")
         }

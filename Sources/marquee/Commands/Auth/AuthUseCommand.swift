@@ -1,5 +1,6 @@
 import ArgumentParser
 import MovieAPI
+import TextFormatting
 
 /// `marquee auth use NAME`: makes a signed-in account the API's default.
 struct AuthUseCommand: AsyncParsableCommand {
@@ -23,7 +24,7 @@ struct AuthUseCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.failed(ErrorReporter.describe(error))
             }
-            print("\(name) is now the default account of \(person.api).")
+            print("\(TerminalText.safe(name)) is now the default account of \(person.api).")
         }
     }
 }

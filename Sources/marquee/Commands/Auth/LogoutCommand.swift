@@ -31,16 +31,17 @@ struct LogoutCommand: AsyncParsableCommand {
                 return
             }
             let pending = try await pendingNote(api: person.environment.identity.key, account: account)
+            let shown = TerminalText.safe(account)
             let context = person.context(for: account)
             guard let credential = await context.credential() else {
-                print("\(account) is not signed in to \(person.api)\(pending).")
+                print("\(shown) is not signed in to \(person.api)\(pending).")
                 return
             }
             var serverNote = ""
             do {
                 if everywhere {
                     _ = try await person.personClient(account).send(APIRoute.endAllSessions)
-                    serverNote = "; every device of \(account) was signed out"
+                    serverNote = "; every device of \(shown) was signed out"
                 } else if let refreshToken = credential.refreshToken {
                     let revoke = APIRoute.revoke(refreshToken: refreshToken, clientID: person.clientCredentials.id, secret: person.clientCredentials.secret)
                     _ = try await person.tokenClient().send(revoke)
@@ -57,7 +58,7 @@ struct LogoutCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.failed(ErrorReporter.describe(error))
             }
-            print("Signed \(account) out of \(person.api)\(serverNote)\(pending).")
+            print("Signed \(shown) out of \(person.api)\(serverNote)\(pending).")
         }
     }
 
