@@ -30,7 +30,53 @@ public struct BrowserLayout: Sendable {
     /// status and key lines.
     public var visibleRows: Int { max(1, (height - 4) / 2) }
 
+    /// How many movies fit in the table of `state`: fewer when it warns of the store.
+    public func visibleRows(for state: BrowserState) -> Int {
+        warned(state)?.visibleRows ?? visibleRows
+    }
+
+    /// The frame of `state`: with the store's problem on lines of its own above the status line,
+    /// on every screen, when the store keeps nothing this run.
     public func lines(for state: BrowserState, now: Date) -> [String] {
+        guard let shorter = warned(state) else { return frame(for: state, now: now) }
+        var lines = shorter.frame(for: state, now: now)
+        lines.insert(contentsOf: warning(state).map { styled($0, .reverse) }, at: lines.count - 2)
+        return lines
+    }
+
+    /// The most lines the store's warning takes; what does not fit ends in `…`.
+    static let warningLines = 3
+
+    /// The store's problem, word-wrapped to the width, in at most ``warningLines`` lines.
+    private func warning(_ state: BrowserState) -> [String] {
+        guard let problem = state.storeProblem else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in TerminalText.safe(problem).split(separator: " ").map(String.init) {
+            let joined = line.isEmpty ? word : line + " " + word
+            if DisplayWidth.of(joined) <= width - 3 || line.isEmpty {
+                line = joined
+            } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        lines.append(line)
+        var shown = Array(lines.prefix(Self.warningLines))
+        if lines.count > Self.warningLines { shown[shown.count - 1] = DisplayWidth.truncate(shown[shown.count - 1] + " …", to: width - 3) }
+        return shown.enumerated().map { ($0.offset == 0 ? " ! " : "   ") + $0.element }
+    }
+
+    /// The layout of everything but the store's warning, when `state` has one to show.
+    private func warned(_ state: BrowserState) -> BrowserLayout? {
+        let count = warning(state).count
+        guard count > 0, width >= Self.minimumWidth, height - count >= Self.minimumHeight else { return nil }
+        var shorter = self
+        shorter.height -= count
+        return shorter
+    }
+
+    private func frame(for state: BrowserState, now: Date) -> [String] {
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             let message = DisplayWidth.fit(Self.sizeMessage(fitting: max(1, width)), to: max(1, width))
             return [message] + Array(repeating: String(repeating: " ", count: max(1, width)), count: max(0, height - 1))
@@ -42,16 +88,16 @@ public struct BrowserLayout: Sendable {
             body = Self.helpLines.map { plain($0) }
             answer = state.detail?.answer ?? state.pane.answer
         } else if let detail = state.detail {
-            body = detailLines(detail)
+            body = detailLines(detail, watchlist: state.watchlist)
             answer = detail.answer
         } else if let search = state.search {
-            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header(ranks: search.results.movies.count)] + searchLines(search)
+            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header(ranks: search.results.movies.count)] + searchLines(search, watchlist: state.watchlist)
             answer = search.results.answer
         } else if state.tab == .watchlist {
             body = watchlistLines(state.watchlist)
             answer = Answer()
         } else {
-            body = [header(ranks: state.pane.movies.count)] + tableLines(state.pane)
+            body = [header(ranks: state.pane.movies.count)] + tableLines(state.pane, watchlist: state.watchlist)
             answer = state.pane.answer
         }
         let bodyHeight = height - 3
@@ -116,12 +162,16 @@ public struct BrowserLayout: Sendable {
     }
 
     /// The results of a search: nothing before a word is typed, else the table.
-    private func searchLines(_ search: SearchPane) -> [String] {
+    private func searchLines(_ search: SearchPane, watchlist: WatchlistPane) -> [String] {
         guard !search.text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
-        return tableLines(search.results) + (search.isLoadingMore ? [plain("   Loading more…")] : [])
+        return tableLines(search.results, watchlist: watchlist) + (search.isLoadingMore ? [plain("   Loading more…")] : [])
     }
 
-    private func tableLines(_ pane: ListPane) -> [String] {
+    /// The mark at the right end of the title of a movie on the watchlist.
+    static let watchlistMark = "✓"
+
+    /// The table's rows, each movie on the watchlist marked at the right end of its title.
+    private func tableLines(_ pane: ListPane, watchlist: WatchlistPane) -> [String] {
         guard !pane.movies.isEmpty else {
             let text = pane.answer.isRefreshing ? "   Loading…" : "   No movies."
             return [plain(text)]
@@ -134,7 +184,10 @@ public struct BrowserLayout: Sendable {
         for index in rows {
             let movie = pane.movies[index]
             let cells = columns.map { column in
-                DisplayWidth.fit(column.text(for: movie, rank: index + 1), to: column == .title ? titleWidth : column.width(ranks: ranks), alignRight: column.alignsRight)
+                guard column == .title, watchlist.marks(movie.id) else {
+                    return DisplayWidth.fit(column.text(for: movie, rank: index + 1), to: column == .title ? titleWidth : column.width(ranks: ranks), alignRight: column.alignsRight)
+                }
+                return DisplayWidth.fit(column.text(for: movie, rank: index + 1), to: titleWidth - 2) + " " + Self.watchlistMark
             }
             let selected = index == pane.selection
             let marker = selected ? "›" : " "
@@ -177,6 +230,13 @@ public struct BrowserLayout: Sendable {
     /// The sign-in screen: where to go, the code to enter, and that the browser waits.
     private func signInLines(_ signIn: BrowserSignIn) -> [String] {
         switch signIn {
+        case let .ended(reason):
+            return [
+                styled("   Sign in to see your watchlist", .bold), plain(""),
+                plain("   " + TerminalText.safe(reason)),
+                styled("   Press r for a new code", .bold),
+                plain("   (or run 'marquee login' in another terminal: this screen takes that sign-in as it is made)"),
+            ]
         case .starting:
             return [styled("   Sign in to see your watchlist", .bold), plain(""), plain("   Asking the server for a code…")]
         case let .code(page, userCode, complete):
@@ -191,7 +251,14 @@ public struct BrowserLayout: Sendable {
         }
     }
 
+    /// Whether the open movie is on the watchlist, and what `w` does to it.
+    static func watchlistLine(_ movieID: Int, _ pane: WatchlistPane) -> String {
+        if pane.signIn != nil { return "sign in to see whether it is on yours (w)" }
+        return pane.marks(movieID) ? "\(watchlistMark) on your watchlist (w removes it)" : "not on your watchlist (w adds it)"
+    }
+
     static func watchlistStatus(_ pane: WatchlistPane) -> String {
+        if case .ended = pane.signIn { return "not signed in: press r for a new code" }
         if pane.signIn != nil { return "signing in…" }
         if pane.isSyncing { return "syncing the watchlist…" }
         let count = pane.lines.filter { $0.pending != .removing }.count
@@ -201,7 +268,7 @@ public struct BrowserLayout: Sendable {
         return text
     }
 
-    private func detailLines(_ detail: DetailPane) -> [String] {
+    private func detailLines(_ detail: DetailPane, watchlist: WatchlistPane) -> [String] {
         let movie = detail.movie
         var lines = [
             styled(" \(TerminalText.safe(movie.name)) (\(movie.year))", .bold),
@@ -210,6 +277,7 @@ public struct BrowserLayout: Sendable {
             plain(" Grossing  $\(NumberText.grouped(movie.grossing))"),
             plain(" Rating    \(NumberText.rating(movie.rating))"),
             plain(" Id        \(movie.id)  (marquee movie \(movie.id))"),
+            plain(" Watchlist " + Self.watchlistLine(movie.id, watchlist)),
             plain(""),
             styled(" Cast", .bold),
         ]
@@ -223,20 +291,30 @@ public struct BrowserLayout: Sendable {
     private func keyLine(_ state: BrowserState) -> String {
         if state.yearDraft != nil { return Self.fitting(["type a year", "Enter confirm", "Esc cancel"], leastNeededFirst: [0], width: width) }
         if state.showsHelp { return "any key closes the help" }
-        if state.detail != nil {
-            return Self.fitting(["Esc back", "↑/↓ scroll", "w watchlist", "r refresh", "? keys", "q quit"], leastNeededFirst: [3, 1, 2], width: width)
+        if let detail = state.detail {
+            let w = state.watchlist.key(for: detail.movie.id)
+            return Self.fitting(["Esc back", "↑/↓ scroll", w, "r refresh", "? keys", "q quit"], leastNeededFirst: [3, 1, 2], width: width)
         }
         if state.search != nil {
             return Self.fitting(["type to search", "↑/↓ move", "Enter open", "Esc back to the lists"], leastNeededFirst: [1, 2], width: width)
         }
         if state.tab == .watchlist {
-            return Self.fitting(
-                ["←/→ switch", "↑/↓ move", "Enter open", "w remove", "r sync", "? keys", "q quit"],
-                leastNeededFirst: [4, 2, 1, 3, 0], width: width
-            )
+            switch state.watchlist.signIn {
+            case .ended?:
+                return Self.fitting(["←/→ switch", "r new code", "? keys", "q quit"], leastNeededFirst: [0], width: width)
+            case .some:
+                return Self.fitting(["←/→ switch", "? keys", "q quit"], leastNeededFirst: [0], width: width)
+            case nil:
+                let w = state.watchlist.selectedLine.map { state.watchlist.key(for: $0.movieID) } ?? "w remove"
+                return Self.fitting(
+                    ["←/→ switch", "↑/↓ move", "Enter open", w, "r sync", "? keys", "q quit"],
+                    leastNeededFirst: [4, 2, 1, 3, 0], width: width
+                )
+            }
         }
+        let w = state.watchlist.key(for: state.pane.selectedMovie?.id)
         return Self.fitting(
-            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "/ search", "w watchlist", "r refresh", "? keys", "q quit"],
+            ["←/→ switch", "↑/↓ move", "Enter open", "[ ] year", "/ search", w, "r refresh", "? keys", "q quit"],
             leastNeededFirst: [6, 3, 5, 2, 1, 4, 0], width: width
         )
     }
@@ -271,7 +349,7 @@ public struct BrowserLayout: Sendable {
         "   [ ]            previous and next year",
         "   y              type a year",
         "   /              search the whole catalogue (Esc: back to the lists)",
-        "   w              add the selected movie to the watchlist, or remove it",
+        "   w              add the selected movie to the watchlist, or remove it (✓: on it)",
         "   r              ask the network again (on the Watchlist: sync it)",
         "   ?              this help",
         "   q Ctrl-C       quit",

@@ -27,6 +27,9 @@ public struct BrowserState: Sendable, Equatable {
     /// The live feed's state (`live`, `reconnecting in 4 s`, or why not); `nil` before the feed
     /// has said anything (and when nothing is followed).
     public var live: String?
+    /// Why this machine's store keeps nothing this run, shown on every screen; `nil` when it keeps
+    /// what it is given.
+    public var storeProblem: String?
 
     /// How far apart two `fetchedAt` dates of one answer can be: the store keeps them as seconds
     /// since 1970 in a double, so the network's answer read back from it may differ from the one

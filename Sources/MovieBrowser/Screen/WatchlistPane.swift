@@ -25,6 +25,19 @@ public struct WatchlistPane: Sendable, Equatable {
         lines.contains { $0.movieID == movieID && $0.pending != .removing }
     }
 
+    /// Whether the screen marks `movieID` as on the list: never while a person signs in, for the
+    /// list shown then is no one's.
+    public func marks(_ movieID: Int) -> Bool {
+        signIn == nil && contains(movieID)
+    }
+
+    /// What `w` does to `movieID`, for the key line: `w add`, `w remove`, or `w sign in`.
+    public func key(for movieID: Int?) -> String {
+        guard signIn == nil else { return "w sign in" }
+        guard let movieID else { return "w watchlist" }
+        return contains(movieID) ? "w remove" : "w add"
+    }
+
     public var pendingCount: Int { lines.filter { $0.pending != nil }.count }
 
     mutating func show(_ view: WatchlistView) {

@@ -10,4 +10,7 @@ public enum BrowserLive: Sendable, Equatable {
     /// The person's sign-in ended (signed out everywhere, a new password): the screen shows its
     /// sign-in again.
     case signedOut(String)
+    /// A person signed in elsewhere (`marquee login` in another terminal) while nobody was signed
+    /// in here: the list is theirs from now on, and their feed is followed.
+    case signedIn(account: String)
 }

@@ -61,6 +61,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
         case signedIn
         /// The person's sign-in ended: the watchlist asks for a sign-in again.
         case signedOut
+        /// A person signed in elsewhere: their list is shown and synced, their feed followed.
+        case signedInElsewhere(account: String)
     }
 
     /// Runs until `q`, Ctrl-C, a stop signal or the end of input. `visibleRows` is asked before
@@ -152,9 +154,20 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                     if let watchlist { await watchlist.signedOut() }
                     return nil
                 }
+                // The catalogue's feed goes on with the application's token once the person is forgotten.
+                tasks.follow?.cancel()
+                state.apply(.liveStatus(nil))
+                tasks.follow = follow(after: forgotten, sink: sink, views: tasks.views)
                 let load = watchlistWork(after: forgotten, change: nil, views: tasks.views, sink: sink)
                 tasks.watchlist = load.write
                 tasks.background.append(load.sync)
+            case let .signedInElsewhere(account):
+                tasks.follow?.cancel()
+                state.apply(.liveStatus(nil))
+                tasks.follow = follow(sink: sink, views: tasks.views)
+                state.apply(.watchlistSignIn(nil))
+                state.apply(.watchlistSynced(status: "signed in as \(TerminalText.safe(account)) in another terminal"))
+                perform([.syncWatchlist], state: state, tasks: &tasks, sink: sink)
             }
             pins.keep(state.shown)
             draw(state)
@@ -252,8 +265,7 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                 sink.yield(.update(.watchlistSignIn(nil)))
                 sink.yield(.update(.watchlistSynced(status: "signed in as \(TerminalText.safe(account))")))
             case let .failed(reason):
-                sink.yield(.update(.watchlistSignIn(nil)))
-                sink.yield(.update(.watchlistSynced(status: TerminalText.safe(reason))))
+                sink.yield(.update(.watchlistSignIn(.ended(TerminalText.safe(reason)))))
                 return signedInAt
             }
             if change != nil, let signedInAt, signedInAt > asked {
@@ -284,9 +296,10 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
 
     /// Follows the watchlist's live feed: its state goes to the status line, a change elsewhere
     /// shows the list again, and a new catalogue asks again for what is on screen.
-    private func follow(sink: AsyncStream<Event>.Continuation, views: WatchlistViews?) -> Task<Void, Never> {
+    private func follow(after previous: Task<ContinuousClock.Instant?, Never>? = nil, sink: AsyncStream<Event>.Continuation, views: WatchlistViews?) -> Task<Void, Never> {
         Task { [watchlist] in
-            guard let watchlist else { return }
+            _ = await previous?.value
+            guard let watchlist, !Task.isCancelled else { return }
             await watchlist.follow { live in
                 // A feed replaced after a sign-in says nothing more, even what it had in hand.
                 guard !Task.isCancelled else { return }
@@ -299,6 +312,8 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
                     sink.yield(.catalogChanged)
                 case .signedOut:
                     sink.yield(.signedOut)
+                case let .signedIn(account):
+                    sink.yield(.signedInElsewhere(account: account))
                 }
             }
         }

@@ -25,6 +25,11 @@ public protocol BrowserWatchlist: Sendable {
     /// The person's sign-in ended (the live feed was refused a renewal): forget them, so that the
     /// next ``signInIfNeeded(_:)`` signs someone in again.
     func signedOut() async
+
+    /// Why this machine's store cannot keep a change this run (it is damaged, of a newer version,
+    /// its folder cannot be written), in words for the screen; `nil` when it can. Every change is
+    /// refused while it cannot.
+    var storeProblem: String? { get }
 }
 
 extension BrowserWatchlist {
@@ -33,6 +38,8 @@ extension BrowserWatchlist {
     public func signedOut() async {}
 
     public func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {}
+
+    public var storeProblem: String? { nil }
 }
 
 /// What the Watchlist segment shows while a person signs in from the browser: the original app's
@@ -42,6 +49,9 @@ public enum BrowserSignIn: Sendable, Equatable {
     case code(page: String, userCode: String, complete: String?)
     /// Asking the server for a code.
     case starting
+    /// The sign-in ended without a person (the code expired, was denied, the server could not be
+    /// reached), for this reason; `r` asks for a new code.
+    case ended(String)
 }
 
 /// How a sign-in from the browser ended.

@@ -28,8 +28,8 @@ enum CompositionRoot {
         _ body: (AppMovieService, any BrowserWatchlist) async throws -> Result
     ) async throws -> Result {
         let selection = try options.api.selection
-        let (store, throwaway) = try openStore(options)
-        defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
+        let (store, standIn) = try openStoreOrStandIn(options)
+        defer { standIn.map { try? FileManager.default.removeItem(at: $0.folder) } }
         let (environment, embeddedServer) = try await reach(selection)
         let home = WatchlistHome(selection)
         // The catalogue needs no person: an account that is signed out keeps its list (shown,
@@ -39,6 +39,11 @@ enum CompositionRoot {
         let person = chosen?.signedIn == true ? chosen?.account : nil
         let key = WatchlistScope.key(api: environment.identity.key, account: chosen?.account)
         let sends = home == .server && options.cachePolicy != .cacheOnly && chosen?.signedIn == true
+        // A store that stands in for one that cannot be used keeps nothing past this run: browse
+        // shows why, and refuses every change rather than lose it at the end.
+        func browse(_ service: AppMovieService, _ watchlist: any BrowserWatchlist) async throws -> Result {
+            try await body(service, standIn.map { UnkeptStoreWatchlist(shown: watchlist, why: $0.why) } ?? watchlist)
+        }
         return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
             let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
@@ -46,17 +51,21 @@ enum CompositionRoot {
             if home == .server, options.cachePolicy != .cacheOnly {
                 // Signed in or not, a sign-in that ends while the screen is open is asked for again.
                 let person = app.personSignIn
-                let signedIn = chosen?.signedIn == true ? watchlist : nil
-                return try await body(app.movieService, SigningInWatchlist(signedIn: signedIn, catalogueFeed: app.catalogueFeed()) { show in
+                let signedIn = chosen.flatMap { $0.signedIn ? (watchlist, account: $0.account) : nil }
+                let elsewhere = SignInElsewhere(file: AppPaths.credentialsFile(), identity: selection.identity, accountOption: options.accountOption.account)
+                let watchlistOf: SigningInWatchlist.Watchlist = { account in
+                    person.watchlist(store: store, api: WatchlistScope.key(api: environment.identity.key, account: account), person: account)
+                }
+                return try await browse(app.movieService, SigningInWatchlist(signedIn: signedIn, catalogueFeed: app.catalogueFeed(), elsewhere: elsewhere, watchlistOf: watchlistOf) { show in
                     await signInFromBrowser(person, environment: environment, store: store, show: show)
                 })
             }
             if home == .server, chosen?.signedIn != true {
                 let who = chosen.map { "\($0.account) is not signed in" } ?? "nobody is signed in"
                 let reason = "\(who): run 'marquee login' to change the watchlist"
-                return try await body(app.movieService, SignedOutWatchlist(shown: watchlist, reason: reason))
+                return try await browse(app.movieService, SignedOutWatchlist(shown: watchlist, reason: reason))
             }
-            return try await body(app.movieService, watchlist)
+            return try await browse(app.movieService, watchlist)
         }
     }
 
@@ -191,6 +200,13 @@ enum CompositionRoot {
     /// itself is never changed. Under `--offline`, and for a file that is not a movie store at
     /// all (the option names the wrong file), it is an error.
     private static func openStore(_ options: ClientOptions) throws -> (MovieStore, URL?) {
+        let (store, standIn) = try openStoreOrStandIn(options)
+        return (store, standIn?.folder)
+    }
+
+    /// ``openStore(_:)``, with why the store it names could not be used when a throwaway one
+    /// stands in for it.
+    private static func openStoreOrStandIn(_ options: ClientOptions) throws -> (MovieStore, standIn: (folder: URL, why: String)?) {
         let budget = try StoreBudgetChoice.budget()
         do {
             return (try MovieStore(url: options.api.storeURL, budget: budget), nil)
@@ -202,7 +218,7 @@ enum CompositionRoot {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-throwaway-\(UUID().uuidString)")
                 guard let throwaway = try? MovieStore(url: folder.appendingPathComponent("movies.sqlite")) else { throw unusable }
                 Logger(label: "marquee").warning("\(ErrorReporter.describe(error)); answers are shown but not stored this run")
-                return (throwaway, folder)
+                return (throwaway, (folder, ErrorReporter.describe(error).replacingOccurrences(of: "; nothing was changed", with: "")))
             case .notAStore:
                 throw unusable
             }

@@ -49,10 +49,12 @@ struct BrowseCommand: AsyncParsableCommand {
             let size = terminal.size
             return BrowserLayout(width: size.width, height: size.height, color: color)
         }
+        var initial = BrowserState(apiName: apiName, year: year.year)
+        initial.storeProblem = watchlist.storeProblem.map(TerminalText.safe)
         return await session.run(
-            BrowserState(apiName: apiName, year: year.year),
+            initial,
             inputs: Terminal.inputs(),
-            visibleRows: { layout().visibleRows },
+            visibleRows: { [initial] in layout().visibleRows(for: initial) },
             draw: { state in terminal.draw(layout().lines(for: state, now: Date())) }
         )
     }

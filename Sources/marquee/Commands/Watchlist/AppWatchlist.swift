@@ -59,6 +59,6 @@ extension AppWatchlist: BrowserWatchlist {
 
     func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
         guard home == .server, let sync, let feed else { return }
-        await BrowserFollowing.watchlist(WatchlistLive(store: store, api: api, sync: sync, feed: feed), report: report)
+        await BrowserFollowing.watchlist(WatchlistLive(store: store, api: api, sync: sync, feed: feed), sync: sync, report: report)
     }
 }
