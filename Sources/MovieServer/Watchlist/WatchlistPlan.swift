@@ -34,10 +34,19 @@ extension WatchlistPlan {
     /// of the same device is ordered just after that change: two changes of a movie from a clock
     /// far ahead would otherwise tie at `latest`, and the device's later one would lose to its
     /// earlier one. A change older than the stored one by its own time still loses, as any other.
+    ///
+    /// A change of another device made in the same millisecond as the stored one, which wins the
+    /// tie by its device, is ordered a millisecond after it too: the versions a movie holds in turn
+    /// then never share a time, so a client that orders them by time alone (its store, which does
+    /// not keep devices) orders them as the server does, and an acknowledgement that arrives after
+    /// the winner's event cannot put the loser back.
     package static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
         var time = min(sent.changedAt, latest)
         if let stored, stored.version.device == sent.device, time <= stored.version.changedAt, sent.changedAt > stored.version.changedAt {
             time = stored.version.changedAt + 1
+        } else if let stored, stored.version.device != sent.device, time == stored.version.changedAt,
+                  WatchlistVersion(changedAt: time, device: sent.device) > stored.version {
+            time += 1
         }
         return time == sent.changedAt ? sent : sent.ordered(at: time)
     }

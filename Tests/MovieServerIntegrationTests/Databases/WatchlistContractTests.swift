@@ -113,6 +113,16 @@ extension ServerDatabaseTests {
                     #expect(later.json?["outcome"] as? String == "superseded", "in another request too")
                     let notes = (try await owner.list().json?["entries"] as? [[String: Any]])?.compactMap { $0["note"] as? String }
                     #expect(notes == ["another device"])
+
+                    let draw = try await owner.batch(key: "draw", [
+                        Self.change("u1", 4, "add", note: "from a", at: "2026-01-01T14:00:00Z", device: "a"),
+                        Self.change("u2", 4, "add", note: "from b", at: "2026-01-01T14:00:00Z", device: "b"),
+                    ])
+                    let results = draw.json?["results"] as? [[String: Any]]
+                    #expect(results?.compactMap { $0["outcome"] as? String } == ["applied", "applied"], "at one time the greater device wins")
+                    #expect(results?.last?["changedAt"] as? String == "2026-01-01T14:00:00.001Z", "ordered a millisecond after the change it beat, so no two versions share a time")
+                    let entry = (try await owner.list().json?["entries"] as? [[String: Any]])?.first { $0["movieId"] as? Int == 4 }
+                    #expect(entry?["changedAt"] as? String == "2026-01-01T14:00:00.001Z" && entry?["note"] as? String == "from b")
                 }
             }
         }
