@@ -111,6 +111,8 @@ struct FirstHourTests {
         #expect(search.standardOutput.contains("relevance, grossing"), "\(search.standardOutput)")
         let serve = try await marquee.run(["serve", "--help"])
         #expect(!serve.standardOutput.contains("own watchlist"), "\(serve.standardOutput)")
+        let serveHelp = serve.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(serveHelp.contains("the access tokens and search cursors given before are then refused"), "what a restart without keys ends: \(serve.standardOutput)")
     }
 
     @Test("a search of a year names the year in its header")

@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
             MARQUEE_CLIENT_SECRET, else the development pair marquee-dev/marquee-dev-secret. \
             Tokens are signed with the newest key of --signing-keys FILE (lines 'KEY-ID SECRET', oldest \
             first), else of MARQUEE_SIGNING_KEYS, else with MARQUEE_SIGNING_KEY, else with a key made at \
-            start. With --database, the catalog and refresh tokens live in PostgreSQL \
+            start, which a restart replaces: the access tokens and search cursors given before are then \
+            refused (clients renew their tokens; a cursor's search starts again from its first page). With --database, the catalog and refresh tokens live in PostgreSQL \
             (postgres://user:password@host:port/database) or a SQLite file; load movies into it \
             with 'marquee catalog import --bundled' (the ten bundled movies) or 'marquee catalog import FILE'.
             """
@@ -88,6 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-event-streams"), parsing: .unconditional, help: ArgumentHelp("How many event streams (GET /api/events) may be open at once; at most three quarters of --max-connections.", valueName: "count"))
     var maximumEventStreams = ServerSetting.maximumEventStreams.defaultValue
 
+    @Option(name: .customLong("event-streams-per-address"), parsing: .unconditional, help: ArgumentHelp("How many event streams one client address (an IPv6 address by its /64) may hold, whoever's accounts it uses. The last quarter of --max-event-streams goes only to people who hold none, from addresses that hold none.", valueName: "count"))
+    var eventStreamsPerAddress = ServerSetting.eventStreamsPerAddress.defaultValue
+
+    @Option(name: .customLong("event-streams-per-account"), parsing: .unconditional, help: ArgumentHelp("How many event streams one account may hold: a person's devices.", valueName: "count"))
+    var eventStreamsPerAccount = ServerSetting.eventStreamsPerAccount.defaultValue
+
     @Option(name: .customLong("event-retention"), parsing: .unconditional, help: ArgumentHelp("How long the event feed keeps an event: a client that was away longer is told to fetch again (reset).", valueName: "seconds"))
     var eventRetention = ServerSetting.eventRetention.defaultValue
 
@@ -102,6 +109,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("forwarded-header"), help: ArgumentHelp("The header the trusted proxies write the client's address in: x-forwarded-for (nginx's $proxy_add_x_forwarded_for) or forwarded (RFC 7239). The other one is never read.", valueName: "name"))
     var forwardedHeader = TrustedProxies.Header.xForwardedFor.rawValue
+
+    @Flag(name: .customLong("trust-trace-flags"), inversion: .prefixedNo, help: ArgumentHelp("Whether a request's traceparent sampled flag decides that it is traced (else the OTEL_TRACES_SAMPLER ratio does): a flag anyone may set, so off by default unless behind --trusted-proxy (or MARQUEE_TRUST_TRACE_FLAGS=true/false)."))
+    var trustTraceFlags: Bool?
+
+    @Option(name: .customLong("traces-per-minute"), parsing: .unconditional, help: ArgumentHelp("How many requests with a traceparent one client address may have traced a minute.", valueName: "count"))
+    var tracesPerMinute = ServerSetting.tracesPerMinute.defaultValue
 
     @Option(name: .customLong("device-code-lifetime"), parsing: .unconditional, help: ArgumentHelp("How long a device's sign-in code waits for a person's approval.", valueName: "seconds"))
     var deviceCodeLifetime = 600
@@ -122,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.port, port), (.headerTimeout, headerTimeout), (.idleTimeout, idleTimeout), (.maximumConnections, maximumConnections),
             (.maximumAge, maximumAge), (.drainDelay, drainDelay), (.readinessTimeout, readyTimeout), (.queryTimeout, queryTimeout),
             (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime), (.responseCacheMegabytes, cacheSize),
-            (.maximumEventStreams, maximumEventStreams), (.eventRetention, eventRetention),
+            (.maximumEventStreams, maximumEventStreams), (.eventRetention, eventRetention), (.tracesPerMinute, tracesPerMinute),
         ]
         for case let (setting, value?) in settings {
             if let problem = setting.problem(with: value) { throw ValidationError(problem) }
@@ -161,6 +174,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--trust-trace-flags`, else `MARQUEE_TRUST_TRACE_FLAGS`, else whether the server stands
+    /// behind trusted proxies: a public instance's callers set their flag as they like.
+    func trustsTraceFlags(behindProxies: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let trustTraceFlags { return trustTraceFlags }
+        switch environment["MARQUEE_TRUST_TRACE_FLAGS"]?.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: return behindProxies
+        }
+    }
+
     /// How long a stopped server waits for its database to close.
     static let closeLimit = Duration.seconds(10)
 
@@ -178,11 +202,17 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.responseCacheBytes = cacheSize * 1_048_576
         configuration.answersOnEventLoop = !routeEveryRequest
         configuration.feed.maximumStreams = maximumEventStreams
+        configuration.feed.streamsPerAddress = eventStreamsPerAddress
+        configuration.feed.streamsPerPerson = eventStreamsPerAccount
         configuration.feed.retention = .seconds(eventRetention)
         configuration.trustedProxies = try proxies()
         if let export = TraceExport(environment: ProcessInfo.processInfo.environment, defaultServiceName: "marquee-server") {
             configuration.companions = [try export.start(logger: logger)]
             configuration.tracesRequests = true
+            configuration.traceSampling = TraceSampling(
+                trustsCallerFlags: trustsTraceFlags(behindProxies: !configuration.trustedProxies.isEmpty),
+                ratio: export.rootRatio, tracesPerMinute: tracesPerMinute
+            )
             logger.notice("traces go to the OpenTelemetry collector the OTEL_* environment names")
         }
         let server = await MovieServer(configuration: configuration)
