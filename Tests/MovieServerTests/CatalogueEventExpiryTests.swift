@@ -22,7 +22,7 @@ struct CatalogueEventExpiryTests {
             catalogueChanged: { expiries.withLockedValue { $0 += 1 } }, logger: quietLogger
         )
         let sink = CollectingSink()
-        _ = try await feed.subscribe(.application(clientID: "marquee-dev"), sink: sink)
+        _ = try await feed.subscribe(.application(clientID: "marquee-dev"), from: "127.0.0.1", sink: sink)
         #expect(expiries.withLockedValue { $0 } == 0, "the import before the stream opened is not news")
 
         movies[0].name += ", Restored"

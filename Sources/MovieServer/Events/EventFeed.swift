@@ -8,38 +8,18 @@ import NIOConcurrencyHelpers
 /// on SQLite), and gives each stream's sink the events it may see. The sink writes them on its
 /// connection's event loop and bounds what waits there. The task ends when the feed is released.
 public final class EventFeed: Sendable {
-    /// Why a stream was not opened.
-    enum Refusal: Error {
-        /// The instance holds ``FeedSettings/maximumStreams``.
-        case full
-        /// The person holds ``FeedSettings/streamsPerPerson``.
-        case personAtLimit
-        /// The application holds ``FeedSettings/streamsPerApplication``, or applications together
-        /// hold ``FeedSettings/applicationStreams``.
-        case applicationAtLimit
-    }
-
-    /// Who reads a stream, as the feed counts them: a person by their watchlist's owner, an
-    /// application (a token of its own, no person) by its client id.
-    enum Reader: Sendable, Hashable {
-        case person(owner: String)
-        case application(clientID: String)
-
-        var owner: String? {
-            if case let .person(owner) = self { owner } else { nil }
-        }
-    }
+    typealias Refusal = StreamShares.Refusal
+    typealias Reader = StreamShares.Reader
 
     private struct Subscriber {
-        var reader: Reader
+        var holder: StreamShares.Holder
         var sink: any FeedSink
-        var owner: String? { reader.owner }
+        var owner: String? { holder.reader.owner }
     }
 
     private struct State {
         var subscribers: [UInt64: Subscriber] = [:]
-        var streamsByReader: [Reader: Int] = [:]
-        var applicationStreams = 0
+        var shares: StreamShares
         var nextID: UInt64 = 0
         /// The last sequence handed on; `nil` until the log was first read.
         var lastSeen: Int64?
@@ -51,7 +31,7 @@ public final class EventFeed: Sendable {
     /// so a client the event wakes is never given them.
     private let catalogueChanged: @Sendable () -> Void
     private let logger: Logger
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
     private let wake = WakeSignal()
     /// The connections that are streams, until they close: what a shutdown waits for.
     let connections = StreamConnections()
@@ -64,6 +44,7 @@ public final class EventFeed: Sendable {
         self.settings = settings
         self.catalogueChanged = catalogueChanged
         self.logger = logger
+        state = NIOLockedValueBox(State(shares: StreamShares(settings: settings)))
         let wake = self.wake, heartbeat = settings.heartbeat
         let isNotified = storage.onFeedNotification { [weak wake] in wake?.signal() }
         let pause = isNotified ? heartbeat : min(settings.pollInterval, heartbeat)
@@ -86,26 +67,22 @@ public final class EventFeed: Sendable {
     /// How many streams are open.
     var streamCount: Int { state.withLockedValue { $0.subscribers.count } }
 
-    /// Opens a stream for `reader`. Events committed from now on are given to `sink`; what came
-    /// before is for the caller to read from the log.
-    func subscribe(_ reader: Reader, sink: any FeedSink) async throws -> UInt64 {
+    /// Who holds the open streams.
+    var shares: StreamShares { state.withLockedValue { $0.shares } }
+
+    /// Opens a stream for `reader` at the client address `address` (``IPAddress/party``), if
+    /// ``StreamShares`` gives it a place. Events committed from now on are given to `sink`; what
+    /// came before is for the caller to read from the log.
+    func subscribe(_ reader: Reader, from address: String, sink: any FeedSink) async throws -> UInt64 {
         if state.withLockedValue({ $0.lastSeen == nil }) {
             let latest = try await storage.eventLogBounds().latest
             state.withLockedValue { if $0.lastSeen == nil { $0.lastSeen = latest } }
         }
         return try state.withLockedValue { state throws(Refusal) -> UInt64 in
-            guard state.subscribers.count < settings.maximumStreams else { throw .full }
-            let held = state.streamsByReader[reader, default: 0]
-            switch reader {
-            case .person:
-                guard held < settings.streamsPerPerson else { throw .personAtLimit }
-            case .application:
-                guard held < settings.streamsPerApplication, state.applicationStreams < settings.applicationStreams else { throw .applicationAtLimit }
-                state.applicationStreams += 1
-            }
-            state.streamsByReader[reader] = held + 1
+            let holder = StreamShares.Holder(reader: reader, address: address)
+            try state.shares.take(holder)
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(reader: reader, sink: sink)
+            state.subscribers[state.nextID] = Subscriber(holder: holder, sink: sink)
             return state.nextID
         }
     }
@@ -114,10 +91,7 @@ public final class EventFeed: Sendable {
     func unsubscribe(_ id: UInt64) {
         state.withLockedValue { state in
             guard let subscriber = state.subscribers.removeValue(forKey: id) else { return }
-            let reader = subscriber.reader
-            if case .application = reader { state.applicationStreams -= 1 }
-            state.streamsByReader[reader, default: 1] -= 1
-            if state.streamsByReader[reader] == 0 { state.streamsByReader[reader] = nil }
+            state.shares.release(subscriber.holder)
         }
     }
 
@@ -162,6 +136,13 @@ public final class EventFeed: Sendable {
     func noteCatalogueChanges(in events: [FeedEvent]) {
         let handedOn = state.withLockedValue { $0.lastSeen } ?? .min
         if events.contains(where: { $0.kind == .catalog && $0.sequence > handedOn }) { catalogueChanged() }
+    }
+}
+
+extension StreamShares.Reader {
+    /// The watchlist owner a person's stream carries the events of; nil for an application.
+    var owner: String? {
+        if case let .person(owner) = self { owner } else { nil }
     }
 }
 

@@ -19,6 +19,8 @@ struct EventStreams: Sendable {
     let feed: EventFeed
     let check: AccessTokenCheck
     let metrics: ServerMetrics
+    /// The proxies whose forwarding header names a stream's client address.
+    var proxies = TrustedProxies.none
 
     /// Where a stream starts.
     enum Start: Sendable, Hashable {
@@ -47,20 +49,36 @@ struct EventStreams: Sendable {
 
     static let pageSize = 500
 
-    /// Checks the request's token and takes a place for its stream among the feed's, whose
-    /// events go to `sink` from now on; the caller gives the place back (``EventFeed/unsubscribe(_:)``).
-    func open(authorization: String?, lastEventID: String?, sink: any FeedSink) async throws(ErrorAnswer) -> Opened {
+    /// The party a stream request from `peer` counts against (``IPAddress/party``): the peer's
+    /// address, or behind a trusted proxy the client it forwarded.
+    func address(peer: SocketAddress?, headers: HTTPHeaders) -> String {
+        let lines = proxies.isEmpty ? [] : headers[proxies.header.rawValue]
+        return proxies.client(peer: peer?.ipAddress.flatMap { IPAddress($0) }, headerLines: lines)?.party ?? "unknown"
+    }
+
+    /// Checks the request's token and takes a place for its stream among the feed's, counted
+    /// against the client's `address`, whose events go to `sink` from now on; the caller gives
+    /// the place back (``EventFeed/unsubscribe(_:)``).
+    func open(authorization: String?, lastEventID: String?, address: String, sink: any FeedSink) async throws(ErrorAnswer) -> Opened {
         let identity = try await check.identity(authorization: authorization, missing: .missingToken)
         let signIn = identity.account == nil ? nil : try await check.tokens.confirmSignedIn(identity)
         let owner = signIn.map { WatchlistOwner.account(id: $0.accountID) }
         let start = try await startingPoint(lastEventID, owner: owner)
         do {
             let reader: EventFeed.Reader = owner.map { .person(owner: $0) } ?? .application(clientID: identity.clientID)
-            let subscription = try await feed.subscribe(reader, sink: sink)
+            let subscription = try await feed.subscribe(reader, from: address, sink: sink)
             return Opened(subscription: subscription, identity: identity, owner: owner, start: start)
         } catch EventFeed.Refusal.full {
             throw ErrorAnswer(.serviceUnavailable, code: "temporarily_unavailable",
                               message: "This server holds as many event streams as it may; try again shortly.", headerFields: [.retryAfter: "5"])
+        } catch EventFeed.Refusal.reserved {
+            throw ErrorAnswer(.serviceUnavailable, code: "temporarily_unavailable",
+                              message: "This server keeps its last \(feed.settings.reservedStreams) event streams for people who hold none, and this account or address holds one already; try again shortly.",
+                              headerFields: [.retryAfter: "15"])
+        } catch EventFeed.Refusal.addressAtLimit {
+            throw ErrorAnswer(.tooManyRequests, code: "too_many_streams",
+                              message: "This address has \(feed.settings.streamsPerAddress) event streams open already, whoever's accounts they use: close one (or wait for a closed one to be noticed).",
+                              headerFields: [.retryAfter: "15"])
         } catch EventFeed.Refusal.personAtLimit {
             throw ErrorAnswer(.tooManyRequests, code: "too_many_streams",
                               message: "This account has \(feed.settings.streamsPerPerson) event streams open already: close one (or wait for a closed one to be noticed).",

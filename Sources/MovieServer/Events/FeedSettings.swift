@@ -5,8 +5,11 @@ public struct FeedSettings: Sendable, Hashable {
     /// The most streams one instance holds open; past it a new one is answered `503`. Kept below
     /// the connection cap, so that streams never shut out the requests of the rest of the API.
     public var maximumStreams: Int
-    /// The most streams one person may hold open at once (on one instance); past it, `429`.
+    /// The most streams one person (an account) may hold open at once on one instance; past it, `429`.
     public var streamsPerPerson: Int
+    /// The most streams one client address (an IPv6 address by its /64) may hold open at once
+    /// on one instance, whoever's tokens it uses; past it, `429`.
+    public var streamsPerAddress: Int
     /// The most streams one client application may hold open with its own token (client
     /// credentials, no person) on one instance; past it, `429`. Applications together never hold
     /// more than half of ``maximumStreams``: the rest is kept for people.
@@ -27,7 +30,8 @@ public struct FeedSettings: Sendable, Hashable {
 
     public init(
         maximumStreams: Int = ServerSetting.maximumEventStreams.defaultValue,
-        streamsPerPerson: Int = 8,
+        streamsPerPerson: Int = ServerSetting.eventStreamsPerAccount.defaultValue,
+        streamsPerAddress: Int = ServerSetting.eventStreamsPerAddress.defaultValue,
         streamsPerApplication: Int = 16,
         heartbeat: Duration = .seconds(15),
         retention: Duration = ServerSetting.eventRetention.defaultDuration,
@@ -37,6 +41,7 @@ public struct FeedSettings: Sendable, Hashable {
     ) {
         self.maximumStreams = maximumStreams
         self.streamsPerPerson = streamsPerPerson
+        self.streamsPerAddress = streamsPerAddress
         self.streamsPerApplication = streamsPerApplication
         self.heartbeat = heartbeat
         self.retention = retention
@@ -47,4 +52,8 @@ public struct FeedSettings: Sendable, Hashable {
 
     /// The most streams all applications' own tokens hold together: half of ``maximumStreams``.
     public var applicationStreams: Int { maximumStreams / 2 }
+
+    /// The instance's last places, a quarter of ``maximumStreams``: kept for a reader that holds
+    /// no stream, from an address that holds none (``StreamShares``).
+    public var reservedStreams: Int { maximumStreams / 4 }
 }

@@ -204,7 +204,8 @@ public struct MovieServer: Sendable {
             router: router,
             server: .guardedHTTP1(
                 configuration.limits, connections: connections,
-                streams: EventStreams(feed: feed, check: AccessTokenCheck(tokens: tokens), metrics: metrics), cachedAnswers: cachedAnswers
+                streams: EventStreams(feed: feed, check: AccessTokenCheck(tokens: tokens), metrics: metrics, proxies: configuration.trustedProxies),
+                cachedAnswers: cachedAnswers
             ),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

@@ -46,6 +46,11 @@ extension ServerSetting {
     /// Event streams (`GET /api/events`) one instance holds open; below the connection cap, which
     /// they count against (see ``FeedSettings/maximumStreams``).
     public static let maximumEventStreams = ServerSetting("the maximum number of event streams", default: 768, range: 0...100_000, unit: "")
+    /// Event streams one client address (an IPv6 address by its /64) holds on one instance,
+    /// whoever's tokens it uses: a household's devices behind one router.
+    public static let eventStreamsPerAddress = ServerSetting("the event streams per address", default: 8, range: 1...100_000, unit: "")
+    /// Event streams one account holds on one instance: a person's devices.
+    public static let eventStreamsPerAccount = ServerSetting("the event streams per account", default: 4, range: 1...100_000, unit: "")
     /// A day: a laptop closed overnight resumes its stream without a `reset`.
     public static let eventRetention = ServerSetting("the event retention", default: 86_400, range: 1...2_592_000)
     public static let accessTokenLifetime = ServerSetting("the token lifetime", default: 3600, range: 1...aYear)

@@ -74,7 +74,8 @@ struct EventStreamGuardTests {
         var feed = FeedSettings()
         feed.maximumStreams = 8
         feed.streamsPerApplication = 3
-        try await withServerClient(auth: PersonSignIn.auth(clients: [.development, phone]), feed: feed) { client in
+        let proxy = try TrustedProxies.Range(parsing: "127.0.0.1")
+        try await withServerClient(auth: PersonSignIn.auth(clients: [.development, phone]), feed: feed, trustedProxies: TrustedProxies([proxy])) { client in
             let app = try await FeedStreams.appToken(client)
             let issued = try await client.get(
                 "/api/auth/token", method: .POST, headers: TokenForms.form,
@@ -92,9 +93,9 @@ struct EventStreamGuardTests {
             open.append(sixth)
             #expect(sixth.status == 429, "applications together hold half of the 8")
             #expect(open.filter { $0.status == 200 }.count == 4)
-            let alice = try await PersonSignIn.tokens("alice", on: client)
-            for _ in 0..<4 {
-                let stream = try await FeedStreams.stream(client, token: alice.access)
+            for index in 0..<4 {
+                let person = try await PersonSignIn.tokens("person\(index)", on: client)
+                let stream = try await FeedStreams.stream(client, token: person.access, forwardedFor: "198.51.100.\(index)")
                 open.append(stream)
                 #expect(stream.status == 200, "the other half is the people's")
             }

@@ -9,9 +9,11 @@ import Testing
 /// Opening and reading `GET /api/events` streams in a test: the stream, a watchlist change to
 /// cause an event, an application's token, the events' JSON.
 enum FeedStreams {
-    static func stream(_ client: ServerClient, token: String, lastEventID: String? = nil) async throws -> EventStreamTap {
+    /// A stream opened with `token`; `forwardedFor` is the client address a trusted proxy would name.
+    static func stream(_ client: ServerClient, token: String, lastEventID: String? = nil, forwardedFor: String? = nil) async throws -> EventStreamTap {
         var headers = [("Authorization", "Bearer \(token)")]
         if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
+        if let forwardedFor { headers.append(("X-Forwarded-For", forwardedFor)) }
         return try await EventStreamTap.open(client.server.baseURL.appendingPathComponent("events"), headers: headers)
     }
 

@@ -33,12 +33,15 @@ public final class RawConnection: Sendable {
         channel.close(promise: nil)
     }
 
-    /// Connects to `127.0.0.1:port`, and sends `firstText` (if any) from the connection's event
-    /// loop as soon as it is connected: a server's head or idle timeout cannot fire between the two
-    /// however long the test's own task waits for a thread.
-    public static func open(port: Int, sending firstText: String? = nil) async throws -> RawConnection {
+    /// Connects to `127.0.0.1:port`, from `localHost` if given (another loopback address, such as
+    /// `127.0.0.2`: a second client address on Linux), and sends `firstText` (if any) from the
+    /// connection's event loop as soon as it is connected: a server's head or idle timeout cannot
+    /// fire between the two however long the test's own task waits for a thread.
+    public static func open(port: Int, from localHost: String? = nil, sending firstText: String? = nil) async throws -> RawConnection {
         let (received, continuation) = AsyncStream<ByteBuffer>.makeStream()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let localHost { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: localHost, port: 0)) }
+        let channel = try await bootstrap
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(continuation)) }

@@ -7,7 +7,7 @@ import NIOHTTP1
 /// HTTP codec, and passes every other request on unchanged: an open stream holds no task, only
 /// this handler and its place in the ``EventFeed``, which hands it events through a sink.
 ///
-/// A stream request is checked off the loop (``EventStreams/open(authorization:lastEventID:sink:)``);
+/// A stream request is checked off the loop (``EventStreams/open(authorization:lastEventID:address:sink:)``);
 /// a refusal is answered as the router would and the connection goes on. An accepted stream
 /// writes its head and its first lines, then the log's events after its cursor, page by page as
 /// the reader takes them, then each event the feed hands on; events that arrive meanwhile wait,
@@ -165,13 +165,14 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
         let sink = StreamSink(eventLoop: eventLoop, handler: handler)
         let authorization = head.headers["Authorization"]
         let lastEventID = head.headers.first(name: "Last-Event-ID")
+        let address = streams.address(peer: context.channel.remoteAddress, headers: head.headers)
         let streams = streams
         Task {
             let result: Result<EventStreams.Opened, ErrorAnswer>
             do throws(ErrorAnswer) {
                 result = .success(try await streams.open(
                     authorization: authorization.isEmpty ? nil : authorization.joined(separator: ", "),
-                    lastEventID: lastEventID, sink: sink
+                    lastEventID: lastEventID, address: address, sink: sink
                 ))
             } catch {
                 result = .failure(error)
