@@ -60,6 +60,22 @@ public struct TraceExport: Sendable {
         #endif
     }
 
+    /// The share of new traces `OTEL_TRACES_SAMPLER` (and `_ARG`) records, 0 to 1: its root
+    /// sampler's ratio (`always_on` and the default `parentbased_always_on` 1, the `always_off`
+    /// ones 0, the `traceidratio` ones their argument, 1 when it is missing or unreadable).
+    public var rootRatio: Double {
+        let sampler = (environment["OTEL_TRACES_SAMPLER"] ?? "parentbased_always_on").lowercased()
+        switch sampler {
+        case "always_off", "parentbased_always_off":
+            return 0
+        case "traceidratio", "parentbased_traceidratio":
+            guard let argument = environment["OTEL_TRACES_SAMPLER_ARG"].flatMap({ Double($0) }), argument.isFinite else { return 1 }
+            return min(max(argument, 0), 1)
+        default:
+            return 1
+        }
+    }
+
     private static let protocols: Set<String> = ["http/protobuf", "http/json"]
 }
 

@@ -48,10 +48,14 @@ public struct MovieServer: Sendable {
         /// Whether each routed request is a span of the process's tracer (swift-distributed-tracing's
         /// `InstrumentationSystem`, which the caller bootstraps), following the request's
         /// `traceparent`, with the database work of its storage as child spans. Off by default:
-        /// nothing is recorded and the hot paths pay nothing. On, a request that carries a
-        /// `traceparent` is routed even when the event loop keeps its answer, so that its trace
-        /// goes on; one without is answered from the event loop as before, and not traced.
+        /// nothing is recorded and the hot paths pay nothing. On, a request whose `traceparent`
+        /// the ``traceSampling`` decides traced is routed even when the event loop keeps its
+        /// answer, so that its trace goes on; any other is answered from the event loop as before,
+        /// and not traced.
         public var tracesRequests = false
+        /// Which requests with a `traceparent` are traced (``TraceSampling``): by default the
+        /// caller's flag is not trusted.
+        public var traceSampling = TraceSampling()
         /// Services run beside the server and stopped after it, so that they see its last
         /// requests: the exporter of its traces (``tracesRequests``).
         public var companions: [any Service] = []
@@ -205,7 +209,8 @@ public struct MovieServer: Sendable {
             server: .guardedHTTP1(
                 configuration.limits, connections: connections,
                 streams: EventStreams(feed: feed, check: AccessTokenCheck(tokens: tokens), metrics: metrics, proxies: configuration.trustedProxies),
-                cachedAnswers: cachedAnswers
+                cachedAnswers: cachedAnswers,
+                tracing: configuration.tracesRequests ? (TraceDecider(sampling: configuration.traceSampling), configuration.trustedProxies) : nil
             ),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

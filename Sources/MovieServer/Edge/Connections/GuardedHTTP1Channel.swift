@@ -18,6 +18,8 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let connections: IdleConnections
     let streams: EventStreams
     let cachedAnswers: CachedAnswers?
+    /// Whether requests are traced, and whose address a trace counts against.
+    let tracing: (decider: TraceDecider, proxies: TrustedProxies)?
 
     var responder: Responder { inner.responder }
 
@@ -36,6 +38,9 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let connectionGuard = ConnectionGuard(limits: limits, connections: connections)
             try pipeline.addHandler(connectionGuard)
             try pipeline.addHandler(HeadArrivalWatch(connectionGuard), position: .first)
+            if let tracing {
+                try pipeline.addHandler(TraceDecisionHandler(decider: tracing.decider, proxies: tracing.proxies))
+            }
             if let cachedAnswers {
                 try pipeline.addHandler(EventLoopResponder(answers: cachedAnswers, logger: logger))
             }
@@ -79,14 +84,16 @@ struct GuardedConnection: ServerChildChannelValue {
 extension HTTPServerBuilder {
     /// HTTP/1 with the server's ``ConnectionLimits``: a head timeout, an idle timeout, and
     /// `CONNECT` and HTTP/1.0 connections ended as HTTP says; event streams served on the event
-    /// loop; with `cachedAnswers`, the answers it can give are given on the event loop.
+    /// loop; with `cachedAnswers`, the answers it can give are given on the event loop; with
+    /// `tracing`, each `traceparent` is decided first (``TraceDecisionHandler``).
     static func guardedHTTP1(
-        _ limits: ConnectionLimits, connections: IdleConnections, streams: EventStreams, cachedAnswers: CachedAnswers? = nil
+        _ limits: ConnectionLimits, connections: IdleConnections, streams: EventStreams, cachedAnswers: CachedAnswers? = nil,
+        tracing: (decider: TraceDecider, proxies: TrustedProxies)? = nil
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 inner: HTTP1Channel(responder: responder), limits: limits, connections: connections,
-                streams: streams, cachedAnswers: cachedAnswers
+                streams: streams, cachedAnswers: cachedAnswers, tracing: tracing
             )
         }
     }

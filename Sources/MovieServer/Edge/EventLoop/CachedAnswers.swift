@@ -29,7 +29,8 @@ struct CachedAnswers: Sendable {
     private let series: [Int]
     /// Where the answers are counted and timed, each event loop in its own share.
     let tallies: RequestTallies
-    /// Whether a request that carries a `traceparent` is left to the router, which traces it.
+    /// Whether a request whose `traceparent` was decided traced (``TraceDecisionHandler``) is left
+    /// to the router, which traces it; one decided not traced is answered here like any other.
     private let leavesTraced: Bool
 
     private static let statuses = [200, 304, 404]
@@ -54,7 +55,7 @@ struct CachedAnswers: Sendable {
 
     func answer(to request: HTTPRequestHead, now: ContinuousClock.Instant, date: String) -> Answer? {
         guard request.method == .GET || request.method == .HEAD,
-              !leavesTraced || !request.headers.contains(name: "traceparent"),
+              !leavesTraced || !request.isTraced,
               let key = CacheKey(target: request.uri),
               isAuthorized(request),
               let kept = cache.kept(key, now: now)
