@@ -5,6 +5,7 @@ import asyncio
 import json
 import os
 import random
+import time
 
 from devices import FAKETIME, Device
 from network import Network
@@ -117,8 +118,8 @@ class Campaign:
     # The faults
 
     async def inject_faults(self):
-        kinds = ["kill-server", "rotate-keys", "cut", "stall", "device-offline", "clock", "restart-database", "kill-window"]
-        weights = [14, 3, 18, 12, 16, 14, 4, 8]
+        kinds = ["kill-server", "rotate-keys", "cut", "stall", "device-offline", "clock", "restart-database", "kill-window", "draw"]
+        weights = [14, 3, 18, 12, 16, 14, 4, 8, 8]
         last_rotation = self.history.now()
         while True:
             await asyncio.sleep(self.rng.uniform(1.5, 4.5))
@@ -177,11 +178,37 @@ class Campaign:
             self.history.write("fault", fault=kind, immediate=immediate)
             await self.world.restart_database(immediate)
             self.history.write("fault-end", fault=kind)
+        elif kind == "draw":
+            await self.draw()
         elif kind == "kill-window":
             windows = [(device, window) for device in self.devices for window in device.live_windows()]
             if windows:
                 device, window = rng.choice(windows)
                 await device.close_window(window, kill=True)
+
+    async def draw(self):
+        """Two devices of one person change one movie in the same millisecond: both clocks stand
+        still at one time a little ahead (within the server's bound, after their earlier changes),
+        and the two changes are made at once. The server settles the tie by device and orders the
+        winner a millisecond later; every device must end on the winner."""
+        rng = self.rng
+        people = [person for person in self.people if sum(d.person == person and d.signed_in for d in self.devices) >= 2]
+        if not people or not FAKETIME:
+            return
+        person = rng.choice(people)
+        first, second = rng.sample([d for d in self.devices if d.person == person and d.signed_in], 2)
+        movie = str(rng.choice(self.movies))
+        frozen = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(time.time() + 30))
+        self.history.write("fault", fault="draw", devices=[first.name, second.name], movie=int(movie), at=frozen)
+        for device in (first, second):
+            device.frozen_at = frozen
+        try:
+            await asyncio.gather(*(device.run("add", ["watch", "add", movie, "--note", device.next_note(), "--json", "--timeout", "5"])
+                                   for device in (first, second)))
+        finally:
+            for device in (first, second):
+                device.frozen_at = None
+        self.history.write("fault-end", fault="draw", devices=[first.name, second.name])
 
     async def heal(self):
         self.network.heal()

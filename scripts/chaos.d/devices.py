@@ -14,6 +14,11 @@ from signin import LOGIN_CODE, approve  # noqa: E402
 
 FAKETIME = next((path for path in ("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1")
                  if os.path.exists(path)), None)
+# Without FAKETIME_SHARED in its environment, libfaketime sets it from its constructor, and a
+# Swift program, which finds its arguments beside the environment it started with, then starts
+# without them: every run on a clock that was off printed marquee's top-level help and did
+# nothing. Any value will do: the library then makes no shared state of its own.
+FAKETIME_SHARED = "none none"
 PASSWORD = "chaos campaign password"
 COMMAND_TIMEOUT = 90
 
@@ -35,6 +40,7 @@ class Device:
         os.makedirs(self.folder, exist_ok=True)
         self.api = f"http://127.0.0.1:{port}/api/"
         self.clock_offset = 0  # seconds
+        self.frozen_at = None  # a wall-clock time every run stands still at ("YYYY-MM-DD HH:MM:SS", UTC)
         self.signed_in = False
         self.windows = {}
         self.opened = 0
@@ -44,9 +50,25 @@ class Device:
         env = {key: value for key, value in os.environ.items() if not key.startswith(("MARQUEE_", "XDG_", "FAKETIME", "LD_PRELOAD"))}
         env.update(XDG_CONFIG_HOME=os.path.join(self.folder, "config"), XDG_CACHE_HOME=os.path.join(self.folder, "cache"),
                    HOME=self.folder, MARQUEE_ENV=self.api)
-        if self.clock_offset and FAKETIME:
-            env.update(LD_PRELOAD=FAKETIME, FAKETIME=f"{self.clock_offset:+d}", FAKETIME_DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1")
+        spec = self.clock_spec()
+        if spec:
+            env.update(LD_PRELOAD=FAKETIME, FAKETIME=spec, FAKETIME_SHARED=FAKETIME_SHARED, TZ="UTC",
+                       FAKETIME_DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1")
         return env
+
+    def clock_spec(self):
+        """The faketime clock of this device's runs now, or None for the machine's own: an absolute
+        time without '@' keeps the wall clock still at it (so two devices' changes made now carry
+        the same millisecond); an offset moves it."""
+        if not FAKETIME:
+            return None
+        if self.frozen_at:
+            return self.frozen_at
+        return f"{self.clock_offset:+d}" if self.clock_offset else None
+
+    def command(self, *arguments):
+        """`marquee ARGUMENTS` (its clock is in ``environment``)."""
+        return [self.marquee, *arguments]
 
     def next_note(self):
         self.notes += 1
@@ -56,7 +78,7 @@ class Device:
         """Runs `marquee ARGUMENTS` to its end (or kills it after `kill_after` seconds, the fault
         of a process killed mid-command); records and returns the operation."""
         began = self.history.now()
-        process = await asyncio.create_subprocess_exec(self.marquee, *arguments, env=self.environment(), stdin=asyncio.subprocess.DEVNULL,
+        process = await asyncio.create_subprocess_exec(*self.command(*arguments), env=self.environment(), stdin=asyncio.subprocess.DEVNULL,
                                                        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         killed = False
         try:
@@ -78,7 +100,7 @@ class Device:
         """`marquee login`, approved on the page of the instance at `instance_port` as the person;
         True when it signed in."""
         began = self.history.now()
-        process = await asyncio.create_subprocess_exec(self.marquee, "login", "--device-name", f"chaos {self.name}", env=self.environment(),
+        process = await asyncio.create_subprocess_exec(*self.command("login", "--device-name", f"chaos {self.name}"), env=self.environment(),
                                                        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         code, outcome = None, "no code"
         try:
@@ -113,7 +135,7 @@ class Device:
     async def open_window(self):
         self.opened += 1
         window = f"{self.name}-w{self.opened}"
-        process = await asyncio.create_subprocess_exec(self.marquee, "watchlist", "--follow", "--json", "--timeout", "10", env=self.environment(),
+        process = await asyncio.create_subprocess_exec(*self.command("watchlist", "--follow", "--json", "--timeout", "10"), env=self.environment(),
                                                        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         self.history.write("op", device=self.name, person=self.person, op="window-open", window=window, began=self.history.now(),
                            ended=self.history.now(), exit=0, killed=False, clock=self.clock_offset, stdout="", stderr="")
