@@ -51,7 +51,7 @@ public struct EventStreamClient: Sendable {
     /// The items of the stream from `cursor` on, until the task reading them is cancelled or
     /// ``Item/stopped(_:)``. Nothing is done ahead of the reader: each item is made when it is
     /// asked for, so the connection is read only as fast as the items are, and what is held
-    /// between two asks is bounded by ``limits`` (see ``EventStreamReader``). One task reads them.
+    /// between two asks is bounded by ``limits`` (see `EventStreamReader`). One task reads them.
     public func items(from cursor: String?) -> AsyncStream<Item> {
         let reader = EventStreamReader(client: self, cursor: cursor)
         return AsyncStream(unfolding: { await reader.next() })
