@@ -190,4 +190,26 @@ struct FirstHourTests {
         #expect(document?["pendingChanges"] as? Int == 0)
         #expect((document?["entries"] as? [[String: Any]])?.first?["pending"] == nil, "\(json.standardOutput)")
     }
+
+    @Test("showing a list nobody is signed in to says how to sign in, not that nothing was changed; a change says both; a corrupt credentials file is one sentence")
+    func signedOutWordsAndCorruptCredentials() async throws {
+        let (server, port) = try await marquee.serve(["--port", "0"])
+        try await finally(try await {
+            let api = "http://127.0.0.1:\(port)/api/"
+            let shown = try await marquee.run(["watchlist", "--env", api])
+            #expect(shown.status == 1)
+            #expect(shown.errorLines == ["marquee: nobody is signed in to \(api), whose watchlist belongs to a person: run 'marquee login --env \(api)'"], "\(shown.standardError)")
+            let change = try await marquee.run(["watch", "add", "6", "--env", api])
+            #expect(change.standardError.hasSuffix("(nothing was changed)\n"), "\(change.standardError)")
+
+            let credentials = URL(fileURLWithPath: try #require(marquee.environment["XDG_CONFIG_HOME"])).appendingPathComponent("marquee/credentials.json")
+            try FileManager.default.createDirectory(at: credentials.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("{ not json".utf8).write(to: credentials)
+            let corrupt = try await marquee.run(["watchlist", "--env", api])
+            #expect(corrupt.status == 1)
+            #expect(corrupt.errorLines == [
+                "marquee: cannot tell who is signed in to \(api): the credentials file \(credentials.path) is not valid (it is not the expected JSON); it was left as it is: move it away to start over",
+            ], "\(corrupt.standardError)")
+        }()) { _ = await server.signal(SIGTERM) }
+    }
 }

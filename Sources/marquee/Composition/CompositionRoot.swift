@@ -99,12 +99,12 @@ enum CompositionRoot {
         let home = WatchlistHome(selection)
         let chosen = try chosenAccount(options, identity: selection.identity, home: home)
         if let chosen, !chosen.signedIn {
-            throw CLIError.failed("\(chosen.account) is not signed in to \(selection.identity); run 'marquee login --env \(selection.identity.key)' (nothing was changed)")
+            throw CLIError.failed("\(chosen.account) is not signed in to \(selection.identity); run 'marquee login --env \(selection.identity.key)'\(showsOnly ? "" : " (nothing was changed)")")
         }
         let person = chosen?.account
         let key = WatchlistScope.key(api: selection.identity.key, account: person)
         guard home == .server, !options.offline, let environment = APIEnvironment(selection.identity) else {
-            if home == .server, person == nil, try await !keepsNoWatchlist(store, api: key) { throw nobodySignedIn(selection.identity) }
+            if home == .server, person == nil, try await !keepsNoWatchlist(store, api: key) { throw nobodySignedIn(selection.identity, changes: !showsOnly) }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: nil))
         }
         return try await withApp(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil, person: person) { app in
@@ -115,9 +115,9 @@ enum CompositionRoot {
                 // recorded, so that nothing typed lands in a list no one owns.
                 do {
                     try await sync.pull()
-                    throw nobodySignedIn(selection.identity)
+                    throw nobodySignedIn(selection.identity, changes: !showsOnly)
                 } catch let failure as WatchlistSyncFailure<NetworkError> {
-                    guard case .noWatchlist = failure else { throw nobodySignedIn(selection.identity) }
+                    guard case .noWatchlist = failure else { throw nobodySignedIn(selection.identity, changes: !showsOnly) }
                 }
             }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService, feed: app.liveFeed()))
@@ -150,8 +150,9 @@ enum CompositionRoot {
         do { return try await store.watchlist(api: api).serverHasNone } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
     }
 
-    private static func nobodySignedIn(_ identity: APIIdentity) -> CLIError {
-        .failed("nobody is signed in to \(identity), whose watchlist belongs to a person: run 'marquee login --env \(identity.key)' (nothing was changed)")
+    /// `changes`: the command would have changed the list, and says that nothing was.
+    private static func nobodySignedIn(_ identity: APIIdentity, changes: Bool) -> CLIError {
+        .failed("nobody is signed in to \(identity), whose watchlist belongs to a person: run 'marquee login --env \(identity.key)'\(changes ? " (nothing was changed)" : "")")
     }
 
     /// The account a run on a server API means (``AccountChoice``), and whether it holds a
