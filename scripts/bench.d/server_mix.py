@@ -9,8 +9,11 @@ capped at 16 MiB, the server's RSS read before and after.
 
 Tracing ([operate]): the same server with tracing off (no OTEL_* environment), on (the environment
 names a stand-in OTLP collector in this script) with wrk sending no `traceparent` (the event loop
-answers as untraced), and on with a `traceparent` on every request (each routed and traced), on the
-ids and the search pages, three interleaved rounds. SERVER_MIX_BASELINE=/path/to/marquee adds that
+answers as untraced), on with a `traceparent` on every request (each routed and traced: the
+callers' flags trusted, no per-address bound), and on with a sampled `traceparent` on every request
+that the server does not trace (a public instance's untrusted flags, OTEL_TRACES_SAMPLER ratio 0:
+the event loop answers as untraced, "within noise of no traceparent"), on the ids and the search
+pages, three interleaved rounds. SERVER_MIX_BASELINE=/path/to/marquee adds that
 build with tracing off, interleaved too: "off stays within noise of the build before tracing".
 
 Usage: server_mix.py MARQUEE RESULTS_DIR. Writes server-mix.md with the CPU model."""
@@ -78,6 +81,7 @@ def flood(marquee, work, catalog, id_paths):
 
 
 TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+UNSAMPLED = "on, traceparent not sampled (…-01, flags untrusted, ratio 0)"
 
 
 class StandInCollector(http.server.ThreadingHTTPServer):
@@ -108,13 +112,16 @@ def tracing_rounds(marquee, baseline, work, catalog, id_paths, search_paths):
     collector = StandInCollector()
     traced_env = dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=f"http://{benchkit.LOOPBACK}:{collector.server_address[1]}")
     untraced_env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
-    variants = {"off": (marquee, untraced_env, None), "on, no traceparent": (marquee, traced_env, None),
-                "on, traceparent on every request": (marquee, traced_env, TRACEPARENT)}
+    unsampled_env = dict(traced_env, OTEL_TRACES_SAMPLER="parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG="0")
+    every = ("--trust-trace-flags", "--traces-per-minute", "1000000")
+    variants = {"off": (marquee, untraced_env, None, ()), "on, no traceparent": (marquee, traced_env, None, ()),
+                "on, traceparent on every request": (marquee, traced_env, TRACEPARENT, every),
+                UNSAMPLED: (marquee, unsampled_env, TRACEPARENT, ())}
     if baseline:
-        variants["off, the build before tracing"] = (baseline, untraced_env, None)
+        variants["off, the build before tracing"] = (baseline, untraced_env, None, ())
     mixes = {"ids": id_paths, "search pages": search_paths}
-    servers = {name: benchkit.Server(binary, "--public", "--catalog", catalog, "--log-level", "warning", env=env)
-               for name, (binary, env, _) in variants.items()}
+    servers = {name: benchkit.Server(binary, "--public", "--catalog", catalog, "--log-level", "warning", *extra, env=env)
+               for name, (binary, env, _, extra) in variants.items()}
     figures = {(name, mix): [] for name in variants for mix in mixes}
     try:
         scripts = {(name, mix): benchkit.rotating_script(os.path.join(work, f"tracing-{index}-{mix.replace(' ', '-')}.lua"),
@@ -211,6 +218,10 @@ def main():
         on_rps, on_cpu = tracing[("on, traceparent on every request", mix)]
         benchkit.record_goal(results, f"server, {mix}: the cost of tracing every request (CPU a request, on against off)", "say what it costs",
                              f"{on_cpu:.1f} µs against {off_cpu:.1f} µs", None, f"{on_cpu / off_cpu:.2f}×")
+        none_rps, none_cpu = tracing[("on, no traceparent", mix)]
+        unsampled_rps, unsampled_cpu = tracing[(UNSAMPLED, mix)]
+        benchkit.record_goal(results, f"server, {mix}: a traceparent not sampled against none (CPU a request, tracing on)", "within noise",
+                             f"{unsampled_cpu:.1f} µs against {none_cpu:.1f} µs", None, f"{unsampled_cpu / none_cpu:.2f}×")
         if ("off, the build before tracing", mix) in tracing:
             base_rps, base_cpu = tracing[("off, the build before tracing", mix)]
             benchkit.record_goal(results, f"server, {mix}: tracing off against the build before tracing (CPU a request)", "within noise",
@@ -227,7 +238,9 @@ after a warm-up, best of each; CPU is each server's user + system time per reque
 """ + "\n".join(rows) + f"""
 
 Tracing: the same server and catalogue, tracing off, on (OTLP to a stand-in collector in the
-script) with wrk sending no `traceparent`, and on with one on every request (routed and traced);
+script) with wrk sending no `traceparent`, on with one on every request (routed and traced, the
+flags trusted), and on with a sampled one on every request the server does not trace (untrusted
+flags, ratio 0);
 best of three interleaved rounds after a warm-up; ratios against off. The collector received
 {exported:,} bytes of spans.
 
