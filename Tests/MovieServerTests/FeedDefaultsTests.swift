@@ -17,11 +17,14 @@ struct FeedDefaultsTests {
         return cell.flatMap { $0.firstMatch(of: /\d+/).map { Int($0.output)! } }
     }
 
-    @Test("--event-retention and --max-event-streams default to the table's figures, and FeedSettings() to the same")
+    @Test("--event-retention, --max-event-streams and the per-address and per-account caps default to the table's figures, and FeedSettings() to the same")
     func defaultsMatchTheDocs() throws {
         #expect(try Self.documentedDefault("--event-retention") == ServerSetting.eventRetention.defaultValue)
         #expect(try Self.documentedDefault("--max-event-streams") == ServerSetting.maximumEventStreams.defaultValue)
+        #expect(try Self.documentedDefault("--event-streams-per-address") == ServerSetting.eventStreamsPerAddress.defaultValue)
+        #expect(try Self.documentedDefault("--event-streams-per-account") == ServerSetting.eventStreamsPerAccount.defaultValue)
         let settings = FeedSettings()
+        #expect(settings.streamsPerAddress == 8 && settings.streamsPerPerson == 4 && settings.reservedStreams == 192)
         #expect(settings.retention == .seconds(ServerSetting.eventRetention.defaultValue))
         #expect(settings.maximumStreams == ServerSetting.maximumEventStreams.defaultValue)
         let article = try String(contentsOf: Self.docs.appendingPathComponent("TheLiveFeed.md"), encoding: .utf8)
