@@ -54,6 +54,6 @@ public struct FeedSettings: Sendable, Hashable {
     public var applicationStreams: Int { maximumStreams / 2 }
 
     /// The instance's last places, a quarter of ``maximumStreams``: kept for a reader that holds
-    /// no stream, from an address that holds none (``StreamShares``).
+    /// no stream, from an address that holds none (`StreamShares`).
     public var reservedStreams: Int { maximumStreams / 4 }
 }

@@ -136,6 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.maximumAge, maximumAge), (.drainDelay, drainDelay), (.readinessTimeout, readyTimeout), (.queryTimeout, queryTimeout),
             (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime), (.responseCacheMegabytes, cacheSize),
             (.maximumEventStreams, maximumEventStreams), (.eventRetention, eventRetention), (.tracesPerMinute, tracesPerMinute),
+            (.eventStreamsPerAddress, eventStreamsPerAddress), (.eventStreamsPerAccount, eventStreamsPerAccount),
         ]
         for case let (setting, value?) in settings {
             if let problem = setting.problem(with: value) { throw ValidationError(problem) }
