@@ -56,7 +56,7 @@ try:
             if len(events) == count:
                 break
             if events[-1].event == "ready" and count > 1 and len(events) == 1:
-                subprocess.run([marquee, "catalog", "import", catalog(2), "--database", database], check=True, **quiet)
+                subprocess.run([marquee, "catalog", "import", catalog(2), "--replace", "--database", database], check=True, **quiet)
         response.close()
         return events
 
@@ -64,7 +64,7 @@ try:
     if [e.event for e in first] != ["ready", "catalog"]:
         fail(f"expected ready then catalog, got {[e.event for e in first]}")
     cursor = first[-1].id
-    subprocess.run([marquee, "catalog", "import", catalog(3), "--database", database], check=True, **quiet)
+    subprocess.run([marquee, "catalog", "import", catalog(3), "--replace", "--database", database], check=True, **quiet)
     resumed_response = requests.get(f"{base}/api/events", headers={**headers, "Last-Event-ID": cursor}, stream=True, timeout=30)
     resumed = []
     for event in sseclient.SSEClient(resumed_response).events():

@@ -97,7 +97,12 @@ enum CompositionRoot {
         }
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
         let home = WatchlistHome(selection)
-        let chosen = try chosenAccount(options, identity: selection.identity, home: home)
+        let chosen: (account: String, signedIn: Bool)?
+        do {
+            chosen = try chosenAccount(options, identity: selection.identity, home: home)
+        } catch let error as CLIError where !showsOnly {
+            throw CLIError.failed("\(error) (nothing was changed)")
+        }
         if let chosen, !chosen.signedIn {
             throw CLIError.failed("\(chosen.account) is not signed in to \(selection.identity); run 'marquee login --env \(selection.identity.key)'\(showsOnly ? "" : " (nothing was changed)")")
         }

@@ -130,6 +130,7 @@ struct EventStreamConnectionTests {
         let storage = MemoryStorage(catalog: catalog)
         var feed = FeedSettings()
         feed.streamsPerPerson = 20
+        feed.streamsPerAddress = 20
         try await withServerClient(auth: PersonSignIn.auth(), storage: storage, feed: feed) { client in
             let alice = try await PersonSignIn.tokens("alice", on: client)
             let watchlister = try await Watchlister(client, token: alice.access)
