@@ -37,7 +37,9 @@ extension ServerDatabaseTests {
                         let events = try await stream.wait { $0.contains { $0.type == "watchlist" } }
                         let change = try #require(events.first { $0.type == "watchlist" })
                         #expect(FeedStreams.json(change)["note"] as? String == "seen on B")
-                        #expect(ContinuousClock.now - began < .seconds(5))
+                        // A bound against a feed that waits for a poll instead of the notification
+                        // (seconds apart), with room for a full suite on 2 cores (5.6 s seen once).
+                        #expect(ContinuousClock.now - began < .seconds(10))
 
                         var movies = try Catalog.reference().movies
                         movies[0].name += " (restored)"
