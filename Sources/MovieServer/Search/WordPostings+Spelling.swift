@@ -5,11 +5,7 @@ extension WordPostings {
     func contains(_ word: String, asPrefix: Bool) -> Bool {
         var word = word
         return word.withUTF8 { wanted in
-            var low = 0, high = words.count
-            while low < high {
-                let middle = (low + high) / 2
-                if words.compare(middle, to: wanted) < 0 { low = middle + 1 } else { high = middle }
-            }
+            let low = firstWord(notBefore: wanted)
             guard low < words.count else { return false }
             return asPrefix ? words.hasPrefix(low, wanted) : words.compare(low, to: wanted) == 0
         }

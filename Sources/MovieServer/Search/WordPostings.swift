@@ -72,11 +72,7 @@ struct WordPostings: Sendable {
     func lists(for word: String, asPrefix: Bool) -> [ArraySlice<Int32>] {
         var word = word
         return word.withUTF8 { wanted in
-            var low = 0, high = words.count
-            while low < high {
-                let middle = (low + high) / 2
-                if words.compare(middle, to: wanted) < 0 { low = middle + 1 } else { high = middle }
-            }
+            let low = firstWord(notBefore: wanted)
             guard asPrefix else {
                 return low < words.count && words.compare(low, to: wanted) == 0 ? [list(low)] : []
             }
@@ -88,6 +84,17 @@ struct WordPostings: Sendable {
             }
             return lists
         }
+    }
+
+    /// The first word, in the vocabulary's order, that does not sort before `wanted` (the count
+    /// when every word does): where `wanted`, and the words it starts, would be.
+    func firstWord(notBefore wanted: UnsafeBufferPointer<UInt8>) -> Int {
+        var low = 0, high = words.count
+        while low < high {
+            let middle = (low + high) / 2
+            if words.compare(middle, to: wanted) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     private func list(_ word: Int) -> ArraySlice<Int32> {
