@@ -32,7 +32,7 @@ enum PostgresFeed {
         case let .reader(owner):
             """
             (SELECT sequence, owner, kind, data FROM feed_event WHERE owner IS NULL AND sequence > \(cursor) ORDER BY sequence LIMIT \(limit))
-            UNION ALL (SELECT sequence, owner, kind, data FROM feed_event WHERE owner = \(owner) AND sequence > \(cursor) ORDER BY sequence LIMIT \(limit))
+            UNION ALL (SELECT sequence, owner, kind, data FROM feed_event WHERE owner = \(owner) AND kind <> 'sign-out' AND sequence > \(cursor) ORDER BY sequence LIMIT \(limit))
             ORDER BY sequence LIMIT \(limit)
             """
         }

@@ -52,15 +52,16 @@ extension PostgresStorage: AccountStorage {
             try await client.withTransaction(logger: self.logger) { connection in
                 let rows = try await connection.allRows("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: self.logger)
                 guard let id = try rows.first?.decode(String.self) else { return false }
-                // The sign-ins first, with their refresh tokens: the account's row takes the rest
-                // of its sign-ins with it (the foreign key), but not their tokens.
-                _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
-                try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
-                try await connection.query("DELETE FROM account WHERE id = \(id)", logger: self.logger)
                 let owner = WatchlistOwner.account(id: id)
                 for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
                     try await connection.query("DELETE FROM \(unescaped: table) WHERE owner = \(owner)", logger: self.logger)
                 }
+                // The sign-ins before the account, with their refresh tokens: the account's row
+                // would take the rest of its sign-ins with it (the foreign key), but not their
+                // tokens, nor tell the feed.
+                _ = try await Self.endSignIns(connection, account: name, id: nil, logger: self.logger)
+                try await Self.withdrawApprovals(connection, account: name, logger: self.logger)
+                try await connection.query("DELETE FROM account WHERE id = \(id)", logger: self.logger)
                 return true
             }
         }
@@ -150,13 +151,17 @@ extension PostgresStorage: AccountStorage {
         try await connection.query("UPDATE device_authorization SET state = 'denied' WHERE account = \(account) AND state = 'approved'", logger: logger)
     }
 
+    /// Ends the sign-ins with their refresh tokens, and tells every instance's feed (at the
+    /// transaction's commit), so that their streams end at once.
     private static func endSignIns(_ connection: PostgresConnection, account: String, id: String?, logger: Logger) async throws -> Int {
         let ended = try await connection.allRows(
-            "DELETE FROM sign_in WHERE account = \(account) AND (\(id)::text IS NULL OR id = \(id)) RETURNING id", logger: logger
-        ).map { try $0.decode(String.self) }
+            "DELETE FROM sign_in WHERE account = \(account) AND (\(id)::text IS NULL OR id = \(id)) RETURNING id, account_id", logger: logger
+        ).map { try $0.decode((String, String).self) }
         if !ended.isEmpty {
-            try await connection.query("DELETE FROM refresh_token WHERE sign_in_id = ANY(\(ended))", logger: logger)
+            try await connection.query("DELETE FROM refresh_token WHERE sign_in_id = ANY(\(ended.map(\.0)))", logger: logger)
         }
+        let accountIDs = Set(ended.map(\.1))
+        try await PostgresFeed.append(accountIDs.sorted().map(NewFeedEvent.signOut), now: Date(), on: connection, logger: logger)
         return ended.count
     }
 

@@ -20,7 +20,7 @@ enum SQLiteFeed {
             rows = try Row.fetchAll(db, sql: """
                 SELECT sequence, owner, kind, data FROM (
                     SELECT sequence, owner, kind, data FROM feed_event WHERE owner IS NULL AND sequence > ?
-                    UNION ALL SELECT sequence, owner, kind, data FROM feed_event WHERE owner = ? AND sequence > ?)
+                    UNION ALL SELECT sequence, owner, kind, data FROM feed_event WHERE owner = ? AND kind <> 'sign-out' AND sequence > ?)
                 ORDER BY sequence LIMIT ?
                 """, arguments: [cursor, owner, cursor, limit])
         }

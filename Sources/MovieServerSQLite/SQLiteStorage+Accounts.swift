@@ -45,12 +45,12 @@ extension SQLiteStorage: AccountStorage {
     public func removeAccount(named name: String) async throws(StorageError) -> Bool {
         try await write { db in
             guard let id = try String.fetchOne(db, sql: "DELETE FROM account WHERE name = ? RETURNING id", arguments: [name]) else { return false }
-            _ = try Self.endSignIns(db, account: name, id: nil)
-            try Self.withdrawApprovals(db, account: name)
             let owner = WatchlistOwner.account(id: id)
             for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner])
             }
+            _ = try Self.endSignIns(db, account: name, id: nil)
+            try Self.withdrawApprovals(db, account: name)
             return true
         }
     }
@@ -118,14 +118,18 @@ extension SQLiteStorage: AccountStorage {
         try db.execute(sql: "UPDATE device_authorization SET state = 'denied' WHERE account = ? AND state = 'approved'", arguments: [account])
     }
 
+    /// Ends the sign-ins with their refresh tokens, and tells every instance's feed (in the same
+    /// transaction), so that their streams end at once.
     private static func endSignIns(_ db: Database, account: String, id: String?) throws -> Int {
-        let ids = try String.fetchAll(
-            db, sql: "DELETE FROM sign_in WHERE account = ? AND (? IS NULL OR id = ?) RETURNING id", arguments: [account, id, id]
+        let ended = try Row.fetchAll(
+            db, sql: "DELETE FROM sign_in WHERE account = ? AND (? IS NULL OR id = ?) RETURNING id, account_id", arguments: [account, id, id]
         )
-        for signIn in ids {
-            try db.execute(sql: "DELETE FROM refresh_token WHERE sign_in_id = ?", arguments: [signIn])
+        for signIn in ended {
+            try db.execute(sql: "DELETE FROM refresh_token WHERE sign_in_id = ?", arguments: [signIn["id"] as String])
         }
-        return ids.count
+        let accountIDs = Set(ended.map { $0["account_id"] as String })
+        try SQLiteFeed.append(accountIDs.sorted().map(NewFeedEvent.signOut), now: Date(), in: db)
+        return ended.count
     }
 
     private static func account(_ row: Row) -> StoredAccount {

@@ -58,4 +58,5 @@ private final class CollectingSink: FeedSink {
     }
 
     func heartbeat() {}
+    func signInMayHaveEnded() {}
 }

@@ -97,4 +97,5 @@ struct StreamSharesTests {
 private final class SilentSink: FeedSink {
     func receive(_ events: [FeedEvent]) {}
     func heartbeat() {}
+    func signInMayHaveEnded() {}
 }

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 
-/// Hands every event committed to the log to the streams open on this instance. One task reads
+/// Hands every event committed to the log to the streams open on this instance, and has a
+/// person's streams check their sign-in when the log says one of theirs ended. One task reads
 /// the log after the last sequence it handed on, whenever it is woken: by a write through this
 /// instance, by PostgreSQL's `NOTIFY` from any instance, or by a poll (another process's import
 /// on SQLite), and gives each stream's sink the events it may see. The sink writes them on its
@@ -117,14 +118,20 @@ public final class EventFeed: Sendable {
             }
             guard let last = events.last else { return }
             noteCatalogueChanges(in: events)
-            let hasCatalogueEvent = events.contains { $0.owner == nil }
-            let receivers = state.withLockedValue { state -> [any FeedSink] in
+            let hasCatalogueEvent = events.contains { $0.kind == .catalog }
+            let signedOut = Set(events.filter { $0.kind == .signOut }.compactMap(\.owner))
+            let (receivers, checked) = state.withLockedValue { state -> ([any FeedSink], [any FeedSink]) in
                 state.lastSeen = last.sequence
-                return state.subscribers.values.compactMap { subscriber in
-                    hasCatalogueEvent || events.contains { $0.isVisible(to: subscriber.owner) } ? subscriber.sink : nil
-                }
+                let subscribers = state.subscribers.values
+                return (
+                    subscribers.compactMap { subscriber in
+                        hasCatalogueEvent || events.contains { $0.isVisible(to: subscriber.owner) } ? subscriber.sink : nil
+                    },
+                    subscribers.compactMap { subscriber in subscriber.owner.map(signedOut.contains) == true ? subscriber.sink : nil }
+                )
             }
             for sink in receivers { sink.receive(events) }
+            for sink in checked { sink.signInMayHaveEnded() }
             cursor = last.sequence
             if events.count < page { return }
         }
@@ -154,6 +161,9 @@ protocol FeedSink: AnyObject, Sendable {
     /// The stream has been idle for a heartbeat: time for a comment line, and for checking that
     /// a person's sign-in still holds.
     func heartbeat()
+    /// One of the reader's sign-ins ended, on some instance: time to check that the stream's
+    /// still holds.
+    func signInMayHaveEnded()
 }
 
 extension Duration {

@@ -125,8 +125,10 @@ struct EventStreams: Sendable {
         return text
     }
 
+    /// The event's lines, or nothing for a kind no reader is sent.
     static func frame(_ event: FeedEvent) -> String {
-        frame(id: event.sequence, event: event.kind.event, data: event.data)
+        guard let name = event.kind.event else { return "" }
+        return frame(id: event.sequence, event: name, data: event.data)
     }
 
     static func frame(id: Int64, event: FeedWire.Event, data: String) -> String {

@@ -2,9 +2,10 @@ import Foundation
 import MovieContract
 import Movies
 
-/// One event of the server's feed (`GET /api/events`): a change to one person's watchlist, or a
-/// new version of the catalogue. Its sequence is the stream's `id:`, the cursor a client resumes
-/// from; sequences grow in the order the changes were committed, on every instance.
+/// One event of the server's feed (`GET /api/events`): a change to one person's watchlist, a new
+/// version of the catalogue, or (for the instances only) a person's sign-in ended. Its sequence
+/// is the stream's `id:`, the cursor a client resumes from; sequences grow in the order the
+/// changes were committed, on every instance.
 public struct FeedEvent: Sendable, Hashable {
     /// What changed.
     public enum Kind: String, Sendable, Hashable {
@@ -12,12 +13,17 @@ public struct FeedEvent: Sendable, Hashable {
         case watchlist
         /// The catalogue: `FeedWire.CatalogChange` (`MovieContract`).
         case catalog
+        /// One or more of a person's sign-ins ended (signed out, password changed, account
+        /// removed): every instance checks that person's open streams at once. Never written to
+        /// a stream; an instance that does not know the kind skips it.
+        case signOut = "sign-out"
 
-        /// The stream's name for it.
-        var event: FeedWire.Event {
+        /// The stream's name for it; nil for what no reader is sent.
+        var event: FeedWire.Event? {
             switch self {
             case .watchlist: .watchlist
             case .catalog: .catalog
+            case .signOut: nil
             }
         }
     }
@@ -38,7 +44,7 @@ public struct FeedEvent: Sendable, Hashable {
 
     /// Whether a subscriber that reads as `owner` (nil: an application) receives it.
     package func isVisible(to owner: String?) -> Bool {
-        self.owner == nil || self.owner == owner
+        kind.event != nil && (self.owner == nil || self.owner == owner)
     }
 }
 
@@ -55,6 +61,11 @@ public struct NewFeedEvent: Sendable, Hashable {
             device: entry.version.device, removed: entry.removed
         )
         return NewFeedEvent(owner: owner, kind: .watchlist, data: change.json)
+    }
+
+    /// The event that tells every instance a sign-in of the account `accountID` ended.
+    package static func signOut(accountID: String) -> NewFeedEvent {
+        NewFeedEvent(owner: WatchlistOwner.account(id: accountID), kind: .signOut, data: "{}")
     }
 
     /// The event for a catalogue now at `version`.

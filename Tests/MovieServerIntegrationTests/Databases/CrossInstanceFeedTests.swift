@@ -56,5 +56,32 @@ extension ServerDatabaseTests {
                 await first.close()
             }
         }
+    
+
+        @Test("a device signed out through A has its stream on B ended at once, not at a heartbeat; the person's other device's stream on B goes on and is sent nothing of it", arguments: Backend.databases)
+        func signOutOnAEndsStreamOnB(backend: Backend) async throws {
+            let location = try await backend.makeLocation()
+            let first = try await location.open(logger: quietLogger)
+            let second: any CatalogImporting
+            do {
+                _ = try await first.importMovies(try Catalog.reference().movies, batchSize: 100) { _ in }
+                second = try await location.open(logger: quietLogger)
+            } catch {
+                await first.close()
+                throw error
+            }
+            var feed = FeedSettings()
+            feed.heartbeat = .seconds(600)
+            try await finally(
+                try await withServerClient(auth: PersonSignIn.auth(), storage: first, feed: feed) { a in
+                    try await withServerClient(auth: PersonSignIn.auth(), storage: second, feed: feed) { b in
+                        try await SignOutReach.check(signingOutOn: a, streamingOn: b)
+                    }
+                }
+            ) {
+                await second.close()
+                await first.close()
+            }
+        }
     }
 }

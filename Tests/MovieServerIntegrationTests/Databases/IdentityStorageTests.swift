@@ -48,6 +48,46 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("every way a sign-in ends writes one sign-out event for its account, seen by the instances' feed and by no reader; the account's removal keeps only that one", arguments: Backend.allCases)
+        func signOutEvents(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                for name in ["alice", "bob"] {
+                    #expect(try await storage.createAccount(StoredAccount(name: name, passwordHash: "h", createdAt: IdentityFixtures.start)))
+                }
+                let alice = try #require(try await storage.account(named: "alice"))
+                let owner = WatchlistOwner.account(id: alice.id)
+                func signOuts(after cursor: Int64) async throws -> [String?] {
+                    try await storage.events(after: cursor, for: .everyone, limit: 100).filter { $0.kind == .signOut }.map(\.owner)
+                }
+                func signIn(round: Int) async throws {
+                    for id in ["a1", "a2"] { #expect(try await storage.saveSignIn(IdentityFixtures.signIn("\(id)-\(round)", of: alice))) }
+                }
+
+                try await signIn(round: 1)
+                try await IdentityFixtures.put(storage, owner: owner, movie: try Catalog.reference().movies[0].id, note: "kept", at: 1_700_000_000_000)
+                var cursor = try await storage.eventLogBounds().latest
+                #expect(try await storage.endSignIns(ofAccount: "alice", id: "a1-1") == 1)
+                #expect(try await signOuts(after: cursor) == [owner], "one device signed out")
+                cursor = try await storage.eventLogBounds().latest
+                #expect(try await storage.endSignIns(ofAccount: "alice", id: "nothing") == 0)
+                #expect(try await storage.endSignIns(ofAccount: "bob", id: nil) == 0)
+                #expect(try await signOuts(after: cursor).isEmpty, "nothing ended, nothing said")
+
+                try await signIn(round: 2)
+                cursor = try await storage.eventLogBounds().latest
+                #expect(try await storage.setPasswordHash("h2", ofAccount: "alice"))
+                #expect(try await signOuts(after: cursor) == [owner], "three sign-ins ended by a new password: one event")
+
+                try await signIn(round: 3)
+                #expect(try await storage.removeAccount(named: "alice"))
+                #expect(
+                    try await storage.events(after: 0, for: .everyone, limit: 100).filter { $0.owner == owner }.map(\.kind) == [.signOut],
+                    "the removal's sign-out, written after the account's earlier events were deleted with its list"
+                )
+                #expect(try await !storage.events(after: 0, for: .reader(owner: owner), limit: 100).contains { $0.kind == .signOut }, "a reader is sent no sign-out")
+            }
+        }
+
         @Test("a list kept under a client id moves to an account, the later change winning per movie; each change to the account's list is an event of the account's feed", arguments: Backend.allCases)
         func moveWatchlist(backend: Backend) async throws {
             try await backend.withStorage { storage in

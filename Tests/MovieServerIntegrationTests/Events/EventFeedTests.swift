@@ -143,6 +143,15 @@ struct EventFeedTests {
         }
     }
 
+    @Test("on one instance too, a sign-out ends that device's stream at once, long before a heartbeat, and the other device's goes on")
+    func signOutEndsStreamAtOnce() async throws {
+        var feed = FeedSettings()
+        feed.heartbeat = .seconds(600)
+        try await withServerClient(auth: PersonSignIn.auth(), feed: feed) { client in
+            try await SignOutReach.check(signingOutOn: client, streamingOn: client)
+        }
+    }
+
     @Test("a reader that does not read is disconnected once its queue is full, and its place is given back")
     func slowReaderIsDisconnected() async throws {
         let catalog = try Catalog(movies: SyntheticCatalog.movies(count: 2_000, seed: 3, years: 2010...2019))

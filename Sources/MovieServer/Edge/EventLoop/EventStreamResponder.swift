@@ -283,7 +283,7 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
     /// stream is gone.
     private func writeCaughtUp(_ page: [FeedEvent], on eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
         guard case let .catchingUp(cursor, held) = state, let context else { return eventLoop.makeSucceededFuture(false) }
-        let fresh = page.filter { $0.sequence > cursor }
+        let fresh = page.filter { $0.sequence > cursor && $0.isVisible(to: owner) }
         guard let last = fresh.last else { return eventLoop.makeSucceededFuture(true) }
         state = .catchingUp(cursor: last.sequence, held: held.filter { $0.sequence > last.sequence })
         let promise = context.eventLoop.makePromise(of: Void.self)
@@ -328,13 +328,23 @@ final class EventStreamResponder: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     fileprivate func heartbeat() {
-        guard case .live = state, let context else { return }
+        guard case .live = state, context != nil else { return }
         guard let identity, identity.acceptedUntil > streams.check.tokens.configuration.now() else {
             end()
             return
         }
         send(":\n\n", items: 1)
-        guard identity.account != nil else { return }
+        checkSignIn()
+    }
+
+    /// Ends a person's stream once their sign-in is found ended: at each heartbeat, and at once
+    /// when the feed hands on a sign-out of theirs.
+    fileprivate func checkSignIn() {
+        guard let context, let identity, identity.account != nil else { return }
+        switch state {
+        case .catchingUp, .live: break
+        case .passing, .waiting, .opening, .ended: return
+        }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop, tokens = streams.check.tokens
         Task {
@@ -422,5 +432,9 @@ private final class StreamSink: FeedSink {
 
     func heartbeat() {
         eventLoop.execute { [handler] in handler.value.heartbeat() }
+    }
+
+    func signInMayHaveEnded() {
+        eventLoop.execute { [handler] in handler.value.checkSignIn() }
     }
 }

@@ -16,11 +16,12 @@ struct MemoryIdentity: Sendable {
         }
     }
 
-    mutating func endSignIns(ofAccount name: String, id: String?) -> Int {
-        let ending = signIns.values.filter { $0.account == name && (id == nil || $0.id == id) }.map(\.id)
-        for signIn in ending { signIns[signIn] = nil }
-        let ended = Set(ending)
+    /// Ends the sign-ins with their refresh tokens; the events that tell the feed of it.
+    mutating func endSignIns(ofAccount name: String, id: String?) -> (count: Int, events: [NewFeedEvent]) {
+        let ending = signIns.values.filter { $0.account == name && (id == nil || $0.id == id) }
+        for signIn in ending { signIns[signIn.id] = nil }
+        let ended = Set(ending.map(\.id))
         refreshTokens = refreshTokens.filter { $0.value.token.signInID.map { !ended.contains($0) } ?? true }
-        return ending.count
+        return (ending.count, Set(ending.map(\.accountID)).sorted().map(NewFeedEvent.signOut))
     }
 }

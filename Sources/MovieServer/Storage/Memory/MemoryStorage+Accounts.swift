@@ -21,7 +21,7 @@ extension MemoryStorage: AccountStorage {
         identity.withLockedValue { state in
             guard state.accounts[name] != nil else { return false }
             state.accounts[name]?.passwordHash = hash
-            _ = state.endSignIns(ofAccount: name, id: nil)
+            feed.append(state.endSignIns(ofAccount: name, id: nil).events, now: Date())
             state.withdrawApprovals(of: name)
             return true
         }
@@ -38,11 +38,11 @@ extension MemoryStorage: AccountStorage {
     public func removeAccount(named name: String) -> Bool {
         identity.withLockedValue { state in
             guard let removed = state.accounts.removeValue(forKey: name) else { return false }
-            _ = state.endSignIns(ofAccount: name, id: nil)
-            state.withdrawApprovals(of: name)
             let owner = WatchlistOwner.account(id: removed.id)
             watchlists.remove(owner: owner)
             feed.remove(owner: owner)
+            feed.append(state.endSignIns(ofAccount: name, id: nil).events, now: Date())
+            state.withdrawApprovals(of: name)
             return true
         }
     }
@@ -72,7 +72,11 @@ extension MemoryStorage: AccountStorage {
     }
 
     public func endSignIns(ofAccount name: String, id: String?) -> Int {
-        identity.withLockedValue { $0.endSignIns(ofAccount: name, id: id) }
+        identity.withLockedValue { state in
+            let ended = state.endSignIns(ofAccount: name, id: id)
+            feed.append(ended.events, now: Date())
+            return ended.count
+        }
     }
 
     public func moveWatchlist(from owner: String, toAccount name: String) -> Int {
