@@ -22,6 +22,13 @@ enum PostgresWatchlist {
         // that gave up must not leave a transaction waiting behind it.
         try await connection.query("SELECT set_config('lock_timeout', \(String(lockTimeout.components.seconds * 1000)), true)", logger: logger)
         try await connection.query("SELECT pg_advisory_xact_lock(\(ownerLock), hashtext(\(write.owner)))", logger: logger)
+        // The account's row, shared until the commit: a removal (which takes it for update)
+        // waits for this write and then deletes what it wrote, or this write waits for the
+        // removal and finds no account.
+        if let account = write.account,
+           try await connection.allRows("SELECT 1 FROM account WHERE id = \(account) FOR KEY SHARE", logger: logger).isEmpty {
+            return .accountRemoved
+        }
         if purging {
             try await connection.query("DELETE FROM watchlist_request WHERE created_at < \(now.addingTimeInterval(-WatchlistRetention.keys))", logger: logger)
         }

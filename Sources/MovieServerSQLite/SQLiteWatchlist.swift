@@ -14,6 +14,9 @@ enum SQLiteWatchlist {
     }
 
     static func apply(_ db: Database, _ write: WatchlistWrite, now: Date, purging: Bool) throws -> WatchlistAnswer {
+        if let account = write.account, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id = ?)", arguments: [account])! {
+            return .accountRemoved
+        }
         if purging {
             try db.execute(sql: "DELETE FROM watchlist_request WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - WatchlistRetention.keys])
         }

@@ -30,7 +30,7 @@ struct WatchlistRoutes: Sendable {
     func register<Context: AuthRequestContext<AccessTokenIdentity>>(on api: some RouterMethods<Context>) {
         let router = api.group("watchlist").add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingWatchlistToken))
         router.get("") { request, context in
-            let owner = try await owner(context)
+            let owner = try await owner(context).owner
             let entries: [WatchlistEntry], titles: [Int: MovieTitle]
             do throws(StorageError) {
                 entries = try await storage.watchlistEntries(owner: owner)
@@ -40,36 +40,38 @@ struct WatchlistRoutes: Sendable {
         }
         for (method, action) in [(HTTPRequest.Method.put, WatchlistChangeRecord.Action.add), (.delete, .remove)] {
             router.on(":id", method: method) { (request: Request, context: Context) -> Response in
-                let owner = try await owner(context)
+                let (owner, account) = try await owner(context)
                 let movieID = try ParameterParsing.movieID(context.parameters.get("id"))
                 let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
                 let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
                 let change = try WatchlistJSON.single(body, id: key, movieID: movieID, action: action, now: WatchlistClock.now())
-                let write = WatchlistWrite(owner: owner, key: key, request: "\(method) \(movieID)", body: body, changes: [change], shape: .single)
+                let write = WatchlistWrite(owner: owner, account: account, key: key, request: "\(method) \(movieID)", body: body, changes: [change], shape: .single)
                 return try await apply(write)
             }
         }
         router.post("changes") { request, context in
-            let owner = try await owner(context)
+            let (owner, account) = try await owner(context)
             let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
             let body = Data(buffer: try await request.body.collect(upTo: Self.maximumBodySize))
             let changes = try WatchlistJSON.batch(body)
-            return try await apply(WatchlistWrite(owner: owner, key: key, request: "POST changes", body: body, changes: changes, shape: .batch))
+            return try await apply(WatchlistWrite(owner: owner, account: account, key: key, request: "POST changes", body: body, changes: changes, shape: .batch))
         }
     }
 
-    /// Whose list the request's token reads and writes: the account's, once its sign-in is found
-    /// still on. An application's token (client credentials) has no watchlist: `403`.
-    private func owner(_ context: some AuthRequestContext<AccessTokenIdentity>) async throws -> String {
+    /// Whose list the request's token reads and writes, and the account's id: the account's, once
+    /// its sign-in is found still on. An application's token (client credentials) has no
+    /// watchlist: `403`.
+    private func owner(_ context: some AuthRequestContext<AccessTokenIdentity>) async throws -> (owner: String, account: String) {
         let identity = try context.verifiedIdentity()
         guard identity.account != nil else { throw ErrorAnswer.applicationHasNoWatchlist }
         guard let signIn = try await check.tokens.confirmSignedIn(identity) else { throw ErrorAnswer.applicationHasNoWatchlist }
-        return WatchlistOwner.account(id: signIn.accountID)
+        return (WatchlistOwner.account(id: signIn.accountID), signIn.accountID)
     }
 
     private func apply(_ write: WatchlistWrite) async throws -> Response {
         let answer: WatchlistAnswer
         do throws(StorageError) { answer = try await storage.applyWatchlist(write, now: Date()) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        guard answer != .accountRemoved else { throw ErrorAnswer.accountRemoved }
         written()
         return Response(
             status: HTTPResponse.Status(code: answer.status),

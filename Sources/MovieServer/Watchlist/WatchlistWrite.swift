@@ -13,6 +13,10 @@ public struct WatchlistWrite: Sendable {
     }
 
     public var owner: String
+    /// The id of the account whose list it is: once that account is removed, storage refuses
+    /// the write whole (``WatchlistAnswer/accountRemoved``), in the transaction that would have
+    /// made it, so that no write racing a removal leaves rows under the removed account's owner.
+    public var account: String?
     public var key: String
     public var fingerprint: [UInt8]
     public var changes: [WatchlistChangeRecord]
@@ -26,14 +30,15 @@ public struct WatchlistWrite: Sendable {
     public static let futureMargin: Int64 = 5 * 60 * 1000
 
     public init(
-        owner: String, key: String, request: String, body: some DataProtocol, changes: [WatchlistChangeRecord], shape: Shape,
-        receivedAt: Int64 = WatchlistClock.now()
+        owner: String, account: String? = nil, key: String, request: String, body: some DataProtocol, changes: [WatchlistChangeRecord],
+        shape: Shape, receivedAt: Int64 = WatchlistClock.now()
     ) {
         var hash = SHA256()
         hash.update(data: Data(request.utf8))
         hash.update(data: [0])
         hash.update(data: body)
         self.owner = owner
+        self.account = account
         self.key = key
         fingerprint = Array(hash.finalize())
         self.changes = changes
@@ -52,4 +57,10 @@ public struct WatchlistAnswer: Sendable, Hashable {
         self.status = status
         self.body = body
     }
+}
+
+extension WatchlistAnswer {
+    /// What storage answers a write whose ``WatchlistWrite/account`` has been removed; never
+    /// kept under its key.
+    public static let accountRemoved = WatchlistAnswer(status: 401, body: ErrorAnswer.accountRemoved.json)
 }

@@ -88,6 +88,43 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("40 watchlist writes racing their account's removal: what landed before it goes with it, a write after it is refused whole, and nothing is left under the removed account", arguments: Backend.allCases)
+        func writesRacingRemoval(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                _ = try await storage.createAccount(StoredAccount(name: "alice", passwordHash: "h", createdAt: IdentityFixtures.start))
+                let alice = try #require(try await storage.account(named: "alice"))
+                let owner = WatchlistOwner.account(id: alice.id)
+                let movies = try Catalog.reference().movies.map(\.id)
+                @Sendable func write(_ n: Int) async throws -> WatchlistAnswer {
+                    let change = WatchlistChangeRecord(
+                        id: "c\(n)", movieID: movies[n % movies.count], action: .add, note: "n\(n)", changedAt: 1_700_000_000_000 + Int64(n), device: "d"
+                    )
+                    let write = WatchlistWrite(
+                        owner: owner, account: alice.id, key: "k\(n)", request: "PUT", body: Data("\(n)".utf8), changes: [change], shape: .single
+                    )
+                    return try await storage.applyWatchlist(write, now: IdentityFixtures.start)
+                }
+                let answers = try await withThrowingTaskGroup(of: WatchlistAnswer?.self) { group in
+                    for n in 0..<40 {
+                        group.addTask { try await write(n) }
+                        if n == 20 {
+                            group.addTask {
+                                let removed = try await storage.removeAccount(named: "alice")
+                                #expect(removed)
+                                return nil
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [WatchlistAnswer]()) { if let answer = $1 { $0.append(answer) } }
+                }
+                #expect(answers.count == 40 && answers.allSatisfy { $0.status == 200 || $0 == .accountRemoved }, "\(answers.filter { $0.status != 200 })")
+                #expect(try await write(99) == .accountRemoved)
+                #expect(try await storage.watchlistEntries(owner: owner).isEmpty)
+                #expect(try await storage.watchlistJournal(owner: owner).isEmpty)
+                #expect(try await storage.events(after: 0, for: .everyone, limit: 1_000).filter { $0.owner == owner && $0.kind == .watchlist }.isEmpty)
+            }
+        }
+
         @Test("a list kept under a client id moves to an account, the later change winning per movie; each change to the account's list is an event of the account's feed", arguments: Backend.allCases)
         func moveWatchlist(backend: Backend) async throws {
             try await backend.withStorage { storage in

@@ -69,6 +69,9 @@ extension ErrorAnswer {
         )
     }
 
+    /// A personal request of an account removed after its token was checked.
+    static let accountRemoved = invalidToken("The account this token belongs to has been removed.")
+
     static let missingToken = ErrorAnswer(
         .unauthorized, code: "invalid_token",
         message: "An access token is required: send Authorization: Bearer <token>, from POST /api/auth/token.",
