@@ -14,7 +14,15 @@ enum PostgresSchema {
         let name: String
         let statements: [PostgresQuery]
         var then: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
+        /// The step changes what a running instance of an older Marquee reads or writes, in a way
+        /// it cannot follow (a step that only adds is safe beside them): it is applied only when
+        /// no session of an older version is connected to the database.
+        var breaksOlderInstances = false
     }
+
+    /// The `application_name` of every session an instance opens: the number of steps it knows,
+    /// by which a migration tells an instance that knows its step from an older one.
+    static let sessionName = "marquee schema \(steps.count)"
 
     static let steps: [Step] = [
         Step(name: "server-v1-catalog", statements: [
@@ -140,7 +148,7 @@ enum PostgresSchema {
         ] + ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"].flatMap { table -> [PostgresQuery] in [
             "DELETE FROM \(unescaped: table) WHERE owner LIKE 'account/%' AND owner NOT IN (SELECT 'account/' || name FROM account)",
             "UPDATE \(unescaped: table) SET owner = 'account/' || account.id FROM account WHERE \(unescaped: table).owner = 'account/' || account.name",
-        ] }),
+        ] }, breaksOlderInstances: true),
         // Attempts the sign-in page limits, counted where every instance sees them. Page sessions
         // are stored under a digest of their key from now on: the sessions stored under the key
         // itself go (their people sign in again).
@@ -175,12 +183,40 @@ enum PostgresSchema {
         ]),
     ]
 
+    /// Refuses `step` while another session is connected to the database that is not an
+    /// instance knowing the step (``sessionName``): an older instance, or a client unknown here.
+    private static func refuseBesideOlderInstances(
+        _ step: Step, on connection: PostgresConnection, location: String, logger: Logger
+    ) async throws {
+        let knowing = (steps.firstIndex { $0.name == step.name } ?? 0) + 1
+        let others = try await connection.allRows("""
+            SELECT coalesce(nullif(application_name, ''), 'a session with no name') || ' from ' || coalesce(host(client_addr), 'a local socket')
+            FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                AND NOT (application_name ~ '^marquee schema [0-9]{1,6}$' AND substring(application_name FROM 16)::int >= \(knowing))
+            ORDER BY 1
+            """, logger: logger).map { try $0.decode(String.self) }
+        guard !others.isEmpty else { return }
+        let named = others.prefix(3).joined(separator: "; ") + (others.count > 3 ? "; and \(others.count - 3) more" : "")
+        throw StorageError.migrationFailed(
+            step: step.name,
+            reason: """
+                it changes what running instances of an older Marquee read and write, and \(others.count) other \
+                session\(others.count == 1 ? " is" : "s are") connected to the database (\(named)): stop every older instance \
+                (and any other client of this database), start this one, then the others with this version; nothing was changed
+                """
+        )
+    }
+
     /// An arbitrary constant naming Marquee's migration lock among the database's advisory locks.
     private static let migrationLock = 0x4D41_5251_5545_45
 
     /// Applies the steps the database lacks. Each statement must be answered within `idleLimit`:
     /// a database that stops answering mid-migration ends it with an error, not a wait forever.
-    static func migrate(_ client: PostgresClient, location: String, idleLimit: Duration, logger: Logger) async throws(StorageError) {
+    static func migrate(
+        _ client: PostgresClient, location: String, idleLimit: Duration, logger: Logger, through last: String? = nil
+    ) async throws(StorageError) {
+        let wanted = last.flatMap { last in steps.firstIndex { $0.name == last }.map { steps[...$0] } } ?? steps[...]
         let step = NIOLockedValueBox("checking the schema")
         do {
             try await Deadline.run(idleLimit: idleLimit) { alive in
@@ -208,14 +244,19 @@ enum PostgresSchema {
                     throw StorageError.foreign(location, reason: "its schema has the step '\(unknown)', from a newer Marquee")
                 }
                 alive()
-                for pending in steps where !applied.contains(pending.name) {
-                    let name = pending.name
+                let pending = wanted.filter { !applied.contains($0.name) }
+                // A database with no step yet holds nothing an older instance could be using.
+                if !applied.isEmpty, let breaking = pending.first(where: \.breaksOlderInstances) {
+                    try await refuseBesideOlderInstances(breaking, on: connection, location: location, logger: logger)
+                }
+                for next in pending {
+                    let name = next.name
                     step.withLockedValue { $0 = name }
-                    for statement in pending.statements {
+                    for statement in next.statements {
                         try await connection.query(statement, logger: logger)
                         alive()
                     }
-                    try await pending.then?(connection, logger)
+                    try await next.then?(connection, logger)
                     alive()
                     try await connection.query("INSERT INTO marquee_schema_migration (name) VALUES (\(name))", logger: logger)
                     logger.notice("applied the database migration \(name)")

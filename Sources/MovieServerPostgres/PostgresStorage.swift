@@ -58,6 +58,27 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         failures = StorageFailures(logger: logger)
         self.queryTimeout = queryTimeout
         self.connectTimeout = connectTimeout
+        let configuration = Self.poolConfiguration(for: location, maximumConnections: maximumConnections, connectTimeout: connectTimeout)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runTask = Task { await client.run() }
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: PostgresSearchIndexSnapshots.store(for: client, logger: logger)) {
+            try await PostgresSearchEntries.read(client, logger: logger)
+        }
+        let description = DatabaseLocation.postgres(location).description
+        do {
+            try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
+            try await PostgresSchema.migrate(client, location: description, idleLimit: max(queryTimeout, Self.migrationIdleLimit), logger: logger)
+        } catch {
+            runTask.cancel()
+            throw error
+        }
+    }
+
+    /// How the pool reaches `location`.
+    private static func poolConfiguration(
+        for location: DatabaseLocation.PostgresLocation, maximumConnections: Int, connectTimeout: Duration
+    ) -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -78,20 +99,17 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         }
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = connectTimeout
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        runTask = Task { await client.run() }
-        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: PostgresSearchIndexSnapshots.store(for: client, logger: logger)) {
-            try await PostgresSearchEntries.read(client, logger: logger)
-        }
-        let description = DatabaseLocation.postgres(location).description
-        do {
-            try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
-            try await PostgresSchema.migrate(client, location: description, idleLimit: max(queryTimeout, Self.migrationIdleLimit), logger: logger)
-        } catch {
-            runTask.cancel()
-            throw error
-        }
+        configuration.options.additionalStartupParameters = [("application_name", PostgresSchema.sessionName)]
+        return configuration
+    }
+
+    /// Brings the database at `location` to the migration step `last` and no further, as an
+    /// older Marquee left it: for the tests of the steps after it.
+    package static func migrate(_ location: DatabaseLocation.PostgresLocation, through last: String, logger: Logger) async throws(StorageError) {
+        let client = PostgresClient(configuration: poolConfiguration(for: location, maximumConnections: 1, connectTimeout: .seconds(10)), backgroundLogger: logger)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        try await PostgresSchema.migrate(client, location: DatabaseLocation.postgres(location).description, idleLimit: .seconds(60), logger: logger, through: last)
     }
 
     /// How long a migration may go without an answer from the database before it is given up:
@@ -236,6 +254,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                 .init(host: location.host, port: location.port, username: location.username, password: location.password, database: location.database, tls: .disable)
             }
         configuration.options.connectTimeout = .nanoseconds(Int64(timeout / .nanoseconds(1)))
+        configuration.options.additionalStartupParameters = [("application_name", PostgresSchema.sessionName)]
         if location.socketFolder == nil, location.tls != .disable {
             do {
                 configuration.tls = location.tls == .require ? .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
