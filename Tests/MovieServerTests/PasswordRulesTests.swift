@@ -66,13 +66,22 @@ struct PasswordRulesTests {
         #expect(try await PasswordHasher(cost: 4).verify(PasswordRule.normalized(decomposed), hash: rehashed))
     }
 
-    @Test("the stand-in check for an unknown name has the cost of the real hashes, not only the configured one")
-    func standInCost() async throws {
-        let hasher = PasswordHasher(cost: 4)
-        #expect(hasher.standInCost == 4)
-        let stored = try await PasswordHasher(cost: 6).hash("correct horse")
-        _ = try await hasher.verify("wrong horse", hash: stored)
-        #expect(hasher.standInCost == 6)
-        #expect(try await !hasher.verify("correct horse", hash: nil))
+    @Test("every check does the work of one at the configured cost: an unknown name's, a cheaper stored hash's, and an unknown name's after a check of a cheaper hash (no steering)")
+    func everyCheckCostsTheSame() async throws {
+        let hasher = PasswordHasher(cost: 6)
+        let atCost: UInt64 = 1 << 6
+        func rounds(_ check: () async throws -> Bool) async throws -> (UInt64, Bool) {
+            let before = hasher.roundsRun
+            let matched = try await check()
+            return (hasher.roundsRun - before, matched)
+        }
+        let cheaper = try await PasswordHasher(cost: 4).hash("correct horse")
+        let current = try await hasher.hash("correct horse")
+        #expect(try await rounds { try await hasher.verify("correct horse", hash: nil) } == (atCost, false))
+        #expect(try await rounds { try await hasher.verify("wrong horse", hash: cheaper) } == (atCost, false))
+        #expect(try await rounds { try await hasher.verify("correct horse", hash: cheaper) } == (atCost, true))
+        #expect(try await rounds { try await hasher.verify("correct horse", hash: nil) } == (atCost, false), "not moved by the cheaper hash checked before")
+        #expect(try await rounds { try await hasher.verify("correct horse", hash: current) } == (atCost, true))
+        #expect(try await rounds { try await hasher.verify("correct horse", hash: "not a hash") } == (atCost, false))
     }
 }

@@ -64,7 +64,7 @@ public struct Accounts: Sendable {
     }
 
     /// The account whose name and password these are, or nil: an unknown name and a wrong
-    /// password take as long as each other (the stand-in check has the cost of the real hashes)
+    /// password take as long as each other (``PasswordHasher/verify(_:hash:)``)
     /// and give the same nil. The password is read as ``PasswordRule/normalized(_:)``; one longer
     /// than bcrypt reads never matches. A hash of another cost than the server's, or of a password
     /// stored before it was normalized, is made again from the password just checked.

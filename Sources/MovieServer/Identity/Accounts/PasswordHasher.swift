@@ -32,22 +32,21 @@ public final class PasswordHasher: Sendable {
     /// How many checks may wait for a thread; one more is ``Busy``.
     public let maximumWaiting: Int
     private let waiting = NIOLockedValueBox(0)
-    /// Hashes of no one's password by cost, one checked when the account does not exist, so that
-    /// an unknown name takes as long as a wrong password (no account enumeration by timing). Made
-    /// at the first check of a cost, on the hashing threads.
+    /// Hashes of no one's password by cost, checked when the account does not exist and to make a
+    /// cheaper stored hash's check as long as one at ``cost``. Made at the first use of a cost, on
+    /// the hashing threads.
     private let decoys = NIOLockedValueBox<[UInt8: String]>([:])
-    /// The cost of the last real hash checked: what the stand-in check costs (the configured
-    /// cost until one was checked). Sign-ins move every hash to ``cost``.
-    private let storedCost: NIOLockedValueBox<UInt8>
+    /// The bcrypt work done so far, in rounds of its key schedule (2^cost a check): what the tests
+    /// count to see that every check costs the same.
+    private let work = NIOLockedValueBox<UInt64>(0)
 
     public init(cost: UInt8 = PasswordHasher.defaultCost, maximumWaiting: Int = PasswordHasher.defaultMaximumWaiting) {
         self.cost = cost
         self.maximumWaiting = maximumWaiting
-        storedCost = NIOLockedValueBox(cost)
     }
 
-    /// The cost of the check an unknown name gets.
-    var standInCost: UInt8 { storedCost.withLockedValue { $0 } }
+    /// The rounds of bcrypt's key schedule this hasher has run.
+    var roundsRun: UInt64 { work.withLockedValue { $0 } }
 
     /// The cost a bcrypt hash (`$2b$12$…`) was made with; nil for text that is no such hash.
     public static func cost(of hash: String) -> UInt8? {
@@ -62,20 +61,37 @@ public final class PasswordHasher: Sendable {
         return try await run { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// Whether `password` matches `hash`; with no hash (no such account), a check as long as
-    /// one of the real hashes' that fails.
+    /// Whether `password` matches `hash`. Every check costs at least as much as one at ``cost``,
+    /// whatever the stored hash's: with no hash (no such account) a check of a stand-in at
+    /// ``cost``; for a hash of a lower cost (stored before the cost was raised), the check and as
+    /// many stand-in checks of that cost again as make up the difference. So an unknown name takes
+    /// as long as a real one, and nothing a caller does moves that time (a hash of a higher cost,
+    /// stored before the cost was lowered, takes longer until its next sign-in makes it again).
     public func verify(_ password: String, hash: String?) async throws -> Bool {
-        if let real = hash.flatMap(Self.cost(of:)) { storedCost.withLockedValue { $0 = real } }
-        let (cost, decoys) = (storedCost.withLockedValue { $0 }, decoys)
-        return try await run {
-            let checked = hash ?? decoys.withLockedValue { decoys in
-                if let decoy = decoys[cost] { return decoy }
-                let made = Bcrypt.hash(UUID().uuidString, cost: cost)
-                decoys[cost] = made
-                return made
+        let configured = cost, stored = hash.flatMap(Self.cost(of:))
+        return try await run { [decoys, work] in
+            func check(_ hash: String, cost: UInt8) -> Bool {
+                work.withLockedValue { $0 += 1 << UInt64(min(cost, 31)) }
+                return Bcrypt.verify(password, hash: hash)
             }
-            let matches = Bcrypt.verify(password, hash: checked)
-            return hash != nil && matches
+            func decoy(_ cost: UInt8) -> String {
+                decoys.withLockedValue { decoys in
+                    if let made = decoys[cost] { return made }
+                    let made = Bcrypt.hash(UUID().uuidString, cost: cost)
+                    decoys[cost] = made
+                    return made
+                }
+            }
+            guard let hash, let stored else {
+                _ = check(decoy(configured), cost: configured)
+                return false
+            }
+            let matches = check(hash, cost: stored)
+            if stored < configured {
+                let standIn = decoy(stored)
+                for _ in 1..<(1 << Int(configured - stored)) { _ = check(standIn, cost: stored) }
+            }
+            return matches
         }
     }
 
