@@ -55,7 +55,7 @@ struct RenewalKeepsSignInTests {
     }
 
     /// One command's stack for alice, as the app builds it, whose token endpoint answers `token`.
-    static func command(_ file: URL, token: StubResponse) -> (APIClient, StubTransport) {
+    static func command(_ file: URL, token: StubResponse, retryPolicy: RetryPolicy? = nil) -> (APIClient, StubTransport) {
         let transport = StubTransport(rules: [
             .path(.post, "auth/token", token),
             .path(.get, "watchlist", .status(200, body: #"{"entries":[]}"#)),
@@ -63,7 +63,7 @@ struct RenewalKeepsSignInTests {
         let context = FileAPIContext(environment: environment, fileURL: file, holder: .person(account: "alice"))
         let stack = APIClientStack(
             context: context, transport: transport, clientCredentials: .testClient, person: "alice",
-            retryPolicy: nil, requestTimeout: .seconds(2), callDeadline: nil
+            retryPolicy: retryPolicy, requestTimeout: .seconds(2), callDeadline: nil
         )
         return (stack.client, transport)
     }
@@ -92,6 +92,16 @@ struct RenewalKeepsSignInTests {
         let (next, _) = Self.command(file, token: .status(200, body: Self.renewed))
         _ = try await next.send(APIRoute.watchlist)
         #expect(try Self.refreshToken(in: file) == "alice-refresh-2")
+    }
+
+    @Test("with the retry policy every command has, a renewal that fails is asked once: the request it was for is not sent again to ask again", arguments: Answer.allCases)
+    func oneTokenRequest(answer: Answer) async throws {
+        let file = try await Self.signedIn()
+        let policy = RetryPolicy(maximumDelay: .milliseconds(1), random: { _ in 0 })
+        let (client, transport) = Self.command(file, token: answer.response, retryPolicy: policy)
+        await #expect(throws: NetworkError.self) { try await client.send(APIRoute.watchlist) }
+        #expect(transport.receivedRequests.map(\.url.path) == ["/api/auth/token"], "\(transport.receivedRequests.map(\.url.path))")
+        #expect(try Self.refreshToken(in: file) == "alice-refresh")
     }
 
     @Test("a 400 invalid_grant, the refresh token refused, ends the sign-in: the command says signed out, and the file no longer holds it")

@@ -111,9 +111,14 @@ public actor AuthenticationInterceptor<Auth: Authenticator>: Interceptor {
     }
 
     public func retry(_ request: APIRequest, response: APIResponse?, error: NetworkError, attempt: Int) async -> RetryDecision {
-        guard request.endpoint.requiresAuthentication,
-              authenticator.isAuthenticationFailure(request, response: response, error: error)
-        else { return .doNotRetry }
+        guard request.endpoint.requiresAuthentication else { return .doNotRetry }
+        // A request that was never sent because the renewal failed fails with it: sent again,
+        // it would ask the token endpoint again, and a refresh token the server rotated before
+        // its answer was lost would then be a reuse that ends the sign-in.
+        if request.sentAt == nil, renewal == nil, case let .failure(failed)? = lastRenewal?.result, failed == error {
+            return .fail(error)
+        }
+        guard authenticator.isAuthenticationFailure(request, response: response, error: error) else { return .doNotRetry }
         flags.withLockedValue { $0.challenged = true }
         if let code = error.statusCode, request.failures.contains(where: { $0.statusCode == code }) {
             return .fail(.authenticationFailed("the server refused the credential again after it was renewed"))
