@@ -115,6 +115,22 @@ struct WatchlistStoreTests {
         #expect(WatchlistClock.milliseconds(WatchlistClock.string(atTheEnd.changedAt)) == atTheEnd.changedAt, "the wire carries it")
     }
 
+    @Test("an API removed with no watchlist left takes its live cursor and its removals with it: the API given its id next inherits neither")
+    func removedAPILeavesNothing() async throws {
+        let store = try makeStore()
+        let other = "http://other.test/api/"
+        try await store.saveMovies([Fixtures.movie(1)], api: api, fetchedAt: Date())
+        try await store.applyLiveUpdate(.watchlist(WatchlistItem(movieID: 1, note: "", changedAt: 5_000), removed: true, cursor: "40"), api: api)
+        #expect(try await store.liveCursor(api: api) == "40")
+        #expect(try await store.removeAPI(api))
+
+        try await store.saveMovies([Fixtures.movie(2)], api: other, fetchedAt: Date())
+        #expect(try await store.liveCursor(api: other) == nil, "not the removed API's cursor")
+        let back = WatchlistItem(movieID: 1, note: "back", changedAt: 4_000)
+        #expect(try await store.applyLiveUpdate(.watchlist(back, removed: false, cursor: "1"), api: other), "neither a replay nor older than a removal of its own")
+        #expect(try await store.watchlist(api: other).lines.map(\.movieID) == [1])
+    }
+
     @Test("clearing an API's cache keeps its watchlist and outbox")
     func cacheClearKeepsWatchlist() async throws {
         let store = try makeStore()

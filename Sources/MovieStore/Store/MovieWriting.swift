@@ -105,10 +105,16 @@ extension MovieWriting {
         try db.execute(sql: "DELETE FROM movieWords WHERE rowid IN (SELECT rowid FROM movie WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api])
         try db.execute(sql: "DELETE FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
         // The watchlist is not a cache: its changes and last known state stay, and with them the API's row.
-        try db.execute(sql: """
-            DELETE FROM api WHERE key = ? AND id NOT IN (
+        if let id = try Int64.fetchOne(db, sql: """
+            SELECT id FROM api WHERE key = ? AND id NOT IN (
                 SELECT apiId FROM watchlistOutbox UNION SELECT apiId FROM watchlistEntry UNION SELECT apiId FROM watchlistState)
-            """, arguments: [api])
+            """, arguments: [api]) {
+            // An API added later may be given the same id: it inherits nothing.
+            for table in StoredAPI.tablesKeyedByID {
+                try db.execute(sql: "DELETE FROM \(table) WHERE apiId = ?", arguments: [id])
+            }
+            try db.execute(sql: "DELETE FROM api WHERE id = ?", arguments: [id])
+        }
         try db.execute(sql: "DELETE FROM actor WHERE id NOT IN (SELECT actorId FROM castMember)")
     }
 }

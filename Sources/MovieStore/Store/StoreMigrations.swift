@@ -18,6 +18,7 @@ enum StoreMigrations {
         migrator.registerMigration("v11: the watchlist's titles as its server gave them, and a log of its changes for every window", migrate: addWatchlistLog)
         migrator.registerMigration("v12: titles as people say them, and an index of the titles' words", migrate: indexTitleWords)
         migrator.registerMigration("v13: when each movie left a known watchlist", migrate: addWatchlistRemovals)
+        migrator.registerMigration("v14: nothing kept under the id of an API removed", migrate: removeAPILeftovers)
         return migrator
     }
 

@@ -6,6 +6,10 @@ enum StoredAPI {
     /// matches, when that API has nothing stored.
     static let idOfKey = "(SELECT id FROM api WHERE key = ?)"
 
+    /// The tables that hold an API's id without a foreign key: whatever they hold of an API goes
+    /// with its row, so that an API given the same id later starts with none of it.
+    static let tablesKeyedByID = ["liveCursor", "watchlistRemoval", "watchlistChangeLog", "shownMovie", "shownList"]
+
     /// The id of the API named `key`, or `nil` when nothing was ever stored for it.
     static func id(of key: String, in db: Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM api WHERE key = ?"), arguments: [key])
