@@ -181,6 +181,11 @@ enum PostgresSchema {
             """,
             "ALTER TABLE search_index_snapshot ALTER COLUMN data SET STORAGE EXTERNAL",
         ]),
+        // Each journaled change keeps the time it was ordered by, which a repeat's result names.
+        // Only adds: an older instance beside it journals without the time, and its repeats name none.
+        Step(name: "server-v12-journal-times", statements: [
+            "ALTER TABLE watchlist_change ADD COLUMN changed_at BIGINT",
+        ]),
     ]
 
     /// Refuses `step` while another session is connected to the database that is not an

@@ -42,10 +42,10 @@ enum PostgresWatchlist {
         if stored == nil {
             let ids = Array(Set(write.changes.map(\.id)))
             let movies = Array(Set(write.changes.map(\.movieID)))
-            for (id, fingerprint) in try await connection.allRows(
-                "SELECT id, fingerprint FROM watchlist_change WHERE owner = \(write.owner) AND id = ANY(\(ids))", logger: logger
-            ).decode((String, ByteBuffer).self) {
-                state.seenChanges[id] = Array(buffer: fingerprint)
+            for (id, fingerprint, orderedAt) in try await connection.allRows(
+                "SELECT id, fingerprint, changed_at FROM watchlist_change WHERE owner = \(write.owner) AND id = ANY(\(ids))", logger: logger
+            ).decode((String, ByteBuffer, Int64?).self) {
+                state.seenChanges[id] = SeenChange(fingerprint: Array(buffer: fingerprint), orderedAt: orderedAt)
             }
             for entry in try await entries(connection, """
                 SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry
@@ -73,11 +73,11 @@ enum PostgresWatchlist {
         if !plan.journal.isEmpty {
             let lines = plan.journal
             try await connection.query("""
-                INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome)
-                SELECT \(write.owner), id, decode(fingerprint, 'hex'), movie_id, outcome FROM unnest(
+                INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome, changed_at)
+                SELECT \(write.owner), id, decode(fingerprint, 'hex'), movie_id, outcome, NULLIF(changed_at, \(Self.noTime)) FROM unnest(
                     \(lines.map(\.change.id))::text[], \(lines.map { Self.hex($0.change.fingerprint) })::text[],
-                    \(lines.map(\.change.movieID))::bigint[], \(lines.map(\.outcome.rawValue))::text[])
-                    WITH ORDINALITY AS line (id, fingerprint, movie_id, outcome, position)
+                    \(lines.map(\.change.movieID))::bigint[], \(lines.map(\.outcome.rawValue))::text[], \(lines.map { $0.orderedAt ?? Self.noTime })::bigint[])
+                    WITH ORDINALITY AS line (id, fingerprint, movie_id, outcome, changed_at, position)
                 ORDER BY position
                 """, logger: logger)
         }
@@ -89,6 +89,9 @@ enum PostgresWatchlist {
         }
         return plan.answer
     }
+
+    /// How an array of times carries "none" (a text array of optionals does not travel).
+    private static let noTime = Int64.min
 
     static func journal(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistJournalEntry] {
         var lines: [WatchlistJournalEntry] = []

@@ -164,6 +164,10 @@ enum SQLiteSchema {
         migrator.registerMigration("server-v11-search-index-snapshot") { db in
             try db.execute(sql: SQLiteSearchIndexSnapshots.table)
         }
+        // Each journaled change keeps the time it was ordered by, which a repeat's result names.
+        migrator.registerMigration("server-v12-journal-times") { db in
+            try db.execute(sql: "ALTER TABLE watchlist_change ADD COLUMN changed_at INTEGER")
+        }
         return migrator
     }
 

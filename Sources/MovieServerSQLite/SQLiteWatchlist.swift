@@ -29,10 +29,10 @@ enum SQLiteWatchlist {
             let movies = Array(Set(write.changes.map(\.movieID)))
             let idList = placeholders(ids.count), movieList = placeholders(movies.count)
             for row in try Row.fetchAll(
-                db, sql: "SELECT id, fingerprint FROM watchlist_change WHERE owner = ? AND id IN (\(idList))",
+                db, sql: "SELECT id, fingerprint, changed_at FROM watchlist_change WHERE owner = ? AND id IN (\(idList))",
                 arguments: StatementArguments([write.owner] + ids)
             ) {
-                state.seenChanges[row["id"]] = [UInt8](row["fingerprint"] as Data)
+                state.seenChanges[row["id"]] = SeenChange(fingerprint: [UInt8](row["fingerprint"] as Data), orderedAt: row["changed_at"])
             }
             for row in try Row.fetchAll(
                 db, sql: "SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = ? AND movie_id IN (\(movieList))",
@@ -52,8 +52,8 @@ enum SQLiteWatchlist {
         try SQLiteFeed.append(plan.entries.map { NewFeedEvent.watchlist(owner: write.owner, entry: $0) }, now: now, in: db)
         for line in plan.journal {
             try db.execute(
-                sql: "INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome) VALUES (?, ?, ?, ?, ?)",
-                arguments: [write.owner, line.change.id, Data(line.change.fingerprint), line.change.movieID, line.outcome.rawValue]
+                sql: "INSERT INTO watchlist_change (owner, id, fingerprint, movie_id, outcome, changed_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [write.owner, line.change.id, Data(line.change.fingerprint), line.change.movieID, line.outcome.rawValue, line.orderedAt]
             )
         }
         if plan.recordsAnswer {

@@ -131,17 +131,27 @@ extension WatchlistJSON {
         return WatchlistAnswer(status: 200, body: output + "}")
     }
 
-    /// `{"results": [{"id", "movieId", "outcome", "changedAt"}]}`: `changedAt`, for a change applied
-    /// or superseded now, is the time it was ordered by (its own, or the server's clock plus five
-    /// minutes when that is earlier), so that the device keeps the version the server keeps.
-    static func batchAnswer(_ changes: [WatchlistChangeRecord], outcomes: [WatchlistChangeOutcome]) -> WatchlistAnswer {
-        let results = zip(changes, outcomes).map { change, outcome in
+    /// What became of one change of a batch.
+    struct Result {
+        var change: WatchlistChangeRecord
+        var outcome: WatchlistChangeOutcome
+        /// The time it is ordered by, for a change applied or superseded now or, `repeated`, then.
+        var orderedAt: Int64?
+    }
+
+    /// `{"results": [{"id", "movieId", "outcome", "changedAt"}]}`: `changedAt` is the time a
+    /// change applied or superseded is ordered by (its own, or the server's clock plus five minutes
+    /// when that is earlier, or a millisecond after the change it follows), and for a `repeated`
+    /// one the time it was ordered by when first taken, so that a device whose first answer was
+    /// lost still keeps the version the server keeps.
+    static func batchAnswer(_ results: [Result]) -> WatchlistAnswer {
+        let wire = results.map { result in
             WatchlistWire.Result(
-                id: change.id, movieId: change.movieID, outcome: outcome.rawValue,
-                changedAt: outcome == .applied || outcome == .superseded ? WatchlistClock.string(change.changedAt) : nil
+                id: result.change.id, movieId: result.change.movieID, outcome: result.outcome.rawValue,
+                changedAt: result.orderedAt.map(WatchlistClock.string)
             )
         }
-        return WatchlistAnswer(status: 200, body: WatchlistWire.Results(results: results).json)
+        return WatchlistAnswer(status: 200, body: WatchlistWire.Results(results: wire).json)
     }
 
     static var keyReused: WatchlistAnswer {

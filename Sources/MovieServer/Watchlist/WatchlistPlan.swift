@@ -4,8 +4,9 @@ import Movies
 /// each backend reads a ``WatchlistState`` and writes the plan in one transaction.
 ///
 /// The rules: a request whose `Idempotency-Key` was seen gets its first answer again, unless its
-/// content differs (422). A change whose id was applied before is `repeated` and changes
-/// nothing; one with a seen id and other content makes the whole request a 422. Otherwise a
+/// content differs (422). A change whose id was applied before is `repeated`, changes nothing
+/// and names the time it was ordered by then; one with a seen id and other content makes the
+/// whole request a 422. Otherwise a
 /// change wins over the stored entry when its ``WatchlistVersion`` is greater (`applied`), or
 /// loses (`superseded`); removals stay as tombstones. A change stamped after the write's
 /// ``WatchlistWrite/latestChangeTime`` is ordered, and kept, as made at that time, or just after the
@@ -23,8 +24,24 @@ public struct WatchlistPlan: Sendable {
     public var journal: [Journaled]
 
     public struct Journaled: Sendable, Hashable {
+        /// The change as it was sent: its fingerprint is what a repeat is told by.
         public var change: WatchlistChangeRecord
         public var outcome: WatchlistChangeOutcome
+        /// The time the change was ordered by, when it was applied or superseded: what a repeat's
+        /// result names.
+        public var orderedAt: Int64?
+    }
+}
+
+/// A change id the journal holds: the fingerprint of the change it named, and the time that
+/// change was ordered by (nil for an unknown movie's, or one journaled before times were kept).
+public struct SeenChange: Sendable, Hashable {
+    public var fingerprint: [UInt8]
+    public var orderedAt: Int64?
+
+    public init(fingerprint: [UInt8], orderedAt: Int64?) {
+        self.fingerprint = fingerprint
+        self.orderedAt = orderedAt
     }
 }
 
@@ -56,14 +73,14 @@ extension WatchlistPlan {
 public struct WatchlistState: Sendable {
     /// The fingerprint and answer kept under the request's key, if it was seen.
     public var storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?
-    /// The fingerprints of the write's change ids that were seen before.
-    public var seenChanges: [String: [UInt8]]
+    /// The write's change ids that were seen before.
+    public var seenChanges: [String: SeenChange]
     /// The stored entries of the write's movies.
     public var entries: [Int: WatchlistEntry]
     /// Which of the write's movies the catalogue holds.
     public var knownMovies: Set<Int>
 
-    public init(storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?, seenChanges: [String: [UInt8]], entries: [Int: WatchlistEntry], knownMovies: Set<Int>) {
+    public init(storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?, seenChanges: [String: SeenChange], entries: [Int: WatchlistEntry], knownMovies: Set<Int>) {
         self.storedRequest = storedRequest
         self.seenChanges = seenChanges
         self.entries = entries
@@ -84,17 +101,18 @@ extension WatchlistPlan {
         var entries = state.entries
         var written: [Int: WatchlistEntry] = [:]
         var journal: [Journaled] = []
-        var outcomes: [WatchlistChangeOutcome] = []
-        var ordered: [WatchlistChangeRecord] = []
+        var results: [WatchlistJSON.Result] = []
         for sent in write.changes {
             let change = Self.order(sent, latest: write.latestChangeTime, after: entries[sent.movieID])
             let outcome: WatchlistChangeOutcome
-            if let fingerprint = seen[change.id] {
-                guard fingerprint == sent.fingerprint else {
+            var orderedAt: Int64?
+            if let earlier = seen[change.id] {
+                guard earlier.fingerprint == sent.fingerprint else {
                     self.init(answer: WatchlistJSON.changeReused(change.id), recordsAnswer: false, entries: [], journal: [])
                     return
                 }
                 outcome = .repeated
+                orderedAt = earlier.orderedAt
             } else if !state.knownMovies.contains(change.movieID) {
                 outcome = .unknownMovie
             } else if let stored = entries[change.movieID], stored.version >= change.version {
@@ -104,18 +122,18 @@ extension WatchlistPlan {
                 entries[change.movieID] = change.entry
                 written[change.movieID] = change.entry
             }
+            if outcome == .applied || outcome == .superseded { orderedAt = change.changedAt }
             if outcome != .repeated {
-                seen[change.id] = sent.fingerprint
-                journal.append(Journaled(change: sent, outcome: outcome))
+                seen[change.id] = SeenChange(fingerprint: sent.fingerprint, orderedAt: orderedAt)
+                journal.append(Journaled(change: sent, outcome: outcome, orderedAt: orderedAt))
             }
-            outcomes.append(outcome)
-            ordered.append(change)
+            results.append(WatchlistJSON.Result(change: change, outcome: outcome, orderedAt: orderedAt))
         }
         let answer = switch write.shape {
         case .single:
-            WatchlistJSON.singleAnswer(write.changes[0], outcome: outcomes[0], entry: entries[write.changes[0].movieID])
+            WatchlistJSON.singleAnswer(write.changes[0], outcome: results[0].outcome, entry: entries[write.changes[0].movieID])
         case .batch:
-            WatchlistJSON.batchAnswer(ordered, outcomes: outcomes)
+            WatchlistJSON.batchAnswer(results)
         }
         self.init(answer: answer, recordsAnswer: true, entries: written.values.sorted { $0.movieID < $1.movieID }, journal: journal)
     }

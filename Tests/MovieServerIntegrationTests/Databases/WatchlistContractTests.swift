@@ -286,7 +286,20 @@ extension ServerDatabaseTests {
                 let answer = try await storage.applyWatchlist(batch, now: Date(timeIntervalSince1970: Double(received + 900_000) / 1000))
                 #expect(answer.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"applied","changedAt":"\#(WatchlistClock.string(received + 1_200_000))"},"#
                     + #"{"id":"c5","movieId":6,"outcome":"superseded","changedAt":"\#(WatchlistClock.string(received))"},"#
-                    + #"{"id":"c2","movieId":7,"outcome":"repeated"}]}"#, "each change with the time the server orders it by; none for a repeat")
+                    + #"{"id":"c2","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 299_000))"}]}"#,
+                    "each change with the time the server orders it by; a repeat with the time it was ordered by when first taken"
+                )
+
+                // The batch's first answer was lost: sent again an hour later, under another key.
+                var retried = batch
+                retried.key = "b again"
+                retried.latestChangeTime = received + 3_600_000 + WatchlistWrite.futureMargin
+                let again = try await storage.applyWatchlist(retried, now: Date(timeIntervalSince1970: Double(received + 3_600_000) / 1000))
+                #expect(again.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 1_200_000))"},"#
+                    + #"{"id":"c5","movieId":6,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received))"},"#
+                    + #"{"id":"c2","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 299_000))"}]}"#,
+                    "the times stored the first time, not the bound of an hour later: \(again.body)"
+                )
             }
         }
 

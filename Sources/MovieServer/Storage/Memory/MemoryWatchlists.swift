@@ -7,7 +7,7 @@ final class MemoryWatchlists: Sendable {
     private struct Owner {
         var entries: [Int: WatchlistEntry] = [:]
         var answers: [String: (fingerprint: [UInt8], answer: WatchlistAnswer, at: Date)] = [:]
-        var seenChanges: [String: [UInt8]] = [:]
+        var seenChanges: [String: SeenChange] = [:]
         var journal: [WatchlistJournalEntry] = []
         var prunedAt = Date.distantPast
     }
@@ -38,7 +38,7 @@ final class MemoryWatchlists: Sendable {
             for entry in plan.entries { owner.entries[entry.movieID] = entry }
             feed.append(plan.entries.map { NewFeedEvent.watchlist(owner: write.owner, entry: $0) }, now: now)
             for line in plan.journal {
-                owner.seenChanges[line.change.id] = line.change.fingerprint
+                owner.seenChanges[line.change.id] = SeenChange(fingerprint: line.change.fingerprint, orderedAt: line.orderedAt)
                 owner.journal.append(WatchlistJournalEntry(changeID: line.change.id, movieID: line.change.movieID, outcome: line.outcome))
             }
             if plan.recordsAnswer { owner.answers[write.key] = (write.fingerprint, plan.answer, now) }
