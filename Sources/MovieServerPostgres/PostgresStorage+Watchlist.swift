@@ -10,6 +10,12 @@ extension PostgresStorage: WatchlistStorage {
         }
     }
 
+    public func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead {
+        try await run { client in
+            try await client.withConnection { connection in try await PostgresWatchlist.read(connection, owner: owner, logger: self.logger) }
+        }
+    }
+
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer {
         try await run { client in
             try await client.withTransaction(logger: self.logger) { connection in

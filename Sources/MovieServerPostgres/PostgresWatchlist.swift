@@ -15,6 +15,23 @@ enum PostgresWatchlist {
             """, logger: logger)
     }
 
+    /// The list and the feed's last sequence in one statement, so one snapshot: the log's
+    /// sequences are committed in order, so the snapshot holds every event up to the one it reads.
+    static func read(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> WatchlistRead {
+        var entries: [WatchlistEntry] = [], position: Int64 = 0
+        for (latest, movieID, note, changedAt, device, removed) in try await connection.allRows("""
+            SELECT position.latest, entry.movie_id, entry.note, entry.changed_at, entry.device, entry.removed
+            FROM (SELECT GREATEST(coalesce((SELECT max(sequence) FROM feed_event), 0), pruned_through) AS latest FROM feed_state WHERE id = 1) AS position
+            LEFT JOIN watchlist_entry AS entry ON entry.owner = \(owner)
+            ORDER BY entry.changed_at DESC, entry.movie_id
+            """, logger: logger).decode((Int64, Int?, String?, Int64?, String?, Bool?).self) {
+            position = latest
+            guard let movieID, let note, let changedAt, let device, let removed else { continue }
+            entries.append(WatchlistEntry(movieID: movieID, note: note, version: WatchlistVersion(changedAt: changedAt, device: device), removed: removed))
+        }
+        return WatchlistRead(entries: entries, feedPosition: position)
+    }
+
     static func apply(
         _ connection: PostgresConnection, _ write: WatchlistWrite, now: Date, purging: Bool, lockTimeout: Duration, logger: Logger
     ) async throws -> WatchlistAnswer {

@@ -29,6 +29,25 @@ struct APIWatchlistWireTests {
         #expect(older.removals == nil)
     }
 
+    @Test("a list's feed position is read from its Feed-Position header; a missing, negative or unreadable one is none")
+    func feedPositionIsRead() async throws {
+        func position(_ header: String?) async throws -> Int64? {
+            let response = APIResponse(
+                status: .init(code: 200), headerFields: header.map { [.init("Feed-Position")!: $0, .contentType: "application/json"] } ?? [.contentType: "application/json"],
+                body: Data(#"{"entries":[]}"#.utf8)
+            )
+            guard case let .modified(snapshot, _) = try await service([.path(.get, "watchlist", .response(response))]).watchlist(ifNoneMatch: nil) else {
+                Issue.record("no list")
+                return nil
+            }
+            return snapshot.feedPosition
+        }
+        #expect(try await position("1234") == 1234)
+        #expect(try await position(nil) == nil)
+        #expect(try await position("-5") == nil)
+        #expect(try await position("12ab") == nil)
+    }
+
     @Test("a removal's time that is not RFC 3339 is a decoding failure, not a guess")
     func badRemovalTime() async throws {
         let body = #"{"entries":[],"removed":[{"movieId":2,"changedAt":"yesterday"}]}"#

@@ -38,6 +38,7 @@ final class InstrumentedStorage: ServerStorage {
     func revokeRefreshToken(hash: [UInt8]) async throws(StorageError) -> StoredRefreshToken? { base.revokeRefreshToken(hash: hash) }
     func removeRefreshTokens(expiredBefore date: Date) async throws(StorageError) { base.removeRefreshTokens(expiredBefore: date) }
     func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] { base.watchlistEntries(owner: owner) }
+    func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead { base.watchlistRead(owner: owner) }
     func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer { base.applyWatchlist(write, now: now) }
     func watchlistJournal(owner: String) async throws(StorageError) -> [WatchlistJournalEntry] { base.watchlistJournal(owner: owner) }
     func checkHealth() async throws(StorageError) {

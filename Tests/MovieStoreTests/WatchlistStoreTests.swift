@@ -115,6 +115,19 @@ struct WatchlistStoreTests {
         #expect(WatchlistClock.milliseconds(WatchlistClock.string(atTheEnd.changedAt)) == atTheEnd.changedAt, "the wire carries it")
     }
 
+    @Test("a feed event at or before the position the last list was read at is in that list already: passed over, whatever its time; one after it is applied")
+    func eventsTheListHolds() async throws {
+        let store = try makeStore()
+        try await store.replaceWatchlist([WatchlistItem(movieID: 1, note: "listed", changedAt: 1_000)], removals: [:], entityTag: nil, api: api, feedPosition: 50)
+        let stale = WatchlistItem(movieID: 2, note: "added, then removed before the list was read", changedAt: 9_000)
+        #expect(try await !store.applyLiveUpdate(.watchlist(stale, removed: false, cursor: "40"), api: api))
+        #expect(try await !store.applyLiveUpdate(.watchlist(stale, removed: false, cursor: "50"), api: api))
+        #expect(try await store.watchlist(api: api).lines.map(\.movieID) == [1])
+        let later = WatchlistItem(movieID: 3, note: "after the list", changedAt: 2_000)
+        #expect(try await store.applyLiveUpdate(.watchlist(later, removed: false, cursor: "51"), api: api))
+        #expect(try await store.watchlist(api: api).lines.map(\.movieID).sorted() == [1, 3])
+    }
+
     @Test("an API removed with no watchlist left takes its live cursor and its removals with it: the API given its id next inherits neither")
     func removedAPILeavesNothing() async throws {
         let store = try makeStore()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Movies
 import Networking
 
@@ -16,7 +17,9 @@ public final class APIWatchlistService: WatchlistService {
         case let .modified(response):
             let watchlist = try request.decode(response.body)
             do throws(APIWatchlistError) {
-                return .modified(try watchlist.snapshot(), APIMovieService.freshness(of: response))
+                var snapshot = try watchlist.snapshot()
+                snapshot.feedPosition = response.headerFields[.feedPosition].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+                return .modified(snapshot, APIMovieService.freshness(of: response))
             } catch {
                 throw .cannotDecode(path: "/api/watchlist", reason: "a watchlist entry's changedAt is not an RFC 3339 time")
             }
@@ -48,4 +51,9 @@ public final class APIWatchlistService: WatchlistService {
         if case let .status(code, _) = failure { return [404, 405, 501].contains(code) }
         return false
     }
+}
+
+extension HTTPField.Name {
+    /// The live feed's position a watchlist was read at (`GET /api/watchlist`).
+    static let feedPosition = HTTPField.Name("Feed-Position")!
 }

@@ -8,10 +8,25 @@ public protocol WatchlistStorage: Sendable {
     /// first: a removal's time is what a device needs to tell a later change from an earlier one.
     func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry]
 
+    /// ``watchlistEntries(owner:)`` with the feed log's last sequence, read at one moment: the
+    /// list holds every change of the events up to it, and none of those after.
+    func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead
+
     /// Applies `write` as ``WatchlistPlan`` decides, in one transaction (its answer kept under its
     /// key with it), and returns the answer: of concurrent writes with the same key or change
     /// ids, on any instance, each change is applied once.
     func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer
+}
+
+/// A watchlist as read, and the feed position it was read at.
+public struct WatchlistRead: Sendable, Hashable {
+    public var entries: [WatchlistEntry]
+    public var feedPosition: Int64
+
+    public init(entries: [WatchlistEntry], feedPosition: Int64) {
+        self.entries = entries
+        self.feedPosition = feedPosition
+    }
 }
 
 /// The server's log of the changes a watchlist received, each once, in the order they were

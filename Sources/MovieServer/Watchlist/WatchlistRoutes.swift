@@ -31,12 +31,15 @@ struct WatchlistRoutes: Sendable {
         let router = api.group("watchlist").add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingWatchlistToken))
         router.get("") { request, context in
             let owner = try await owner(context).owner
-            let entries: [WatchlistEntry], titles: [Int: MovieTitle]
+            let list: WatchlistRead, titles: [Int: MovieTitle]
             do throws(StorageError) {
-                entries = try await storage.watchlistEntries(owner: owner)
-                titles = try await catalogue.titles(ofMovies: entries.filter { !$0.removed }.map(\.movieID))
+                list = try await storage.watchlistRead(owner: owner)
+                titles = try await catalogue.titles(ofMovies: list.entries.filter { !$0.removed }.map(\.movieID))
             } catch { throw ErrorAnswer.storageUnavailable(error) }
-            return caching.response(for: CacheableBody(json: WatchlistJSON.list(entries, titles: titles)), to: request)
+            // The position goes in a header, not the body: the body's tag changes only with the list.
+            var response = caching.response(for: CacheableBody(json: WatchlistJSON.list(list.entries, titles: titles)), to: request)
+            response.headers[.feedPosition] = String(list.feedPosition)
+            return response
         }
         for (method, action) in [(HTTPRequest.Method.put, WatchlistChangeRecord.Action.add), (.delete, .remove)] {
             router.on(":id", method: method) { (request: Request, context: Context) -> Response in
@@ -83,4 +86,6 @@ struct WatchlistRoutes: Sendable {
 
 extension HTTPField.Name {
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    /// The feed position a list was read at: it holds every change of the events up to it.
+    static let feedPosition = HTTPField.Name("Feed-Position")!
 }

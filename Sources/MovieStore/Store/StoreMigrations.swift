@@ -19,6 +19,7 @@ enum StoreMigrations {
         migrator.registerMigration("v12: titles as people say them, and an index of the titles' words", migrate: indexTitleWords)
         migrator.registerMigration("v13: when each movie left a known watchlist", migrate: addWatchlistRemovals)
         migrator.registerMigration("v14: nothing kept under the id of an API removed", migrate: removeAPILeftovers)
+        migrator.registerMigration("v15: the live feed's position each list was read at", migrate: addListFeedPosition)
         return migrator
     }
 

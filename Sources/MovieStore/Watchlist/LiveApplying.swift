@@ -3,7 +3,8 @@ import Movies
 
 /// Applies the live feed's updates to a watchlist scope, in the caller's transaction, each at
 /// most once: an update whose sequence is not past the scope's cursor is a replay and changes
-/// nothing. A change older than what the store knows of its movie (its entry, or when it left the
+/// nothing, and so is one the last list taken already holds (its sequence is not past the feed
+/// position that list was read at). A change older than what the store knows of its movie (its entry, or when it left the
 /// list) is passed over too: a replayed addition does not bring back a movie removed since.
 enum LiveApplying {
     /// Whether `update` changed the known list.
@@ -17,6 +18,9 @@ enum LiveApplying {
             ON CONFLICT (apiId) DO UPDATE SET sequence = excluded.sequence
             """, arguments: [apiID, sequence])
         guard case let .watchlist(item, removed, _) = update else { return false }
+        if let listed = try Int64.fetchOne(db, sql: "SELECT feedPosition FROM watchlistState WHERE apiId = ?", arguments: [apiID]), sequence <= listed {
+            return false
+        }
         let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": item.movieID])
         if let known, known.changedAt > item.changedAt { return false }
         if let removedAt = try WatchlistRemovals.at(item.movieID, apiID: apiID, in: db), removedAt > item.changedAt { return false }

@@ -41,13 +41,16 @@ extension MovieStore {
     /// `removals` (when the server sent them) the known times its removed movies left it.
     /// `askedAtLogPosition` is where the change log stood when the list was asked for: a movie the
     /// list does not name but the log noted after it is kept (the list may have been read before
-    /// it was committed).
+    /// it was committed). `feedPosition` is the live feed's position the server read the list at:
+    /// a feed event up to it is in the list already, and is passed over when it arrives.
     public func replaceWatchlist(
         _ items: [WatchlistItem], removals: [Int: Int64]? = nil, entityTag: String?, api: APIKey, pulledAt: Date = Date(),
-        askedAtLogPosition: Int64? = nil
+        askedAtLogPosition: Int64? = nil, feedPosition: Int64? = nil
     ) async throws(StoreError) {
         try await write { db in
-            try WatchlistStoring.replace(items, removals: removals, entityTag: entityTag, api: api, at: pulledAt, askedAt: askedAtLogPosition, in: db)
+            try WatchlistStoring.replace(
+                items, removals: removals, entityTag: entityTag, feedPosition: feedPosition, api: api, at: pulledAt, askedAt: askedAtLogPosition, in: db
+            )
         }
     }
 

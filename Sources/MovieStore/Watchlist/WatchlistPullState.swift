@@ -11,6 +11,9 @@ struct WatchlistPullState: Codable, FetchableRecord, PersistableRecord {
     /// Seconds since 1970.
     var pulledAt: Double?
     var serverHasNone: Bool
+    /// The live feed's position the last list taken was read at: the feed's watchlist events up
+    /// to it are in that list already.
+    var feedPosition: Int64?
 
     enum Columns {
         static let apiId = Column(CodingKeys.apiId)

@@ -75,14 +75,17 @@ enum WatchlistStoring {
 
     /// Takes in the server's list: merged movie by movie when the server sent its removals
     /// (``WatchlistMerging``), else taken as it is.
-    static func replace(_ items: [WatchlistItem], removals: [Int: Int64]?, entityTag: String?, api: String, at date: Date, askedAt position: Int64?, in db: Database) throws {
+    static func replace(
+        _ items: [WatchlistItem], removals: [Int: Int64]?, entityTag: String?, feedPosition: Int64?, api: String, at date: Date, askedAt position: Int64?,
+        in db: Database
+    ) throws {
         let apiID = try StoredAPI.id(making: api, in: db)
         if let removals {
             try WatchlistMerging.merge(items, removals: removals, apiID: apiID, at: date, askedAt: position, in: db)
         } else {
             try takeAsItIs(items, apiID: apiID, at: date, in: db)
         }
-        try WatchlistPullState(apiId: apiID, entityTag: entityTag, pulledAt: date.timeIntervalSince1970, serverHasNone: false).save(db)
+        try WatchlistPullState(apiId: apiID, entityTag: entityTag, pulledAt: date.timeIntervalSince1970, serverHasNone: false, feedPosition: feedPosition).save(db)
     }
 
     /// The list of a server that does not send its removals: what it lists is the list.

@@ -72,7 +72,8 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
         case let .modified(snapshot, freshness):
             try await storeCall { () async throws(StoreError) in
                 try await store.replaceWatchlist(
-                    snapshot.items, removals: snapshot.removals, entityTag: freshness.entityTag, api: api, askedAtLogPosition: asked
+                    snapshot.items, removals: snapshot.removals, entityTag: freshness.entityTag, api: api, askedAtLogPosition: asked,
+                    feedPosition: snapshot.feedPosition
                 )
             }
         case .notModified:

@@ -7,9 +7,13 @@ public struct WatchlistSnapshot: Sendable, Hashable {
     /// When each removed movie left the list, in milliseconds since 1970; `nil` from a server that
     /// does not send its removals.
     public var removals: [Int: Int64]?
+    /// The live feed's position the list was read at: it holds every change of the feed's events
+    /// up to it. `nil` from a server that does not say.
+    public var feedPosition: Int64?
 
-    public init(items: [WatchlistItem], removals: [Int: Int64]? = nil) {
+    public init(items: [WatchlistItem], removals: [Int: Int64]? = nil, feedPosition: Int64? = nil) {
         self.items = items
         self.removals = removals
+        self.feedPosition = feedPosition
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MarqueeTestSupport
+import MovieContract
 import MovieServer
 import MovieServerDatabases
 import Movies
@@ -123,6 +124,58 @@ extension ServerDatabaseTests {
                     #expect(results?.last?["changedAt"] as? String == "2026-01-01T14:00:00.001Z", "ordered a millisecond after the change it beat, so no two versions share a time")
                     let entry = (try await owner.list().json?["entries"] as? [[String: Any]])?.first { $0["movieId"] as? Int == 4 }
                     #expect(entry?["changedAt"] as? String == "2026-01-01T14:00:00.001Z" && entry?["note"] as? String == "from b")
+                }
+            }
+        }
+
+        @Test("a list names the feed position it was read at: read while 30 writes land, each list is exactly what the owner's events up to its position make, and the header carries it with a 304 too", arguments: Backend.allCases)
+        func listNamesItsPosition(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                let movies = try Catalog.reference().movies.map(\.id)
+                let reads = try await withThrowingTaskGroup(of: WatchlistRead?.self) { group in
+                    for n in 0..<30 {
+                        group.addTask {
+                            let change = WatchlistChangeRecord(
+                                id: "p\(n)", movieID: movies[n % movies.count], action: n % 4 == 3 ? .remove : .add, note: n % 4 == 3 ? "" : "n\(n)",
+                                changedAt: 1_800_000_000_000 + Int64(n), device: "d"
+                            )
+                            let write = WatchlistWrite(owner: "o", key: "p\(n)", request: "PUT", body: Data("\(n)".utf8), changes: [change], shape: .single)
+                            _ = try await storage.applyWatchlist(write, now: Date())
+                            return nil
+                        }
+                        group.addTask { try await storage.watchlistRead(owner: "o") }
+                    }
+                    return try await group.reduce(into: [WatchlistRead]()) { if let read = $1 { $0.append(read) } }
+                }
+                let events = try await storage.events(after: 0, for: .reader(owner: "o"), limit: 1_000).filter { $0.kind == .watchlist }
+                for read in reads {
+                    var replayed: [Int: String] = [:]
+                    for event in events where event.sequence <= read.feedPosition {
+                        let change = try JSONDecoder().decode(FeedWire.WatchlistChange.self, from: Data(event.data.utf8))
+                        replayed[change.movieId] = "\(change.note) \(change.changedAt) \(change.removed)"
+                    }
+                    let listed = Dictionary(uniqueKeysWithValues: read.entries.map {
+                        ($0.movieID, "\($0.note) \(WatchlistClock.string($0.version.changedAt)) \($0.removed)")
+                    })
+                    #expect(listed == replayed, "the list read at \(read.feedPosition) is what the events up to it make")
+                }
+                let last = try await storage.watchlistRead(owner: "o")
+                #expect(last.feedPosition == (try await storage.eventLogBounds()).latest)
+
+                try await withServerClient(auth: Self.auth, storage: storage) { client in
+                    let owner = try await Watchlister(client, token: try await Self.token(client, "marquee-dev", "marquee-dev-secret"))
+                    #expect(try await owner.put(movies[0], key: "h", "").status == 200)
+                    let first = try await owner.list()
+                    let position = try #require(first.headers.first { $0.0.lowercased() == "feed-position" }.flatMap { Int64($0.1) })
+                    #expect(position == (try await storage.eventLogBounds()).latest)
+                    let tag = try #require(first.headers.first { $0.0.lowercased() == "etag" }?.1)
+                    _ = try await storage.applyWatchlist(WatchlistWrite(
+                        owner: "someone else", key: "x", request: "PUT", body: Data("x".utf8),
+                        changes: [WatchlistChangeRecord(id: "x", movieID: movies[1], action: .add, note: "", changedAt: 1, device: "d")], shape: .single
+                    ), now: Date())
+                    let confirmed = try await owner.list(ifNoneMatch: tag)
+                    #expect(confirmed.status == 304, "another person's change does not change this list's tag")
+                    #expect(confirmed.headers.first { $0.0.lowercased() == "feed-position" }.flatMap { Int64($0.1) } == position + 1)
                 }
             }
         }

@@ -6,6 +6,10 @@ extension MemoryStorage: WatchlistStorage {
         watchlists.list(owner: owner)
     }
 
+    public func watchlistRead(owner: String) -> WatchlistRead {
+        watchlists.read(owner: owner, feed: feed)
+    }
+
     /// The entries of `owner`'s watchlist (not its tombstones), the newest change first.
     public func watchlist(owner: String) -> [WatchlistEntry] {
         watchlistEntries(owner: owner).filter { !$0.removed }

@@ -19,6 +19,13 @@ final class MemoryWatchlists: Sendable {
         return WatchlistEntry.newestFirst(entries)
     }
 
+    /// The list, and the feed's last sequence, under the lock a write appends its events under.
+    func read(owner: String, feed: MemoryFeedLog) -> WatchlistRead {
+        owners.withLockedValue { owners in
+            WatchlistRead(entries: WatchlistEntry.newestFirst(owners[owner].map { Array($0.entries.values) } ?? []), feedPosition: feed.bounds.latest)
+        }
+    }
+
     func apply(_ write: WatchlistWrite, now: Date, feed: MemoryFeedLog, knownMovies: (Set<Int>) -> Set<Int>) -> WatchlistAnswer {
         let movies = Set(write.changes.map(\.movieID))
         let known = knownMovies(movies)
