@@ -265,6 +265,8 @@ let package = Package(
                 "MovieServer", "MovieContract", "MovieServerDatabases", "SearchPlanning", "MarqueeTestSupport", "ServerTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

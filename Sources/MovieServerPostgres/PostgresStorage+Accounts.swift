@@ -2,7 +2,7 @@ import Foundation
 import MovieServer
 import PostgresNIO
 
-extension PostgresStorage: AccountStorage {
+extension PostgresStorage: AccountStorage, SignInStorage {
     public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
         try await run { client in
             let rows = try await client.allRows(

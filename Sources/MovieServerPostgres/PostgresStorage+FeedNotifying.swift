@@ -7,7 +7,7 @@ extension PostgresStorage {
     /// after it is lost; `wake` is also called after each reconnection, for what was missed.
     public func onFeedNotification(_ wake: @escaping @Sendable () -> Void) -> Bool {
         let location = location, timeout = connectTimeout, logger = logger
-        let description = DatabaseLocation.postgres(location).description
+        let description = location.description
         let task = Task {
             while !Task.isCancelled {
                 do {

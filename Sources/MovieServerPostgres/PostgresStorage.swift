@@ -12,7 +12,7 @@ import SearchPlanning
 /// Server storage in PostgreSQL (through postgres-nio's connection pool): one catalog and one
 /// set of refresh tokens shared by every instance of the server that names the same database.
 public final class PostgresStorage: CatalogImporting, Sendable {
-    public let location: DatabaseLocation.PostgresLocation
+    public let location: PostgresLocation
     let client: PostgresClient
     private let runTask: Task<Void, Never>
     let logger: Logger
@@ -29,7 +29,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
     public convenience init(
-        location: DatabaseLocation.PostgresLocation,
+        location: PostgresLocation,
         maximumConnections: Int = 20,
         connectTimeout: Duration = .seconds(10),
         queryTimeout: Duration = .seconds(5),
@@ -44,7 +44,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// As ``init(location:maximumConnections:connectTimeout:queryTimeout:logger:)``, with each
     /// relevance of a search read one way (``TierReading``), for the tests.
     package init(
-        location: DatabaseLocation.PostgresLocation,
+        location: PostgresLocation,
         maximumConnections: Int,
         connectTimeout: Duration,
         queryTimeout: Duration,
@@ -65,7 +65,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: PostgresSearchIndexSnapshots.store(for: client, logger: logger)) {
             try await PostgresSearchEntries.read(client, logger: logger)
         }
-        let description = DatabaseLocation.postgres(location).description
+        let description = location.description
         do {
             try await Self.checkConnection(to: location, within: connectTimeout, description: description, logger: logger)
             try await PostgresSchema.migrate(client, location: description, idleLimit: max(queryTimeout, Self.migrationIdleLimit), logger: logger)
@@ -77,7 +77,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     /// How the pool reaches `location`.
     private static func poolConfiguration(
-        for location: DatabaseLocation.PostgresLocation, maximumConnections: Int, connectTimeout: Duration
+        for location: PostgresLocation, maximumConnections: Int, connectTimeout: Duration
     ) -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         let tls: PostgresClient.Configuration.TLS =
@@ -105,11 +105,11 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     /// Brings the database at `location` to the migration step `last` and no further, as an
     /// older Marquee left it: for the tests of the steps after it.
-    package static func migrate(_ location: DatabaseLocation.PostgresLocation, through last: String, logger: Logger) async throws(StorageError) {
+    package static func migrate(_ location: PostgresLocation, through last: String, logger: Logger) async throws(StorageError) {
         let client = PostgresClient(configuration: poolConfiguration(for: location, maximumConnections: 1, connectTimeout: .seconds(10)), backgroundLogger: logger)
         let running = Task { await client.run() }
         defer { running.cancel() }
-        try await PostgresSchema.migrate(client, location: DatabaseLocation.postgres(location).description, idleLimit: .seconds(60), logger: logger, through: last)
+        try await PostgresSchema.migrate(client, location: location.description, idleLimit: .seconds(60), logger: logger, through: last)
     }
 
     /// How long a migration may go without an answer from the database before it is given up:
@@ -119,7 +119,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     let watchlistPurge = WatchlistPurgeSchedule()
 
-    public var summary: String { DatabaseLocation.postgres(location).description }
+    public var summary: String { location.description }
 
     public func checkHealth() async throws(StorageError) {
         try await run("healthCheck") { client in try await client.query("SELECT 1", logger: self.logger) }
@@ -232,7 +232,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// Opens one connection outside the pool and closes it: the pool retries a failed connection
     /// quietly, and a wrong database name or password must be said at once.
     private static func checkConnection(
-        to location: DatabaseLocation.PostgresLocation, within timeout: Duration, description: String, logger: Logger
+        to location: PostgresLocation, within timeout: Duration, description: String, logger: Logger
     ) async throws(StorageError) {
         let configuration = try connectionConfiguration(for: location, within: timeout, description: description)
         do {
@@ -245,7 +245,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     /// How one connection of its own (not the pool's) reaches `location`.
     static func connectionConfiguration(
-        for location: DatabaseLocation.PostgresLocation, within timeout: Duration, description: String
+        for location: PostgresLocation, within timeout: Duration, description: String
     ) throws(StorageError) -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration =
             if let folder = location.socketFolder {

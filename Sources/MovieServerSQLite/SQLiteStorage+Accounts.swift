@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import MovieServer
 
-extension SQLiteStorage: AccountStorage {
+extension SQLiteStorage: AccountStorage, SignInStorage {
     public func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool {
         try await write { db in
             try db.execute(

@@ -8,7 +8,7 @@ import Testing
 struct CatalogueVersionRecheckTests {
     @Test("over at least four and a half seconds of requests, the version is asked about once a second: not more, not less")
     func onceASecond() async throws {
-        let storage = try InstrumentedStorage()
+        let storage = MemoryStorage(catalog: try Catalog.reference(), probes: MemoryStorageProbes(catalogueMayChange: true))
         try await withServerClient(storage: storage) { client in
             let started = ContinuousClock.now
             var requests = 0
@@ -18,7 +18,7 @@ struct CatalogueVersionRecheckTests {
                 requests += 1
             }
             let elapsed = (ContinuousClock.now - started) / .seconds(1)
-            let asks = storage.versionAsks
+            let asks = storage.catalogueVersionAsks
             // Requests that go on for 4.5 s or more ask at 0 s, again after 1 s, and again after 2 s
             // at the latest, with a second to spare for a request held up by a busy machine;
             // never more than once a second.

@@ -1,13 +1,15 @@
 import Foundation
 import MarqueeTestSupport
 import MovieServer
+import MovieServerDatabases
+import MovieServerPostgres
 import Testing
 
 /// `--database` and `MARQUEE_DATABASE_URL` as libpq users expect: the password from the URL,
 /// `PGPASSWORD` or the password file, and nothing Marquee does not understand silently ignored.
 @Suite("Database locations")
 struct DatabaseLocationTests {
-    static func postgres(_ text: String, _ environment: [String: String] = [:]) throws -> DatabaseLocation.PostgresLocation? {
+    static func postgres(_ text: String, _ environment: [String: String] = [:]) throws -> PostgresLocation? {
         guard case let .postgres(location) = try DatabaseLocation(parsing: text, environment: environment) else { return nil }
         return location
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import MovieServer
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct ReadinessTimeoutTests {
     @Test("a database slower than the default second is unavailable; with a longer timeout the server is ready")
     func waitsAsLongAsTold() async throws {
-        let storage = try InstrumentedStorage(healthDelay: .milliseconds(1_500))
+        let storage = MemoryStorage(catalog: try Catalog.reference(), probes: MemoryStorageProbes(healthDelay: .milliseconds(1_500), catalogueMayChange: true))
         try await withServerClient(storage: storage) { client in
             let ready = try await client.get("/health/ready", timeout: 30)
             #expect(ready.status == 503)

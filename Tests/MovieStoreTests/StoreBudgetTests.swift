@@ -272,18 +272,12 @@ struct StoreBudgetTests {
         }
     }
 
-    /// The id of a process that ran and ended.
-    /// Spawned with `posix_spawn`, not Foundation's `Process`, which on Linux opens loopback UDP
-    /// sockets for its run loop (and a unit suite opens none: `scripts/unit-tests --prove-offline`).
+    /// The id of no process: one past the largest the kernel gives (`/proc/sys/kernel/pid_max`),
+    /// so that no process can hold it, found without starting one (a unit suite starts none).
     static func endedProcess() throws -> Int32 {
-        var pid: pid_t = 0
-        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-        defer { arguments.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/true", nil, nil, arguments, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        return pid
+        let text = try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)
+        let largest = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return largest + 1
     }
 }
 

@@ -54,11 +54,7 @@ struct MovieRoutes: Sendable {
     static func answer(
         _ key: CacheKey, cache: ResponseCache, compute: () async throws(StorageError) -> ResponseCache.Answer
     ) async throws(ErrorAnswer) -> ResponseCache.Answer {
-        do throws(StorageError) {
-            return try await cache.answer(key, compute: compute)
-        } catch {
-            throw ErrorAnswer.storageUnavailable(error)
-        }
+        try await answering { () async throws(StorageError) in try await cache.answer(key, compute: compute) }
     }
 
     /// The response for a kept answer. A 404 is returned, not thrown: the bytes are the error

@@ -97,7 +97,7 @@ struct EventStreams: Sendable {
     /// Where a stream starts: after the client's cursor, or (`reset`) where the log stands.
     private func startingPoint(_ lastEventID: String?, owner: String?) async throws(ErrorAnswer) -> Start {
         let bounds: EventLogBounds
-        do throws(StorageError) { bounds = try await feed.storage.eventLogBounds() } catch { throw ErrorAnswer.storageUnavailable(error) }
+        bounds = try await answering { () async throws(StorageError) in try await feed.storage.eventLogBounds() }
         guard let text = lastEventID?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .fresh(bounds.latest) }
         guard let cursor = Int64(text), cursor >= bounds.prunedThrough, cursor <= bounds.latest else { return .reset(bounds.latest) }
         return .resume(cursor)

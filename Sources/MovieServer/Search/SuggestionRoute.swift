@@ -28,11 +28,7 @@ struct SuggestionRoute: Sendable {
         if words.isEmpty {
             answer = SuggestionWire.Answer(suggestion: nil)
         } else {
-            do throws(StorageError) {
-                answer = try await storage.suggestion(for: words, year: year, latestYear: latestYear())
-            } catch {
-                throw ErrorAnswer.storageUnavailable(error)
-            }
+            answer = try await answering { () async throws(StorageError) in try await storage.suggestion(for: words, year: year, latestYear: latestYear()) }
         }
         return Response(
             status: .ok,

@@ -187,7 +187,10 @@ public struct MovieServer: Sendable {
         }
     }
 
-    private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
+    /// The router as served, with its middleware and every route: what a request that reaches the
+    /// router meets (the connection's guard, the event loop's kept answers and the event streams
+    /// come before it). Tests drive it in process (HummingbirdTesting's `.router`).
+    func makeRouter() throws -> Router<RoutedRequestContext> {
         let templates = try PageTemplates()
         let listing = try routeListing(templates: templates)
         let router = Router(context: RoutedRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -199,6 +202,11 @@ public struct MovieServer: Sendable {
             errors: JSONErrorAnswers(routes: RouteTable(listing)), metrics: metrics, timeout: configuration.queryTimeout
         ))
         try registerRoutes(on: router, templates: templates)
+        return router
+    }
+
+    private func makeApplication(onListening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
+        let router = try makeRouter()
         let cachedAnswers = configuration.answersOnEventLoop ? CachedAnswers(
             cache: responseCache, check: configuration.auth.requiresToken ? AccessTokenCheck(tokens: tokens) : nil,
             caching: caching, serverName: Self.serverName, metrics: metrics, leavesTraced: configuration.tracesRequests

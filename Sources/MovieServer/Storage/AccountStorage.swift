@@ -1,7 +1,7 @@
 import Foundation
 
-/// The people who may sign in, and each device they signed in on: what the device flow, the
-/// sign-in page, `marquee accounts` and `/api/account/sessions` read and write.
+/// The people who may sign in: what the sign-in page and `marquee accounts` read and write, and
+/// what the device flow checks. Each device they signed in on is ``SignInStorage``'s.
 public protocol AccountStorage: Sendable {
     /// Adds `account`; `false` when the name is taken.
     func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool
@@ -24,23 +24,6 @@ public protocol AccountStorage: Sendable {
     /// log, its sign-ins and their refresh tokens, and its device approvals not yet redeemed, in
     /// one step; `false` when there is no such account.
     func removeAccount(named name: String) async throws(StorageError) -> Bool
-
-    /// Records a device signed in to an account; `false` (and nothing saved) when no account has
-    /// the sign-in's name and account id any more (removed, or removed and made again).
-    func saveSignIn(_ signIn: StoredSignIn) async throws(StorageError) -> Bool
-
-    /// The sign-in with this id, if it has not ended.
-    func signIn(id: String) async throws(StorageError) -> StoredSignIn?
-
-    /// The account's sign-ins, the most recently used first.
-    func signIns(ofAccount name: String) async throws(StorageError) -> [StoredSignIn]
-
-    /// Notes that the sign-in was used at `date`.
-    func touchSignIn(id: String, at date: Date) async throws(StorageError)
-
-    /// Ends the account's sign-in `id`, or all of them when `id` is nil, with their refresh
-    /// tokens; returns how many ended.
-    func endSignIns(ofAccount name: String, id: String?) async throws(StorageError) -> Int
 
     /// Gives the watchlist of `owner` (a list kept before accounts, under a client id) to the
     /// account's list: per movie the later change wins, and `owner`'s list is then empty.

@@ -31,11 +31,8 @@ struct WatchlistRoutes: Sendable {
         let router = api.group("watchlist").add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingWatchlistToken))
         router.get("") { request, context in
             let owner = try await owner(context).owner
-            let list: WatchlistRead, titles: [Int: MovieTitle]
-            do throws(StorageError) {
-                list = try await storage.watchlistRead(owner: owner)
-                titles = try await catalogue.titles(ofMovies: list.entries.filter { !$0.removed }.map(\.movieID))
-            } catch { throw ErrorAnswer.storageUnavailable(error) }
+            let list = try await answering { () async throws(StorageError) in try await storage.watchlistRead(owner: owner) }
+            let titles = try await answering { () async throws(StorageError) in try await catalogue.titles(ofMovies: list.entries.filter { !$0.removed }.map(\.movieID)) }
             // The position goes in a header, not the body: the body's tag changes only with the list.
             var response = caching.response(for: CacheableBody(json: WatchlistJSON.list(list.entries, titles: titles)), to: request)
             response.headers[.feedPosition] = String(list.feedPosition)
@@ -73,7 +70,7 @@ struct WatchlistRoutes: Sendable {
 
     private func apply(_ write: WatchlistWrite) async throws -> Response {
         let answer: WatchlistAnswer
-        do throws(StorageError) { answer = try await storage.applyWatchlist(write, now: Date()) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        answer = try await answering { () async throws(StorageError) in try await storage.applyWatchlist(write, now: Date()) }
         guard answer != .accountRemoved else { throw ErrorAnswer.accountRemoved }
         written()
         return Response(

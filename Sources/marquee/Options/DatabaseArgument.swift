@@ -1,5 +1,6 @@
 import Foundation
 import MovieServer
+import MovieServerDatabases
 
 /// Where the server commands find their database when `--database` is not given.
 enum DatabaseArgument {

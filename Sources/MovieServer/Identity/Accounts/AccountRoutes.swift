@@ -12,7 +12,7 @@ import HummingbirdAuth
 ///
 /// An application's token (client credentials, no person) is a 403: it has no account.
 struct AccountRoutes: Sendable {
-    let storage: any AccountStorage
+    let storage: any SignInStorage
     let check: AccessTokenCheck
 
     func register<Context: AuthRequestContext<AccessTokenIdentity>>(on api: some RouterMethods<Context>) {
@@ -20,21 +20,21 @@ struct AccountRoutes: Sendable {
         router.get("sessions") { _, context in
             let (account, current) = try await person(context)
             let signIns: [StoredSignIn]
-            do throws(StorageError) { signIns = try await storage.signIns(ofAccount: account) } catch { throw ErrorAnswer.storageUnavailable(error) }
+            signIns = try await answering { () async throws(StorageError) in try await storage.signIns(ofAccount: account) }
             return try Self.json(SessionList(account: account, sessions: signIns.map { SessionList.Session($0, current: current) }))
         }
         router.delete("sessions/:id") { _, context in
             let (account, _) = try await person(context)
             let id = try context.parameters.require("id")
             let ended: Int
-            do throws(StorageError) { ended = try await storage.endSignIns(ofAccount: account, id: id) } catch { throw ErrorAnswer.storageUnavailable(error) }
+            ended = try await answering { () async throws(StorageError) in try await storage.endSignIns(ofAccount: account, id: id) }
             guard ended == 1 else { throw ErrorAnswer(.notFound, code: "not_found", message: "This account has no session \(id).") }
             return Response(status: .noContent)
         }
         router.delete("sessions") { _, context in
             let (account, _) = try await person(context)
             let ended: Int
-            do throws(StorageError) { ended = try await storage.endSignIns(ofAccount: account, id: nil) } catch { throw ErrorAnswer.storageUnavailable(error) }
+            ended = try await answering { () async throws(StorageError) in try await storage.endSignIns(ofAccount: account, id: nil) }
             return try Self.json(["ended": ended])
         }
     }

@@ -11,26 +11,24 @@ import NIOConcurrencyHelpers
 /// replaces the token (rotation), and a token redeemed a second time, by anyone, ends the
 /// sign-in and with it every token of its chain (RFC 9700 §4.14.2), on every instance.
 struct RefreshTokens: Sendable {
-    let storage: any TokenStorage & AccountStorage
+    let storage: any TokenStorage & SignInStorage
     private let issuedSincePurge = NIOLockedValueBox(0)
     private static let purgeInterval = 1024
 
-    init(storage: any TokenStorage & AccountStorage) {
+    init(storage: any TokenStorage & SignInStorage) {
         self.storage = storage
     }
 
     /// A new random token for `client` (continuing `signIn`'s chain, for a person), valid until `expiresAt`.
     func issue(for client: ClientCredentials, signIn: StoredSignIn?, expiresAt: Date, now: Date) async throws(ErrorAnswer) -> String {
         let token = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncoded
-        do {
+        try await answering { () async throws(StorageError) in
             if issuedSincePurge.withLockedValue({ count in count += 1; return count % Self.purgeInterval == 0 }) {
                 try await storage.removeRefreshTokens(expiredBefore: now)
             }
             try await storage.saveRefreshToken(StoredRefreshToken(
                 hash: Self.hash(token, boundTo: client), clientID: client.id, expiresAt: expiresAt, signInID: signIn?.id
             ))
-        } catch {
-            throw .storageUnavailable(error)
         }
         return token
     }
@@ -39,7 +37,7 @@ struct RefreshTokens: Sendable {
     /// `.person` with the sign-in for a person's; nil when it is unknown, expired, used before
     /// (which ends its sign-in) or its sign-in has ended. A token found is used up either way.
     func consume(_ token: String, presentedBy client: ClientCredentials, now: Date) async throws(ErrorAnswer) -> RefreshedChain? {
-        do {
+        try await answering { () async throws(StorageError) -> RefreshedChain? in
             switch try await storage.redeemRefreshToken(hash: Self.hash(token, boundTo: client)) {
             case .unknown:
                 return nil
@@ -55,21 +53,17 @@ struct RefreshTokens: Sendable {
                 try await storage.touchSignIn(id: id, at: now)
                 return .person(signIn)
             }
-        } catch {
-            throw .storageUnavailable(error)
         }
     }
 
     /// Ends what `token` belongs to, if `client` holds it: a person's whole sign-in, or the one
     /// token of a client's chain (RFC 7009 §2.1). Unknown tokens are ignored.
     func revoke(_ token: String, presentedBy client: ClientCredentials) async throws(ErrorAnswer) {
-        do {
+        try await answering { () async throws(StorageError) in
             guard let stored = try await storage.revokeRefreshToken(hash: Self.hash(token, boundTo: client)),
                   let id = stored.signInID, let signIn = try await storage.signIn(id: id)
             else { return }
             _ = try await storage.endSignIns(ofAccount: signIn.account, id: id)
-        } catch {
-            throw .storageUnavailable(error)
         }
     }
 

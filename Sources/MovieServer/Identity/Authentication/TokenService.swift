@@ -17,13 +17,13 @@ public final class TokenService: Sendable {
     private let refreshTokens: RefreshTokens
     /// The device authorizations (RFC 8628) the token endpoint redeems.
     let deviceFlow: DeviceFlow
-    let storage: any TokenStorage & AccountStorage & DeviceAuthorizationStorage
+    let storage: any TokenStorage & AccountStorage & SignInStorage & DeviceAuthorizationStorage
     private let metrics: ServerMetrics?
     private let verified = VerifiedAccessTokens()
 
     public init(
         configuration: AuthConfiguration,
-        storage: any TokenStorage & AccountStorage & DeviceAuthorizationStorage,
+        storage: any TokenStorage & AccountStorage & SignInStorage & DeviceAuthorizationStorage,
         metrics: ServerMetrics? = nil
     ) async {
         self.configuration = configuration
@@ -88,7 +88,7 @@ public final class TokenService: Sendable {
     func confirmSignedIn(_ identity: AccessTokenIdentity) async throws(ErrorAnswer) -> StoredSignIn? {
         guard let id = identity.signInID else { return nil }
         let signIn: StoredSignIn?
-        do { signIn = try await storage.signIn(id: id) } catch { throw .storageUnavailable(error) }
+        signIn = try await answering { () async throws(StorageError) in try await storage.signIn(id: id) }
         guard let signIn, signIn.account == identity.subject else {
             throw .invalidToken("The sign-in this token belongs to has ended; sign in again.")
         }

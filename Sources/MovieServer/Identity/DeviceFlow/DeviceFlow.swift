@@ -5,7 +5,7 @@ import Foundation
 /// approves it on the sign-in page, and the device's polls of the token endpoint get the
 /// person's tokens once. Only a SHA-256 of the device code is stored.
 struct DeviceFlow: Sendable {
-    let storage: any DeviceAuthorizationStorage & AccountStorage
+    let storage: any DeviceAuthorizationStorage & AccountStorage & SignInStorage
     let configuration: AuthConfiguration
 
     /// How much a poll that came too soon adds to the device's interval (RFC 8628 §3.5).
@@ -25,7 +25,7 @@ struct DeviceFlow: Sendable {
                 expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), interval: configuration.devicePollInterval
             )
             let saved: Bool
-            do { saved = try await storage.saveDeviceAuthorization(authorization) } catch { throw .storageUnavailable(error) }
+            saved = try await answering { () async throws(StorageError) in try await storage.saveDeviceAuthorization(authorization) }
             guard saved else { continue }
             return DeviceAuthorizationResponse(
                 device_code: deviceCode, user_code: userCode.description, verification_uri: verificationURI,
@@ -40,10 +40,8 @@ struct DeviceFlow: Sendable {
     /// RFC 8628 §3.5 error to send back.
     func redeem(_ deviceCode: String, presentedBy client: ClientCredentials, now: Date) async throws(ErrorAnswer) -> StoredSignIn {
         let before: StoredDeviceAuthorization?
-        do {
-            before = try await storage.pollDeviceAuthorization(deviceCodeHash: Self.hash(deviceCode), now: now, slowDownBy: Self.slowDownStep)
-        } catch {
-            throw .storageUnavailable(error)
+        before = try await answering { () async throws(StorageError) in
+            try await storage.pollDeviceAuthorization(deviceCodeHash: Self.hash(deviceCode), now: now, slowDownBy: Self.slowDownStep)
         }
         guard let before, before.clientID == client.id else {
             throw .tokenRequest(.badRequest, "invalid_grant", "The device code is unknown or was issued to another client.")
@@ -67,14 +65,14 @@ struct DeviceFlow: Sendable {
             // An account removed since the approval (or removed and made again) gets nothing.
             let gone = ErrorAnswer.tokenRequest(.badRequest, "access_denied", "The account that approved this device is gone.")
             let found: StoredAccount?
-            do { found = try await storage.account(named: account) } catch { throw .storageUnavailable(error) }
+            found = try await answering { () async throws(StorageError) in try await storage.account(named: account) }
             guard let found, found.id == before.accountID else { throw gone }
             let signIn = StoredSignIn(
                 id: UUID().uuidString.lowercased(), account: account, accountID: found.id, clientID: client.id,
                 deviceName: before.deviceName, createdAt: now, lastUsedAt: now
             )
             let saved: Bool
-            do { saved = try await storage.saveSignIn(signIn) } catch { throw .storageUnavailable(error) }
+            saved = try await answering { () async throws(StorageError) in try await storage.saveSignIn(signIn) }
             guard saved else { throw gone }
             return signIn
         }

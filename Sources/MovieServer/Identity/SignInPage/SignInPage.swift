@@ -25,7 +25,7 @@ struct SignInPage: Sendable {
     static let sessionsPerAccount = 10
 
     let accounts: Accounts
-    let storage: any AccountStorage & DeviceAuthorizationStorage
+    let storage: any AccountStorage & SignInStorage & DeviceAuthorizationStorage
     let configuration: AuthConfiguration
     let templates: PageTemplates
     let throttle: SignInThrottle
@@ -33,7 +33,7 @@ struct SignInPage: Sendable {
     private let visitors: PageVisitorSeal
 
     init(
-        accounts: Accounts, storage: any AccountStorage & DeviceAuthorizationStorage & AttemptStorage,
+        accounts: Accounts, storage: any AccountStorage & SignInStorage & DeviceAuthorizationStorage & AttemptStorage,
         configuration: AuthConfiguration, templates: PageTemplates, proxies: TrustedProxies
     ) {
         self.accounts = accounts
@@ -158,11 +158,10 @@ struct SignInPage: Sendable {
                 session.userCode = nil
                 Self.keep(session, in: context)
                 let pending = try await pendingAuthorization(code)
-                let decided: Bool
-                do throws(StorageError) {
-                    let approving = ApprovingAccount(name: session.account, id: session.accountID)
-                    decided = try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? approving : nil, now: configuration.now())
-                } catch { throw ErrorAnswer.storageUnavailable(error) }
+                let approving = ApprovingAccount(name: session.account, id: session.accountID)
+                let decided = try await answering { () async throws(StorageError) in
+                    try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? approving : nil, now: configuration.now())
+                }
                 guard decided, let pending else {
                     return render("done", status: .conflict, csrf: session.csrf, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
                 }
@@ -176,9 +175,7 @@ struct SignInPage: Sendable {
         page.post("sign-out") { request, context in
             try await handle(request, context) { _, visit in
                 if let session = visit.session {
-                    do throws(StorageError) { _ = try await storage.endSignIns(ofAccount: session.account, id: session.signInID) } catch {
-                        throw ErrorAnswer.storageUnavailable(error)
-                    }
+                    _ = try await answering { () async throws(StorageError) in try await storage.endSignIns(ofAccount: session.account, id: session.signInID) }
                 }
                 context.sessions.clearSession()
                 return Self.redirect()
@@ -243,7 +240,7 @@ struct SignInPage: Sendable {
     private func signedIn(_ context: RoutedRequestContext) async throws -> WebSession? {
         guard let session = context.sessions.session else { return nil }
         let signIn: StoredSignIn?
-        do throws(StorageError) { signIn = try await storage.signIn(id: session.signInID) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        signIn = try await answering { () async throws(StorageError) in try await storage.signIn(id: session.signInID) }
         guard let signIn, signIn.accountID == session.accountID, signIn.clientID == Self.clientID else {
             context.sessions.clearSession()
             return nil
@@ -269,7 +266,7 @@ struct SignInPage: Sendable {
 
     private func pendingAuthorization(_ userCode: String) async throws -> StoredDeviceAuthorization? {
         let found: StoredDeviceAuthorization?
-        do throws(StorageError) { found = try await storage.deviceAuthorization(userCode: userCode) } catch { throw ErrorAnswer.storageUnavailable(error) }
+        found = try await answering { () async throws(StorageError) in try await storage.deviceAuthorization(userCode: userCode) }
         guard let found, found.state == .pending, found.expiresAt > configuration.now() else { return nil }
         return found
     }
@@ -287,20 +284,16 @@ struct SignInPage: Sendable {
             id: UUID().uuidString.lowercased(), account: account.name, accountID: account.id, clientID: Self.clientID,
             deviceName: "the sign-in page in a web browser", createdAt: now, lastUsedAt: now
         )
-        do throws(StorageError) {
-            guard try await storage.saveSignIn(signIn) else {
-                return render("sign-in", status: .unauthorized, csrf: visit.csrf, ["message": "The account name or password is not right."])
-            }
+        guard try await answering({ () async throws(StorageError) in try await storage.saveSignIn(signIn) }) else {
+            return render("sign-in", status: .unauthorized, csrf: visit.csrf, ["message": "The account name or password is not right."])
+        }
+        try await answering { () async throws(StorageError) in
             let older = try await storage.signIns(ofAccount: account.name).filter { $0.clientID == Self.clientID }.dropFirst(Self.sessionsPerAccount)
             for ended in older { _ = try await storage.endSignIns(ofAccount: account.name, id: ended.id) }
-        } catch {
-            throw ErrorAnswer.storageUnavailable(error)
         }
         let prefill = visit.visitor?.code ?? visit.session?.prefillCode
         if let previous = visit.session {
-            do throws(StorageError) { _ = try await storage.endSignIns(ofAccount: previous.account, id: previous.signInID) } catch {
-                throw ErrorAnswer.storageUnavailable(error)
-            }
+            _ = try await answering { () async throws(StorageError) in try await storage.endSignIns(ofAccount: previous.account, id: previous.signInID) }
         }
         context.sessions.clearSession()
         context.sessions.createSession(WebSession(signIn: signIn, prefillCode: prefill), expiresIn: Self.sessionLifetime)

@@ -71,18 +71,16 @@ final class SignInThrottle: Sendable {
 
     /// Takes back an attempt that turned out right (the password was).
     func forgive(_ id: String) async throws(ErrorAnswer) {
-        do { try await storage.forgetAttempt(id: id) } catch { throw .storageUnavailable(error) }
+        try await answering { () async throws(StorageError) in try await storage.forgetAttempt(id: id) }
     }
 
     private func attempt(_ limits: [AttemptLimit], now: Date) async throws(ErrorAnswer) -> Outcome {
         let id = UUID().uuidString
         let since = now.addingTimeInterval(-Self.window)
-        do {
+        return try await answering { () async throws(StorageError) -> Outcome in
             if Int.random(in: 0..<Self.pruneEvery) == 0 { try await storage.pruneAttempts(before: since) }
             guard let oldest = try await storage.countAttempt(limits, id: id, now: now, since: since) else { return .counted(id: id) }
             return .wait(seconds: max(1, Int((oldest.timeIntervalSince(now) + Self.window).rounded(.up))))
-        } catch {
-            throw .storageUnavailable(error)
         }
     }
 

@@ -52,8 +52,4 @@ struct StoragePersistDriver: PersistDriver {
         let prefix = key.prefix { $0 != "." }
         return prefix + ".sha256:" + Data(SHA256.hash(data: Data(key.utf8))).base64URLEncoded
     }
-
-    private func answering<T>(_ body: () async throws(StorageError) -> T) async throws(ErrorAnswer) -> T {
-        do { return try await body() } catch { throw .storageUnavailable(error) }
-    }
 }

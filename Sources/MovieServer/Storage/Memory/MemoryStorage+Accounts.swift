@@ -1,6 +1,6 @@
 import Foundation
 
-extension MemoryStorage: AccountStorage {
+extension MemoryStorage: AccountStorage, SignInStorage {
     public func createAccount(_ account: StoredAccount) -> Bool {
         identity.withLockedValue { state in
             guard state.accounts[account.name] == nil, !state.accounts.values.contains(where: { $0.id == account.id }) else { return false }

@@ -16,15 +16,26 @@ public final class MemoryStorage: ServerStorage, Sendable {
     let attempts = MemoryAttempts()
     /// Always empty: nothing here fails.
     public let failures = StorageFailures(logger: Logger(label: "marquee.memory-storage"))
+    let probes: MemoryStorageProbes
+    private let versionAsks = NIOLockedValueBox(0)
 
-    public init(catalog: Catalog) {
+    public convenience init(catalog: Catalog) {
+        self.init(catalog: catalog, probes: MemoryStorageProbes())
+    }
+
+    /// A memory storage that stands for a database in a test (``MemoryStorageProbes``).
+    package init(catalog: Catalog, probes: MemoryStorageProbes) {
         self.catalog = catalog
+        self.probes = probes
         searchIndex = MemorySearchIndex(catalog.movies)
     }
 
+    /// How many times the catalogue version was asked.
+    package var catalogueVersionAsks: Int { versionAsks.withLockedValue { $0 } }
+
     public var summary: String { "memory (\(catalog.movies.count) movies)" }
 
-    public var fixedCatalog: Catalog? { catalog }
+    public var fixedCatalog: Catalog? { probes.catalogueMayChange ? nil : catalog }
 
     public func movie(id: Int) -> CatalogMovie? { catalog.movie(id: id) }
 
@@ -41,9 +52,14 @@ public final class MemoryStorage: ServerStorage, Sendable {
         SuggestionWire.Answer(suggestion: searchIndex.suggestion(for: words, year: year, latestYear: latestYear))
     }
 
-    public func catalogVersion() -> Int64 { 0 }
+    public func catalogVersion() -> Int64 {
+        versionAsks.withLockedValue { $0 += 1 }
+        return 0
+    }
 
-    public func checkHealth() {}
+    public func checkHealth() async {
+        if probes.healthDelay > .zero { try? await Task.sleep(for: probes.healthDelay) }
+    }
 
     public func onFeedNotification(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
 
