@@ -14,7 +14,7 @@ enum SQLiteWatchlist {
     }
 
     static func apply(_ db: Database, _ write: WatchlistWrite, now: Date, purging: Bool) throws -> WatchlistAnswer {
-        if let account = write.account, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE id = ?)", arguments: [account])! {
+        if let account = write.account, try Row.fetchOne(db, sql: "SELECT 1 FROM account WHERE id = ?", arguments: [account]) == nil {
             return .accountRemoved
         }
         if purging {
