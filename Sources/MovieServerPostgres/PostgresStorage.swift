@@ -26,6 +26,8 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// The in-process search index, when searches use one.
     let searchIndex: SearchIndexKeeper?
     public let failures: StorageFailures
+    /// Its database calls as spans of traced requests, once the server asks (``recordDatabaseSpans()``).
+    let spans = DatabaseSpans()
 
     /// Connects, waits up to `connectTimeout` for the database to answer, and migrates it.
     public convenience init(
@@ -119,6 +121,10 @@ public final class PostgresStorage: CatalogImporting, Sendable {
 
     let watchlistPurge = WatchlistPurgeSchedule()
 
+    public func recordDatabaseSpans() {
+        spans.turnOn()
+    }
+
     public var summary: String { location.description }
 
     public func checkHealth() async throws(StorageError) {
@@ -205,7 +211,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     @discardableResult
     func run<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
         let database = DatabaseSpans.Database(system: "postgresql", namespace: location.database, address: location.host, port: location.port)
-        return try await DatabaseSpans.around(method, in: database) { () async throws(StorageError) -> T in try await untracedRun(method, body) }
+        return try await spans.around(method, in: database) { () async throws(StorageError) -> T in try await untracedRun(method, body) }
     }
 
     private func untracedRun<T: Sendable>(_ method: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {

@@ -20,6 +20,8 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     /// The in-process search index, when searches use one.
     let searchIndex: SearchIndexKeeper?
     public let failures: StorageFailures
+    /// Its database calls as spans of traced requests, once the server asks (``recordDatabaseSpans()``).
+    let spans = DatabaseSpans()
 
     /// Opens (creating when missing) and migrates the file at `path`. A file of another program,
     /// a client store, one written by a newer Marquee, or anything but a regular file is refused
@@ -62,6 +64,10 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     }
 
     let watchlistPurge = WatchlistPurgeSchedule()
+
+    public func recordDatabaseSpans() {
+        spans.turnOn()
+    }
 
     public var summary: String { "SQLite file \(path)" }
 
@@ -129,7 +135,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
 
     /// Runs `body` on a reader, giving up at the request's deadline.
     func read<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
-        try await DatabaseSpans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedRead(method, body) }
+        try await spans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedRead(method, body) }
     }
 
     private func untracedRead<T: Sendable>(_ method: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
@@ -153,7 +159,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     /// another process holds the file's lock, while earlier writes wait in the writer's queue,
     /// or both. A write whose turn comes after its deadline is not made.
     func write<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
-        try await DatabaseSpans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedWrite(method, body) }
+        try await spans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedWrite(method, body) }
     }
 
     /// The file, as a span of database work names it.

@@ -3,16 +3,21 @@ import Tracing
 
 /// The database work of a request as a child span of its span, by OpenTelemetry's semantic
 /// conventions for databases (`db.system.name`, `db.namespace`, `db.operation.name`,
-/// `server.address`, `server.port`). Each backend's one funnel to its database calls it, named by
-/// the storage method (`search`, `movie`, `apply_watchlist`). Off until a server that traces
-/// requests turns it on: then a call costs a flag's read.
-package enum DatabaseSpans {
-    private static let on = Atomic(false)
+/// `server.address`, `server.port`). Each database backend holds one and calls it from its one
+/// funnel to its database, named by the storage method (`search`, `movie`, `apply_watchlist`).
+/// Off until the server that uses the storage traces requests
+/// (``ServerStorage/recordDatabaseSpans()``): then a call costs a flag's read.
+package final class DatabaseSpans: Sendable {
+    private let on = Atomic(false)
 
-    /// Whether database work is traced, for the whole process: the tracer it goes to is too.
-    package static var isOn: Bool {
-        get { on.load(ordering: .relaxed) }
-        set { on.store(newValue, ordering: .relaxed) }
+    package init() {}
+
+    /// Whether this storage's database work is traced.
+    package var isOn: Bool { on.load(ordering: .relaxed) }
+
+    /// Records from now on.
+    package func turnOn() {
+        on.store(true, ordering: .relaxed)
     }
 
     /// The database a span names: its system's name in the conventions, and where it is.
@@ -33,7 +38,7 @@ package enum DatabaseSpans {
     /// Runs `body` in a client span named after `method` (a storage method, as `#function` gives
     /// it) when tracing is on and `body` runs for a traced request: the server's own rounds (the
     /// feed's polling, pruning) would otherwise each be a trace of their own.
-    package static func around<Result, Failure: Error>(
+    package func around<Result, Failure: Error>(
         _ method: String, in database: @autoclosure () -> Database, _ body: () async throws(Failure) -> Result
     ) async throws(Failure) -> Result {
         guard isOn, let context = ServiceContext.current else { return try await body() }

@@ -195,7 +195,7 @@ public struct MovieServer: Sendable {
         let listing = try routeListing(templates: templates)
         let router = Router(context: RoutedRequestContext.self, options: .autoGenerateHeadEndpoints)
         if configuration.tracesRequests {
-            DatabaseSpans.isOn = true
+            storage.recordDatabaseSpans()
             router.middlewares.add(RequestSpanMiddleware())
         }
         router.middlewares.add(RoutedRequestMiddleware(

@@ -1,6 +1,6 @@
 /// Where a ``MovieServer`` keeps what outlives a request, one protocol per feature
 /// (``CatalogueStorage``, ``SearchStorage``, ``TokenStorage``, ``WatchlistStorage``,
-/// ``AccountStorage``, ``DeviceAuthorizationStorage``, ``WebSessionStorage``, ``EventStorage``,
+/// ``AccountStorage``, ``SignInStorage``, ``DeviceAuthorizationStorage``, ``WebSessionStorage``, ``EventStorage``,
 /// ``AttemptStorage``): in memory
 /// (the default), in a SQLite file for one instance that survives restarts, or in PostgreSQL for
 /// any number of instances. Each part of the server is given the features it uses.
@@ -14,6 +14,15 @@ public protocol ServerStorage: CatalogueStorage, SearchStorage, TokenStorage, Wa
     /// Throws unless the storage answers a query now.
     func checkHealth() async throws(StorageError)
 
+    /// From now on, records each database call made for a traced request as a child span of the
+    /// request's span: a setting of this storage, not of the process. Storage with no database
+    /// has nothing to record.
+    func recordDatabaseSpans()
+
     /// Releases connections and files; the storage is not used afterwards.
     func close() async
+}
+
+extension ServerStorage {
+    public func recordDatabaseSpans() {}
 }
