@@ -55,131 +55,156 @@ struct SignInPage: Sendable {
                 keyPrefix: "page.", defaultSessionExpiration: Self.sessionLifetime
             )
         )
-        let page = router.group(RouterPath(Self.path)).add(middleware: sessions)
-        page.get("") { request, context in
-            let typed = request.uri.queryParameters["user_code"].flatMap { UserCode(typed: String($0))?.letters }
-            if var session = try await signedIn(context) {
-                // A code from a link is only offered: the person sends it with the code form,
-                // where every code tried is counted, before any device is shown.
-                if let typed {
-                    session.prefillCode = typed
-                    session.userCode = nil
-                    Self.keep(session, in: context)
-                    return Self.redirect()
-                }
-                return try await show(session)
-            }
-            var visitor = visitor(of: request) ?? .new(now: configuration.now())
-            if request.uri.queryParameters["user_code"] != nil {
-                visitor.code = typed
-                return Self.redirect(setting: visitors.cookie(visitor, secure: secure))
-            }
-            return render("sign-in", status: .ok, csrf: visitor.csrf, [:], setting: visitors.cookie(visitor, secure: secure))
-        }
-        page.post("sign-in") { request, context in
-            try await handle(request, context) { form, visit in
-                let name = form.name ?? ""
-                let address = Self.address(request, context, proxies: proxies)
-                let attempt = try await throttle.signIn(account: name, address: address, now: configuration.now())
-                guard case let .counted(id) = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
-                let checked: StoredAccount?
-                do throws(AccountError) {
-                    checked = try await accounts.authenticate(name: name, password: form.password ?? "")
-                } catch {
-                    return await busy(error, csrf: visit.csrf)
-                }
-                guard let account = checked else {
-                    context.logger.notice("a sign-in on the page failed")
-                    return render("sign-in", status: .unauthorized, csrf: visit.csrf, [
-                        "message": "The account name or password is not right.", "name": Self.safeEcho(name),
-                    ])
-                }
-                try await throttle.forgive(id)
-                return try await startSession(for: account, visit: visit, request: request, context: context)
-            }
-        }
-        page.post("sign-up") { request, context in
-            try await handle(request, context) { form, visit in
-                guard configuration.allowsSignUp else {
-                    return render("sign-in", status: .forbidden, csrf: visit.csrf, ["message": "This server does not take new accounts here; ask its operator."])
-                }
-                let address = Self.address(request, context, proxies: proxies)
-                let attempt = try await throttle.signUp(address: address, now: configuration.now())
-                guard case .counted = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
-                let account: StoredAccount
-                do throws(AccountError) {
-                    account = try await accounts.made(name: form.name ?? "", password: form.password ?? "")
-                } catch {
-                    let status: HTTPResponse.Status = switch error {
-                    case .nameTaken: .conflict
-                    case .busy, .storage: .serviceUnavailable
-                    default: .badRequest
-                    }
-                    return render("sign-in", status: status, csrf: visit.csrf, ["message": error.description, "signUpName": Self.safeEcho(form.name ?? "")])
-                }
-                context.logger.notice("an account was made on the page")
-                return try await startSession(for: account, visit: visit, request: request, context: context)
-            }
-        }
-        page.post("code") { request, context in
-            try await handle(request, context) { form, visit in
-                guard var session = visit.session else { return Self.redirect() }
-                let address = Self.address(request, context, proxies: proxies)
-                let attempt = try await throttle.code(accountID: session.accountID, address: address, now: configuration.now())
-                guard case let .counted(id) = attempt else { return await tooMany(attempt, template: "code", csrf: session.csrf, account: session.account) }
-                guard let code = UserCode(typed: form.user_code ?? ""), let pending = try await pendingAuthorization(code.letters) else {
-                    return render("code", status: .badRequest, csrf: session.csrf, [
-                        "account": session.account,
-                        "message": "That code is not one a device is waiting with, or it expired. Check it, or start again on the device.",
-                    ])
-                }
-                try await throttle.forgive(id)
-                session.userCode = pending.userCode
-                session.prefillCode = nil
-                Self.keep(session, in: context)
-                return Self.redirect()
-            }
-        }
-        page.post("decide") { request, context in
-            try await handle(request, context) { form, visit in
-                guard var session = visit.session, let code = session.userCode, let decision = form.decision, ["approve", "deny"].contains(decision) else {
-                    return Self.redirect()
-                }
-                // The code the page showed, sent back with the decision: another tab (or a page
-                // elsewhere) that put another code in the session since cannot have it decided.
-                guard UserCode(typed: form.user_code ?? "")?.letters == code else {
-                    session.userCode = nil
-                    Self.keep(session, in: context)
-                    return render("code", status: .conflict, csrf: session.csrf, [
-                        "account": session.account,
-                        "message": "The code changed since this page was shown (another tab?). Enter the code your device shows again.",
-                    ])
-                }
+        router.group(RouterPath(Self.path)).add(middleware: sessions).addRoutes(routes)
+    }
+
+    /// The page's routes, under ``path`` and its session middleware: each a method of its own.
+    var routes: RouteCollection<RoutedRequestContext> {
+        let routes = RouteCollection(context: RoutedRequestContext.self)
+        routes.get("", use: showPage)
+        routes.post("sign-in", use: signIn)
+        routes.post("sign-up", use: signUp)
+        routes.post("code", use: enterCode)
+        routes.post("decide", use: decide)
+        routes.post("sign-out", use: signOut)
+        return routes
+    }
+
+    /// The page: a signed-in person's code form (or the device waiting for a decision), else the
+    /// sign-in form; a code from a link is only offered.
+    private func showPage(_ request: Request, _ context: RoutedRequestContext) async throws -> Response {
+        let typed = request.uri.queryParameters["user_code"].flatMap { UserCode(typed: String($0))?.letters }
+        if var session = try await signedIn(context) {
+            // A code from a link is only offered: the person sends it with the code form,
+            // where every code tried is counted, before any device is shown.
+            if let typed {
+                session.prefillCode = typed
                 session.userCode = nil
                 Self.keep(session, in: context)
-                let pending = try await pendingAuthorization(code)
-                let approving = ApprovingAccount(name: session.account, id: session.accountID)
-                let decided = try await answering { () async throws(StorageError) in
-                    try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? approving : nil, now: configuration.now())
-                }
-                guard decided, let pending else {
-                    return render("done", status: .conflict, csrf: session.csrf, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
-                }
-                context.logger.notice("a device authorization was \(decision == "approve" ? "approved" : "denied") on the page")
-                let outcome = decision == "approve"
-                    ? "\(pending.deviceName) is now signed in as \(session.account). You can close this page and go back to it."
-                    : "\(pending.deviceName) was not let in. If you did not start this, nothing was given away."
-                return render("done", status: .ok, csrf: session.csrf, ["title": decision == "approve" ? "Approved" : "Denied", "outcome": outcome])
-            }
-        }
-        page.post("sign-out") { request, context in
-            try await handle(request, context) { _, visit in
-                if let session = visit.session {
-                    _ = try await answering { () async throws(StorageError) in try await storage.endSignIns(ofAccount: session.account, id: session.signInID) }
-                }
-                context.sessions.clearSession()
                 return Self.redirect()
             }
+            return try await show(session)
+        }
+        var visitor = visitor(of: request) ?? .new(now: configuration.now())
+        if request.uri.queryParameters["user_code"] != nil {
+            visitor.code = typed
+            return Self.redirect(setting: visitors.cookie(visitor, secure: secure))
+        }
+        return render("sign-in", status: .ok, csrf: visitor.csrf, [:], setting: visitors.cookie(visitor, secure: secure))
+    }
+
+    /// Signs a person in with their name and password, counted against the throttle.
+    private func signIn(_ request: Request, _ context: RoutedRequestContext) async throws -> Response {
+        try await handle(request, context) { form, visit in
+            let name = form.name ?? ""
+            let address = Self.address(request, context, proxies: proxies)
+            let attempt = try await throttle.signIn(account: name, address: address, now: configuration.now())
+            guard case let .counted(id) = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
+            let checked: StoredAccount?
+            do throws(AccountError) {
+                checked = try await accounts.authenticate(name: name, password: form.password ?? "")
+            } catch {
+                return await busy(error, csrf: visit.csrf)
+            }
+            guard let account = checked else {
+                context.logger.notice("a sign-in on the page failed")
+                return render("sign-in", status: .unauthorized, csrf: visit.csrf, [
+                    "message": "The account name or password is not right.", "name": Self.safeEcho(name),
+                ])
+            }
+            try await throttle.forgive(id)
+            return try await startSession(for: account, visit: visit, request: request, context: context)
+        }
+    }
+
+    /// Makes an account, when the server takes new ones here, and signs its person in.
+    private func signUp(_ request: Request, _ context: RoutedRequestContext) async throws -> Response {
+        try await handle(request, context) { form, visit in
+            guard configuration.allowsSignUp else {
+                return render("sign-in", status: .forbidden, csrf: visit.csrf, ["message": "This server does not take new accounts here; ask its operator."])
+            }
+            let address = Self.address(request, context, proxies: proxies)
+            let attempt = try await throttle.signUp(address: address, now: configuration.now())
+            guard case .counted = attempt else { return await tooMany(attempt, csrf: visit.csrf) }
+            let account: StoredAccount
+            do throws(AccountError) {
+                account = try await accounts.made(name: form.name ?? "", password: form.password ?? "")
+            } catch {
+                let status: HTTPResponse.Status = switch error {
+                case .nameTaken: .conflict
+                case .busy, .storage: .serviceUnavailable
+                default: .badRequest
+                }
+                return render("sign-in", status: status, csrf: visit.csrf, ["message": error.description, "signUpName": Self.safeEcho(form.name ?? "")])
+            }
+            context.logger.notice("an account was made on the page")
+            return try await startSession(for: account, visit: visit, request: request, context: context)
+        }
+    }
+
+    /// Takes the code a device shows, counted against the throttle, and shows that device.
+    private func enterCode(_ request: Request, _ context: RoutedRequestContext) async throws -> Response {
+        try await handle(request, context) { form, visit in
+            guard var session = visit.session else { return Self.redirect() }
+            let address = Self.address(request, context, proxies: proxies)
+            let attempt = try await throttle.code(accountID: session.accountID, address: address, now: configuration.now())
+            guard case let .counted(id) = attempt else { return await tooMany(attempt, template: "code", csrf: session.csrf, account: session.account) }
+            guard let code = UserCode(typed: form.user_code ?? ""), let pending = try await pendingAuthorization(code.letters) else {
+                return render("code", status: .badRequest, csrf: session.csrf, [
+                    "account": session.account,
+                    "message": "That code is not one a device is waiting with, or it expired. Check it, or start again on the device.",
+                ])
+            }
+            try await throttle.forgive(id)
+            session.userCode = pending.userCode
+            session.prefillCode = nil
+            Self.keep(session, in: context)
+            return Self.redirect()
+        }
+    }
+
+    /// Approves or denies the device whose code the page showed.
+    private func decide(_ request: Request, _ context: RoutedRequestContext) async throws -> Response {
+        try await handle(request, context) { form, visit in
+            guard var session = visit.session, let code = session.userCode, let decision = form.decision, ["approve", "deny"].contains(decision) else {
+                return Self.redirect()
+            }
+            // The code the page showed, sent back with the decision: another tab (or a page
+            // elsewhere) that put another code in the session since cannot have it decided.
+            guard UserCode(typed: form.user_code ?? "")?.letters == code else {
+                session.userCode = nil
+                Self.keep(session, in: context)
+                return render("code", status: .conflict, csrf: session.csrf, [
+                    "account": session.account,
+                    "message": "The code changed since this page was shown (another tab?). Enter the code your device shows again.",
+                ])
+            }
+            session.userCode = nil
+            Self.keep(session, in: context)
+            let pending = try await pendingAuthorization(code)
+            let approving = ApprovingAccount(name: session.account, id: session.accountID)
+            let decided = try await answering { () async throws(StorageError) in
+                try await storage.decideDeviceAuthorization(userCode: code, account: decision == "approve" ? approving : nil, now: configuration.now())
+            }
+            guard decided, let pending else {
+                return render("done", status: .conflict, csrf: session.csrf, ["title": "Nothing to decide", "outcome": "This code expired or was decided already. Start again on the device."])
+            }
+            context.logger.notice("a device authorization was \(decision == "approve" ? "approved" : "denied") on the page")
+            let outcome = decision == "approve"
+                ? "\(pending.deviceName) is now signed in as \(session.account). You can close this page and go back to it."
+                : "\(pending.deviceName) was not let in. If you did not start this, nothing was given away."
+            return render("done", status: .ok, csrf: session.csrf, ["title": decision == "approve" ? "Approved" : "Denied", "outcome": outcome])
+        }
+    }
+
+    /// Ends the page's sign-in.
+    private func signOut(_ request: Request, _ context: RoutedRequestContext) async throws -> Response {
+        try await handle(request, context) { _, visit in
+            if let session = visit.session {
+                _ = try await answering { () async throws(StorageError) in try await storage.endSignIns(ofAccount: session.account, id: session.signInID) }
+            }
+            context.sessions.clearSession()
+            return Self.redirect()
         }
     }
 
