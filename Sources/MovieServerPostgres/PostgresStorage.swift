@@ -150,6 +150,24 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
+        // Through the spans and the failures' count as every other call, without the request's
+        // deadline: an import runs as long as its batches keep being answered.
+        try await spans.around(#function, in: spanDatabase) { () async throws(StorageError) -> CatalogImportSummary in
+            do throws(StorageError) {
+                return try await untracedImport(movies, batchSize: batchSize, replacement: replacement, progress: progress)
+            } catch {
+                if case .wouldReplaceMovies = error {} else { failures.record(error, in: #function) }
+                throw error
+            }
+        }
+    }
+
+    private func untracedImport(
+        _ movies: [CatalogMovie],
+        batchSize: Int,
+        replacement: CatalogReplacement,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws(StorageError) -> CatalogImportSummary {
         let client = client
         let logger = logger
         let committing = NIOLockedValueBox(false)
@@ -210,8 +228,12 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// request must get its 503 long before the client gives up.
     @discardableResult
     func run<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {
-        let database = DatabaseSpans.Database(system: "postgresql", namespace: location.database, address: location.host, port: location.port)
-        return try await spans.around(method, in: database) { () async throws(StorageError) -> T in try await untracedRun(method, body) }
+        return try await spans.around(method, in: spanDatabase) { () async throws(StorageError) -> T in try await untracedRun(method, body) }
+    }
+
+    /// The database, as a span of database work names it.
+    private var spanDatabase: DatabaseSpans.Database {
+        DatabaseSpans.Database(system: "postgresql", namespace: location.database, address: location.host, port: location.port)
     }
 
     private func untracedRun<T: Sendable>(_ method: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StorageError) -> T {

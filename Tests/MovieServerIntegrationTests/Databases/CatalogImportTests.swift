@@ -26,6 +26,7 @@ extension ServerDatabaseTests {
                     try await storage.importMovies(movies, batchSize: 1000) { _ in batches.increment() }
                 }
                 #expect(batches.count == 4, "four batches were written before the fifth failed")
+                #expect(storage.failures.byOperation["import_movies"] == 1, "counted as every database failure is")
                 #expect(try await storage.catalogVersion() == 1)
                 #expect(try await storage.movie(id: 11) == nil, "a movie of the first batch was rolled back")
                 #expect(try await storage.movie(id: 1)?.name == (try Catalog.reference().movie(id: 1))?.name, "what was there before is kept")
@@ -61,6 +62,7 @@ extension ServerDatabaseTests {
                     guard case let .wouldReplaceMovies(conflict)? = error as? StorageError else { return false }
                     return conflict.id == 9 && conflict.stored.name == reference[8].name && conflict.imported == generated[0]
                 }
+                #expect(storage.failures.byOperation["import_movies"] == nil, "a refusal is no database failure")
                 #expect(try await storage.movie(id: 9) == reference[8], "the stored movie is kept")
                 #expect(try await storage.movie(id: 20) == nil, "no movie of the file was kept")
                 #expect(try await storage.catalogVersion() == 1)
