@@ -57,14 +57,17 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         self.location = location
         self.tierReading = tierReading
         self.logger = logger
-        failures = StorageFailures(logger: logger)
+        let failures = StorageFailures(logger: logger)
+        self.failures = failures
         self.queryTimeout = queryTimeout
         self.connectTimeout = connectTimeout
         let configuration = Self.poolConfiguration(for: location, maximumConnections: maximumConnections, connectTimeout: connectTimeout)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runTask = Task { await client.run() }
-        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: PostgresSearchIndexSnapshots.store(for: client, logger: logger)) {
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(
+            logger: logger, snapshots: PostgresSearchIndexSnapshots.store(for: client, logger: logger).counted(in: failures) { PostgresErrorText.describe($0) }
+        ) {
             try await PostgresSearchEntries.read(client, logger: logger)
         }
         let description = location.description

@@ -38,7 +38,8 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
         self.path = path
         self.queryTimeout = queryTimeout
         self.tierReading = tierReading
-        failures = StorageFailures(logger: logger)
+        let failures = StorageFailures(logger: logger)
+        self.failures = failures
         if case let .refused(error) = SQLiteServerFile.classify(path, migrations: SQLiteSchema.migrator.migrations) { throw error }
         try SQLiteServerFile.createPrivately(path, logger: logger)
         let writeDeadline = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
@@ -57,7 +58,9 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
             throw .unreachable("the SQLite file \(path)", reason: Self.reason(error))
         }
         let pool = pool
-        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(logger: logger, snapshots: SQLiteSearchIndexSnapshots.store(for: pool)) {
+        searchIndex = searchIndexing == .off ? nil : SearchIndexKeeper(
+            logger: logger, snapshots: SQLiteSearchIndexSnapshots.store(for: pool).counted(in: failures) { Self.reason($0) }
+        ) {
             try await pool.read(SQLiteSearchEntries.read)
         }
         try await SQLiteSchema.migrate(pool, location: path)

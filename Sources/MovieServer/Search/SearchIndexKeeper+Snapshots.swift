@@ -22,6 +22,28 @@ package struct SearchIndexSnapshotStore: Sendable {
     }
 }
 
+extension SearchIndexSnapshotStore {
+    /// The same store, each failed call logged and counted in `failures` as the backend's other
+    /// database calls are (`search_index_snapshot_read`, `…_write`, `…_discard`), `reason` saying
+    /// what went wrong.
+    package func counted(in failures: StorageFailures, reason: @escaping @Sendable (any Error) -> String) -> SearchIndexSnapshotStore {
+        let (read, write, discard) = (read, write, discard)
+        @Sendable func counting<T>(_ method: String, _ call: () async throws -> T) async throws -> T {
+            do {
+                return try await call()
+            } catch {
+                failures.record(.queryFailed(reason(error)), in: method)
+                throw error
+            }
+        }
+        return SearchIndexSnapshotStore(
+            read: { try await counting("searchIndexSnapshotRead") { try await read() } },
+            write: { bytes, version in try await counting("searchIndexSnapshotWrite") { try await write(bytes, version) } },
+            discard: { version in try await counting("searchIndexSnapshotDiscard") { try await discard(version) } }
+        )
+    }
+}
+
 extension SearchIndexKeeper {
     /// Reads the stored snapshot of the current catalogue, if there is one, as the index; true when
     /// that gave an index. A snapshot that cannot be read is logged, deleted, and the index is made
