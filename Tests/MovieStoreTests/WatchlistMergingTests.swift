@@ -52,6 +52,19 @@ struct WatchlistMergingTests {
         #expect(kinds == ["5 removed", "7 noteChanged", "8 added"])
     }
 
+    @Test("what a pull learned is logged in the order it happened, the latest last, not in the movies' order")
+    func mergeLogsInTimeOrder() async throws {
+        let store = try makeStore()
+        try await store.replaceWatchlist([WatchlistItem(movieID: 5, note: "a", changedAt: time)], removals: [:], entityTag: nil, api: api)
+        let position = try await store.watchlistLogPosition(api: api)
+        try await store.replaceWatchlist(
+            [WatchlistItem(movieID: 9, note: "first", changedAt: time + 10), WatchlistItem(movieID: 3, note: "last", changedAt: time + 30)],
+            removals: [5: time + 20], entityTag: nil, api: api
+        )
+        let logged = try await store.watchlistChanges(after: position, api: api).map { "\($0.movieID) \($0.kind)" }
+        #expect(logged == ["9 added", "5 removed", "3 added"])
+    }
+
     @Test("a known movie the list does not name goes, unless the feed brought it after the list was read; an empty list empties the known one")
     func unnamedMoviesGo() async throws {
         let store = try makeStore()

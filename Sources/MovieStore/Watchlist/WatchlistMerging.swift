@@ -19,7 +19,10 @@ enum WatchlistMerging {
         let known = Dictionary(try KnownWatchlistEntry.of(apiID: apiID).fetchAll(db).map { ($0.movieId, $0) }) { first, _ in first }
         let knownRemovals = try WatchlistRemovals.all(apiID: apiID, in: db)
         let listed = Dictionary(items.map { ($0.movieID, $0) }) { first, _ in first }
-        for movieID in Set(listed.keys).union(removals.keys).sorted() {
+        // In the order the changes were made, so that what a pull learned is told (the log, every
+        // window's `.changed`) in the order it happened, the latest last.
+        let changedAt = { (movieID: Int) -> Int64 in listed[movieID]?.changedAt ?? removals[movieID] ?? 0 }
+        for movieID in Set(listed.keys).union(removals.keys).sorted(by: { (changedAt($0), $0) < (changedAt($1), $1) }) {
             let local = [known[movieID]?.changedAt, knownRemovals[movieID]].compactMap { $0 }.max()
             if let item = listed[movieID] {
                 guard local.map({ $0 <= item.changedAt }) ?? true else { continue }
