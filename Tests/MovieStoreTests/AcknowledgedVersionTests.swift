@@ -24,6 +24,21 @@ struct AcknowledgedVersionTests {
         #expect(try await store.watchlist(api: api).lines.map(\.note) == ["theirs"])
     }
 
+    @Test("a repeat whose first answer was lost is kept at the time the server names, so the device's next change of the movie is stamped after it whatever its clock says")
+    func repeatKeepsTheServersTime() async throws {
+        let store = try makeStore()
+        let service = RecordingWatchlistService(orderedAt: serverNow + 300_000)
+        let dayAhead = Date(timeIntervalSince1970: Double(serverNow) / 1000 + 86_400)
+        let first = try await store.recordWatchlistChange(movieID: 6, action: .add, note: "first", api: api, now: dayAhead)
+        try await service.takeWithoutAnswering([first])
+        let report = try await WatchlistSync(service: service, store: store, api: api).push()
+        #expect(report == .sent([.repeated: 1], unknownMovies: []), "reported as the repeat it is")
+        #expect(try await store.watchlist(api: api).lines.map(\.changedAt) == [serverNow + 300_000])
+        let behind = Date(timeIntervalSince1970: Double(serverNow) / 1000 - 3_600)
+        let next = try await store.recordWatchlistChange(movieID: 6, action: .add, note: "next", api: api, now: behind)
+        #expect(next.changedAt > serverNow + 300_000, "stamped after the version the server keeps, though this clock is an hour behind")
+    }
+
     @Test("an answer that arrives after the live feed brought a newer change of the movie leaves the newer one, and logs nothing")
     func newerKnownStateStays() async throws {
         let store = try makeStore()

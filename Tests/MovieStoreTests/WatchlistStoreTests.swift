@@ -11,7 +11,9 @@ final class RecordingWatchlistService: WatchlistService {
     struct Down: Error {}
     struct NoSuchPath: Error {}
 
-    private let state = Mutex<(keys: [String], applied: [String], items: [Int: WatchlistItem], failure: (any Error)?)>(([], [], [:], nil))
+    private let state = Mutex<(keys: [String], applied: [String], items: [Int: WatchlistItem], failure: (any Error)?, orderedTimes: [String: Int64])>(
+        ([], [], [:], nil, [:])
+    )
 
     /// The time this server orders every applied change by, as a server does for a clock too far ahead.
     let orderedAt: Int64?
@@ -23,6 +25,11 @@ final class RecordingWatchlistService: WatchlistService {
     var keys: [String] { state.withLock { $0.keys } }
     var applied: [String] { state.withLock { $0.applied } }
     func fail(with error: (any Error)?) { state.withLock { $0.failure = error } }
+
+    /// Takes `changes` as if an earlier answer to them had been lost: their next send is a repeat.
+    func takeWithoutAnswering(_ changes: [WatchlistChangeRecord]) async throws {
+        _ = try await apply(changes, key: "lost")
+    }
 
     func watchlist(ifNoneMatch entityTag: String?) async throws -> Revalidation<WatchlistSnapshot> {
         try state.withLock { state in
@@ -37,9 +44,10 @@ final class RecordingWatchlistService: WatchlistService {
             state.keys.append(key)
             if let failure = state.failure { throw failure }
             return changes.map { change in
-                if state.applied.contains(change.id) { return WatchlistChangeResult(.repeated) }
+                if state.applied.contains(change.id) { return WatchlistChangeResult(.repeated, orderedAt: state.orderedTimes[change.id]) }
                 state.applied.append(change.id)
                 let time = orderedAt ?? change.changedAt
+                state.orderedTimes[change.id] = time
                 state.items[change.movieID] = change.action == .add ? WatchlistItem(movieID: change.movieID, note: change.note, changedAt: time) : nil
                 return WatchlistChangeResult(.applied, orderedAt: orderedAt)
             }
