@@ -153,15 +153,8 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
-        // Through the spans and the failures' count as every other call, without the request's
-        // deadline: an import runs as long as its batches keep being answered.
-        try await spans.around(#function, in: spanDatabase) { () async throws(StorageError) -> CatalogImportSummary in
-            do throws(StorageError) {
-                return try await untracedImport(movies, batchSize: batchSize, replacement: replacement, progress: progress)
-            } catch {
-                if case .wouldReplaceMovies = error {} else { failures.record(error, in: #function) }
-                throw error
-            }
+        try await spans.aroundImport(in: spanDatabase, failures: failures) { () async throws(StorageError) in
+            try await untracedImport(movies, batchSize: batchSize, replacement: replacement, progress: progress)
         }
     }
 

@@ -62,3 +62,21 @@ package final class DatabaseSpans: Sendable {
         }
     }
 }
+
+extension DatabaseSpans {
+    /// Runs a catalogue import as every database call runs (a span of a traced request, a failure
+    /// counted in `failures`), without the request's deadline: an import runs as long as its
+    /// batches keep being answered. A refusal to replace movies is no database failure.
+    package func aroundImport(
+        in database: @autoclosure () -> Database, failures: StorageFailures, _ body: () async throws(StorageError) -> CatalogImportSummary
+    ) async throws(StorageError) -> CatalogImportSummary {
+        try await around("importMovies", in: database()) { () async throws(StorageError) -> CatalogImportSummary in
+            do throws(StorageError) {
+                return try await body()
+            } catch {
+                if case .wouldReplaceMovies = error {} else { failures.record(error, in: "importMovies") }
+                throw error
+            }
+        }
+    }
+}
