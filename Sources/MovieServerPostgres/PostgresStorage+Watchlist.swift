@@ -4,12 +4,6 @@ import Movies
 import PostgresNIO
 
 extension PostgresStorage: WatchlistStorage {
-    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
-        try await run { client in
-            try await client.withConnection { connection in try await PostgresWatchlist.list(connection, owner: owner, logger: self.logger) }
-        }
-    }
-
     public func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead {
         try await run { client in
             try await client.withConnection { connection in try await PostgresWatchlist.read(connection, owner: owner, logger: self.logger) }

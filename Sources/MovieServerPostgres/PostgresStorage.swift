@@ -153,69 +153,61 @@ public final class PostgresStorage: CatalogImporting, Sendable {
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
-        try await spans.aroundImport(in: spanDatabase, failures: failures) { () async throws(StorageError) in
-            try await untracedImport(movies, batchSize: batchSize, replacement: replacement, progress: progress)
-        }
-    }
-
-    private func untracedImport(
-        _ movies: [CatalogMovie],
-        batchSize: Int,
-        replacement: CatalogReplacement,
-        progress: @escaping @Sendable (Int) -> Void
-    ) async throws(StorageError) -> CatalogImportSummary {
-        let client = client
-        let logger = logger
-        let committing = NIOLockedValueBox(false)
-        let indexesSearch = searchIndex != nil
-        do {
-            return try await Deadline.run(idleLimit: queryTimeout, startLimit: connectTimeout) { alive in
-                try await client.withTransaction(logger: logger) { connection in
-                    var summary = CatalogImportSummary()
-                    let writer = PostgresCatalogWriter(connection: connection, logger: logger)
-                    var done = 0
-                    let size = max(1, batchSize)
-                    for start in stride(from: 0, to: movies.count, by: size) {
-                        let batch = Array(movies[start..<min(movies.count, start + size)])
-                        let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: logger)
-                        let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
-                        try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)
-                        summary.add(plan)
-                        done += batch.count
-                        alive()
-                        progress(done)
-                    }
-                    if summary.added + summary.changed > 0 {
-                        let version = try await connection.allRows("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger).first?.decode(Int64.self) ?? 0
-                        try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)
-                        // Fresh statistics for the new rows, and the GIN indexes' pending entries
-                        // merged, which every search would otherwise read through.
-                        try await connection.query("ANALYZE movie", logger: logger)
-                        try await connection.query("SELECT gin_clean_pending_list('movie_title_tsv'), gin_clean_pending_list('movie_all_tsv')", logger: logger)
-                        alive()
-                        if indexesSearch {
-                            try await PostgresSearchIndexSnapshots.writeForImport(version: version, on: connection, logger: logger, alive: alive)
-                        } else {
-                            try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
+        try await spans.aroundImport(in: spanDatabase, failures: failures) { () async throws(StorageError) -> CatalogImportSummary in
+            let client = client
+            let logger = logger
+            let committing = NIOLockedValueBox(false)
+            let indexesSearch = searchIndex != nil
+            do {
+                return try await Deadline.run(idleLimit: queryTimeout, startLimit: connectTimeout) { alive in
+                    try await client.withTransaction(logger: logger) { connection in
+                        var summary = CatalogImportSummary()
+                        let writer = PostgresCatalogWriter(connection: connection, logger: logger)
+                        var done = 0
+                        let size = max(1, batchSize)
+                        for start in stride(from: 0, to: movies.count, by: size) {
+                            let batch = Array(movies[start..<min(movies.count, start + size)])
+                            let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: logger)
+                            let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
+                            try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)
+                            summary.add(plan)
+                            done += batch.count
+                            alive()
+                            progress(done)
                         }
+                        if summary.added + summary.changed > 0 {
+                            let version = try await connection.allRows("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger).first?.decode(Int64.self) ?? 0
+                            try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)
+                            // Fresh statistics for the new rows, and the GIN indexes' pending entries
+                            // merged, which every search would otherwise read through.
+                            try await connection.query("ANALYZE movie", logger: logger)
+                            try await connection.query("SELECT gin_clean_pending_list('movie_title_tsv'), gin_clean_pending_list('movie_all_tsv')", logger: logger)
+                            alive()
+                            if indexesSearch {
+                                try await PostgresSearchIndexSnapshots.writeForImport(version: version, on: connection, logger: logger, alive: alive)
+                            } else {
+                                try await connection.query("DELETE FROM search_index_snapshot", logger: logger)
+                            }
+                        }
+                        alive()
+                        committing.withLockedValue { $0 = true }
+                        return summary
                     }
-                    alive()
-                    committing.withLockedValue { $0 = true }
-                    return summary
                 }
+            } catch is Deadline.Exceeded {
+                let outcome = committing.withLockedValue { $0 }
+                    ? "the commit was not confirmed; importing the same file again is safe"
+                    : "nothing was committed, so nothing was imported"
+                throw .connectionLost(summary, reason: "no answer within \(queryTimeout.secondsText); \(outcome)")
+            } catch where PostgresErrorText.isConnectionLoss(error) {
+                let outcome = committing.withLockedValue { $0 }
+                    ? "the commit was not confirmed; importing the same file again is safe"
+                    : "nothing was committed, so nothing was imported"
+                throw .connectionLost(summary, reason: "\(PostgresErrorText.describe(error)); \(outcome)")
+            } catch {
+                throw Self.storageError(error, location: summary)
             }
-        } catch is Deadline.Exceeded {
-            let outcome = committing.withLockedValue { $0 }
-                ? "the commit was not confirmed; importing the same file again is safe"
-                : "nothing was committed, so nothing was imported"
-            throw .connectionLost(summary, reason: "no answer within \(queryTimeout.secondsText); \(outcome)")
-        } catch where PostgresErrorText.isConnectionLoss(error) {
-            let outcome = committing.withLockedValue { $0 }
-                ? "the commit was not confirmed; importing the same file again is safe"
-                : "nothing was committed, so nothing was imported"
-            throw .connectionLost(summary, reason: "\(PostgresErrorText.describe(error)); \(outcome)")
-        } catch {
-            throw Self.storageError(error, location: summary)
+    
         }
     }
 

@@ -8,13 +8,6 @@ import PostgresNIO
 /// owner first, so that writes of one owner, on any instance, are applied one after another and
 /// each sees what the one before it committed.
 enum PostgresWatchlist {
-    static func list(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistEntry] {
-        try await entries(connection, """
-            SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry
-            WHERE owner = \(owner) ORDER BY changed_at DESC, movie_id
-            """, logger: logger)
-    }
-
     /// The list and the feed's last sequence in one statement, so one snapshot: the log's
     /// sequences are committed in order, so the snapshot holds every event up to the one it reads.
     static func read(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> WatchlistRead {

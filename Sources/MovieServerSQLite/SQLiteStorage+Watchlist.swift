@@ -4,10 +4,6 @@ import MovieServer
 import Movies
 
 extension SQLiteStorage: WatchlistStorage {
-    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
-        try await read { db in try SQLiteWatchlist.list(db, owner: owner) }
-    }
-
     public func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead {
         try await read { db in
             WatchlistRead(entries: try SQLiteWatchlist.list(db, owner: owner), feedPosition: try SQLiteFeed.bounds(in: db).latest)

@@ -91,55 +91,47 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
-        try await spans.aroundImport(in: spanDatabase, failures: failures) { () async throws(StorageError) in
-            try await untracedImport(movies, batchSize: batchSize, replacement: replacement, progress: progress)
-        }
-    }
-
-    private func untracedImport(
-        _ movies: [CatalogMovie],
-        batchSize: Int,
-        replacement: CatalogReplacement,
-        progress: @escaping @Sendable (Int) -> Void
-    ) async throws(StorageError) -> CatalogImportSummary {
-        let indexesSearch = searchIndex != nil
-        do {
-            return try await pool.write { db in
-                // Movies arrive in id order, and every order's index takes them at random places:
-                // with SQLite's default 2 MB of pages those indexes were read back from the file
-                // again and again (a million movies took 82 s, 46 s without the search's indexes).
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
-                defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-                let droppedIndexes = try SQLiteSchema.OrderIndexes.dropForBulkImport(of: movies.count, in: db)
-                var summary = CatalogImportSummary()
-                var writer = SQLiteCatalogWriter(db: db)
-                var done = 0
-                for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
-                    let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
-                    let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
-                    let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
-                    let replaced = Set(plan.changedIDs)
-                    for movie in plan.moviesToWrite { try writer.write(movie, replaces: replaced.contains(movie.id)) }
-                    summary.add(plan)
-                    done += batch.count
-                    progress(done)
+        try await spans.aroundImport(in: spanDatabase, failures: failures) { () async throws(StorageError) -> CatalogImportSummary in
+            let indexesSearch = searchIndex != nil
+            do {
+                return try await pool.write { db in
+                    // Movies arrive in id order, and every order's index takes them at random places:
+                    // with SQLite's default 2 MB of pages those indexes were read back from the file
+                    // again and again (a million movies took 82 s, 46 s without the search's indexes).
+                    try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+                    defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+                    let droppedIndexes = try SQLiteSchema.OrderIndexes.dropForBulkImport(of: movies.count, in: db)
+                    var summary = CatalogImportSummary()
+                    var writer = SQLiteCatalogWriter(db: db)
+                    var done = 0
+                    for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
+                        let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
+                        let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
+                        let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
+                        let replaced = Set(plan.changedIDs)
+                        for movie in plan.moviesToWrite { try writer.write(movie, replaces: replaced.contains(movie.id)) }
+                        summary.add(plan)
+                        done += batch.count
+                        progress(done)
+                    }
+                    try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
+                    if summary.added + summary.changed > 0 {
+                        try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
+                        let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0
+                        if indexesSearch { try SQLiteSearchIndexSnapshots.writeForImport(version: version, in: db) }
+                        else { try db.execute(sql: "DELETE FROM search_index_snapshot") }
+                        try SQLiteFeed.append([.catalog(version: version)], now: Date(), in: db)
+                    }
+                    return summary
                 }
-                try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
-                if summary.added + summary.changed > 0 {
-                    try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
-                    let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0
-                    if indexesSearch { try SQLiteSearchIndexSnapshots.writeForImport(version: version, in: db) }
-                    else { try db.execute(sql: "DELETE FROM search_index_snapshot") }
-                    try SQLiteFeed.append([.catalog(version: version)], now: Date(), in: db)
-                }
-                return summary
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                throw .unreachable("the SQLite file \(path)", reason: "another process held the database's lock for \(queryTimeout.secondsText)")
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                throw .queryFailed(Self.reason(error))
             }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw .unreachable("the SQLite file \(path)", reason: "another process held the database's lock for \(queryTimeout.secondsText)")
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw .queryFailed(Self.reason(error))
+    
         }
     }
 

@@ -4,15 +4,20 @@ import Movies
 /// Each owner's watchlist on the server, written through ``WatchlistPlan``.
 public protocol WatchlistStorage: Sendable {
     /// Every entry of `owner`'s watchlist, its tombstones (`removed`) included, the newest change
-    /// first: a removal's time is what a device needs to tell a later change from an earlier one.
-    func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry]
-
-    /// ``watchlistEntries(owner:)`` with the feed log's last sequence, read at one moment: the
-    /// list holds every change of the events up to it, and none of those after.
+    /// first (a removal's time is what a device needs to tell a later change from an earlier one),
+    /// with the feed log's last sequence, read at one moment: the list holds every change of the
+    /// events up to it, and none of those after.
     func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead
 
     /// Applies `write` as ``WatchlistPlan`` decides, in one transaction (its answer kept under its
     /// key with it), and returns the answer: of concurrent writes with the same key or change
     /// ids, on any instance, each change is applied once.
     func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer
+}
+
+extension WatchlistStorage {
+    /// The entries of ``watchlistRead(owner:)``, without the position.
+    public func watchlistEntries(owner: String) async throws(StorageError) -> [WatchlistEntry] {
+        try await watchlistRead(owner: owner).entries
+    }
 }

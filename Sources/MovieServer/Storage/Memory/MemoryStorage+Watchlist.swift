@@ -2,17 +2,13 @@ import Foundation
 import Movies
 
 extension MemoryStorage: WatchlistStorage {
-    public func watchlistEntries(owner: String) -> [WatchlistEntry] {
-        watchlists.list(owner: owner)
-    }
-
     public func watchlistRead(owner: String) -> WatchlistRead {
         watchlists.read(owner: owner, feed: feed)
     }
 
     /// The entries of `owner`'s watchlist (not its tombstones), the newest change first.
     public func watchlist(owner: String) -> [WatchlistEntry] {
-        watchlistEntries(owner: owner).filter { !$0.removed }
+        watchlistRead(owner: owner).entries.filter { !$0.removed }
     }
 
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) -> WatchlistAnswer {

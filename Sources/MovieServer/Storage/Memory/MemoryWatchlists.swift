@@ -14,11 +14,6 @@ final class MemoryWatchlists: Sendable {
 
     private let owners = NIOLockedValueBox<[String: Owner]>([:])
 
-    func list(owner: String) -> [WatchlistEntry] {
-        let entries = owners.withLockedValue { $0[owner].map { Array($0.entries.values) } ?? [] }
-        return WatchlistEntry.newestFirst(entries)
-    }
-
     /// The list, and the feed's last sequence, under the lock a write appends its events under.
     func read(owner: String, feed: MemoryFeedLog) -> WatchlistRead {
         owners.withLockedValue { owners in
