@@ -54,5 +54,18 @@ extension ServerDatabaseTests {
                 #expect(try await stepsApplied() > 9, "migrated beside an instance that knows the step, and beside each other")
             }
         }
+
+        @Test("a database with no step yet is migrated whatever else is connected: nothing there can be in use by an older instance")
+        func emptyDatabaseMigratesBesideOthers() async throws {
+            let cluster = try PostgresCluster.required()
+            let url = try await cluster.makeDatabase()
+            try await cluster.withSession(on: url) { other in
+                _ = try await other.query("SELECT 1", logger: quietLogger)
+                let storage = try await DatabaseLocation(parsing: url).open(logger: quietLogger)
+                await storage.close()
+                let steps = try await other.allRows("SELECT count(*)::int FROM marquee_schema_migration", logger: quietLogger).decode(Int.self).first
+                #expect(steps ?? 0 > 9)
+            }
+        }
     }
 }
