@@ -85,13 +85,13 @@ let package = Package(
             ]
         ),
         .target(name: "TextFormatting"),
-        .target(name: "SearchPlanning", dependencies: ["Movies", "MovieContract"]),
-        .target(name: "FTS5Search", dependencies: ["Movies", "MovieContract", "SearchPlanning", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SearchPlanning", dependencies: ["MovieContract"]),
+        .target(name: "FTS5Search", dependencies: ["MovieContract", "SearchPlanning", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "MovieBrowser", dependencies: ["Movies", "MovieStore", "TextFormatting"]),
         .target(
             name: "MovieServer",
             dependencies: [
-                "Movies", "MovieContract", "SearchPlanning", "TextFormatting",
+                "MovieContract", "SearchPlanning", "TextFormatting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "MovieServerSQLite",
             dependencies: [
-                "Movies", "MovieContract", "MovieServer", "MovieServerSQL", "SearchPlanning", "FTS5Search",
+                "MovieContract", "MovieServer", "MovieServerSQL", "SearchPlanning", "FTS5Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "MovieServerPostgres",
             dependencies: [
-                "Movies", "MovieContract", "MovieServer", "MovieServerSQL", "SearchPlanning",
+                "MovieContract", "MovieServer", "MovieServerSQL", "SearchPlanning",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -135,7 +135,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .target(name: "MovieServerSQL", dependencies: ["Movies", "MovieContract", "MovieServer", "SearchPlanning"]),
+        .target(name: "MovieServerSQL", dependencies: ["MovieContract", "MovieServer", "SearchPlanning"]),
         .target(
             name: "MovieServerDatabases",
             dependencies: ["MovieServer", "MovieServerSQLite", "MovieServerPostgres", .product(name: "Logging", package: "swift-log")]

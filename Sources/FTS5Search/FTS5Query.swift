@@ -1,5 +1,4 @@
 import MovieContract
-import Movies
 import SearchPlanning
 
 /// Search words (``SearchText/words(_:)``) written as SQLite FTS5 queries. A word holds letters

@@ -1,4 +1,4 @@
-import Movies
+import MovieContract
 import SearchPlanning
 
 /// How a search over an FTS5 table came out of ``SearchTiers/readWithFTS5(titleColumn:count:sorted:walked:)``.

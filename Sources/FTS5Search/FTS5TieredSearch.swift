@@ -1,6 +1,5 @@
 import GRDB
 import MovieContract
-import Movies
 import SearchPlanning
 
 /// A search of one to three words on one SQLite database (the server's catalogue or the

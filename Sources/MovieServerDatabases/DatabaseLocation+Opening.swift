@@ -1,8 +1,8 @@
 import Logging
+import MovieContract
 import MovieServer
 import MovieServerPostgres
 import MovieServerSQLite
-import Movies
 import SearchPlanning
 
 extension DatabaseLocation {

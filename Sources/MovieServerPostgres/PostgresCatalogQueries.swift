@@ -1,7 +1,6 @@
+import Logging
 import MovieContract
 import MovieServer
-import Movies
-import Logging
 import PostgresNIO
 
 /// Reads movies with their casts from the PostgreSQL catalog tables.

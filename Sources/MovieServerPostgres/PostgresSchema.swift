@@ -1,7 +1,6 @@
 import Logging
 import MovieContract
 import MovieServer
-import Movies
 import NIOConcurrencyHelpers
 import PostgresNIO
 

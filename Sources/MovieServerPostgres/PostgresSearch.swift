@@ -1,8 +1,7 @@
+import Logging
 import MovieContract
 import MovieServer
 import MovieServerSQL
-import Movies
-import Logging
 import PostgresNIO
 import SearchPlanning
 

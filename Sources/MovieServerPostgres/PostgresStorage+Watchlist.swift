@@ -1,6 +1,6 @@
 import Foundation
+import MovieContract
 import MovieServer
-import Movies
 import PostgresNIO
 
 extension PostgresStorage: WatchlistStorage {

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import MovieContract
 import MovieServer
-import Movies
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL

@@ -2,7 +2,6 @@ import Logging
 import MovieContract
 import MovieServer
 import MovieServerSQL
-import Movies
 import PostgresNIO
 import SearchPlanning
 

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import MovieContract
 import MovieServer
-import Movies
 import PostgresNIO
 
 /// The watchlist tables in PostgreSQL. A write takes a transaction-scoped advisory lock on its

@@ -1,6 +1,5 @@
 import MovieContract
 import MovieServer
-import Movies
 
 /// The parts of a search's SQL that SQLite and PostgreSQL share: the sort column, the direction,
 /// the relevance (how many query words are in `title_words`) and the keyset condition, written

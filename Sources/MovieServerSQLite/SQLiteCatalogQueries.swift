@@ -1,7 +1,6 @@
+import GRDB
 import MovieContract
 import MovieServer
-import Movies
-import GRDB
 
 /// Reads movies with their casts from the SQLite catalog tables.
 enum SQLiteCatalogQueries {

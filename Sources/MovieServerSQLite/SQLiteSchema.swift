@@ -2,7 +2,6 @@ import FTS5Search
 import GRDB
 import MovieContract
 import MovieServer
-import Movies
 import SearchPlanning
 
 /// The server's tables in SQLite, created and changed by named, versioned migration steps.

@@ -1,8 +1,8 @@
 import FTS5Search
 import GRDB
+import MovieContract
 import MovieServer
 import MovieServerSQL
-import Movies
 import SearchPlanning
 
 /// A search on the SQLite catalogue: the words through the FTS5 table `movie_words` (one row

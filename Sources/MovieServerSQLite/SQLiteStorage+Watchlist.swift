@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
+import MovieContract
 import MovieServer
-import Movies
 
 extension SQLiteStorage: WatchlistStorage {
     public func watchlistRead(owner: String) async throws(StorageError) -> WatchlistRead {

@@ -3,7 +3,6 @@ import GRDB
 import Logging
 import MovieContract
 import MovieServer
-import Movies
 import NIOConcurrencyHelpers
 import SearchPlanning
 

@@ -1,8 +1,8 @@
 import FTS5Search
 import GRDB
+import MovieContract
 import MovieServer
 import MovieServerSQL
-import Movies
 import SearchPlanning
 
 /// A search of one to three words on the SQLite catalogue, read a relevance at a time as the

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
+import MovieContract
 import MovieServer
-import Movies
 
 /// The watchlist tables in SQLite: reading the state a write depends on and writing its plan,
 /// inside the caller's immediate transaction.

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTestSupport
 import MovieBrowser
+import MovieContract
 import MovieServer
 import Movies
 import NetworkTestSupport

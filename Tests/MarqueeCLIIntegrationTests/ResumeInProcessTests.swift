@@ -1,12 +1,13 @@
 import Foundation
 import MarqueeTestSupport
 import MovieAPI
+import MovieContract
 import MovieServer
 import MovieStore
 import Movies
+import NIOConcurrencyHelpers
 import NetworkTestSupport
 import Networking
-import NIOConcurrencyHelpers
 import ServerTestSupport
 import Testing
 

@@ -54,4 +54,22 @@ struct ModuleTableTests {
             #expect(named == dependencies, "\(name): the table names \(named.sorted()), Package.swift \(dependencies.sorted())")
         }
     }
+
+    @Test("no server target reaches the client's domain module: what both sides share is the contract's")
+    func serverReachesNoClientModule() throws {
+        let targets = try Self.targets()
+        func reached(from name: String) -> Set<String> {
+            var seen: Set<String> = [], queue = [name]
+            while let next = queue.popLast() {
+                for dependency in targets[next] ?? [] where seen.insert(dependency).inserted { queue.append(dependency) }
+            }
+            return seen
+        }
+        let servers = targets.keys.filter { $0.hasPrefix("MovieServer") }
+        #expect(servers.count >= 5)
+        for server in servers.sorted() {
+            let client = reached(from: server).intersection(["Movies", "MovieAPI", "MovieStore", "MovieBrowser", "Networking"])
+            #expect(client.isEmpty, "\(server) depends on \(client.sorted())")
+        }
+    }
 }

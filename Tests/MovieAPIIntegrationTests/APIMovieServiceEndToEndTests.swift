@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MovieAPI
+import MovieContract
 import MovieServer
 import Movies
 import NetworkTestSupport

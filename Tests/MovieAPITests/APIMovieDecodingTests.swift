@@ -1,5 +1,6 @@
 import Foundation
 import MovieAPI
+import MovieContract
 import Movies
 import Networking
 import ReferenceAPI

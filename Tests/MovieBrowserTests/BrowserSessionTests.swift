@@ -1,8 +1,9 @@
 import Foundation
 import MarqueeTestSupport
 import MovieBrowser
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import Synchronization
 import Testing
 

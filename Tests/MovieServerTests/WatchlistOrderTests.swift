@@ -1,3 +1,4 @@
+import MovieContract
 import MovieServer
 import Movies
 import Testing

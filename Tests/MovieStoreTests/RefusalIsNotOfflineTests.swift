@@ -1,6 +1,7 @@
 import Foundation
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import NIOConcurrencyHelpers
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 import MarqueeTestSupport
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import NIOConcurrencyHelpers
 import Testing
 

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import MarqueeTestSupport
+import MovieContract
 import Movies
-@testable import MovieStore
 import SearchPlanning
 import Testing
+@testable import MovieStore
 
 /// Offline, the store ranks as the server does: the film a person asks for by its title first.
 @Suite("Offline search ranks as people search")

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import MarqueeTestSupport
+import MovieContract
 import Movies
-@testable import MovieStore
 import Testing
+@testable import MovieStore
 
 /// Stores written by an earlier Marquee open with everything they held, in the current schema.
 @Suite("Store upgrades")

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import Synchronization
 import Testing
 

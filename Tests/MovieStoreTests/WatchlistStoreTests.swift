@@ -1,7 +1,8 @@
 import FileLocking
 import Foundation
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import Synchronization
 import Testing
 

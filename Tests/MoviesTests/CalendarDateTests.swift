@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 import Testing
 

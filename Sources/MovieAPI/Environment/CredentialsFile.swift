@@ -1,5 +1,6 @@
 import FileLocking
 import Foundation
+import MovieContract
 import Movies
 import TextFormatting
 

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Movies
 
 /// A movie exactly as the API sends it.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MovieContract
 import Movies
 import Networking
 

@@ -1,6 +1,7 @@
 import Foundation
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import TextFormatting
 
 /// Why a ``BrowserSession`` ended.

@@ -1,6 +1,5 @@
 import Foundation
 import MovieContract
-import Movies
 
 /// One event of the server's feed (`GET /api/events`): a change to one person's watchlist, a new
 /// version of the catalogue, or (for the instances only) a person's sign-in ended. Its sequence

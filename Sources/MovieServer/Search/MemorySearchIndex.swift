@@ -1,5 +1,4 @@
 import MovieContract
-import Movies
 import SearchPlanning
 
 /// The catalogue's search and listing, for every backend: an order kept per sort (``MovieOrder``)

@@ -1,5 +1,4 @@
 import MovieContract
-import Movies
 
 /// One search or listing of the catalogue, checked: the words to match (none: every movie), the
 /// year, the order, how many, and the point of the order to continue after.

@@ -1,5 +1,4 @@
 import MovieContract
-import Movies
 
 /// What the search index keeps of a movie: its id and year, the values it is sorted by, and its
 /// folded words. Read from a database's catalogue or made from a catalogue movie.

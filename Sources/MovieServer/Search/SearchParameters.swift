@@ -1,7 +1,6 @@
-import MovieContract
-import Movies
 import Hummingbird
 import HummingbirdCore
+import MovieContract
 
 /// Reads the query string of `GET /api/movies` strictly (as ``QueryParameters`` splits it): each
 /// parameter once, known names only, values in range; anything else is a 400 that says what is

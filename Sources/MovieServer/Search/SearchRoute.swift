@@ -1,6 +1,5 @@
-import MovieContract
-import Movies
 import Hummingbird
+import MovieContract
 
 /// `GET /api/movies`: search and list the catalogue a page at a time (``MovieSearch``). The answer
 /// is `{"movies": [...], "next": "<cursor>", "rank": n}`, `next` `null` on the last page, `rank`

@@ -1,5 +1,4 @@
 import MovieContract
-import Movies
 
 extension SearchText.Indexed {
     /// What a catalogue movie is found by.

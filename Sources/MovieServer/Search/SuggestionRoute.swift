@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import MovieContract
-import Movies
 
 /// `GET /api/movies/suggestions?query=…[&year=…]`: what a search that found nothing probably
 /// meant (`DidYouMean`), as `{"suggestion": {"query", "year", "movies"} | null, "indexReady": …}`.

@@ -1,4 +1,4 @@
-import Movies
+import MovieContract
 
 /// The server's log of the changes a watchlist received, each once, in the order they were
 /// applied: what the tests read to count the changes that arrived.

@@ -1,4 +1,4 @@
-import Movies
+import MovieContract
 
 /// A watchlist as read, and the feed position it was read at.
 public struct WatchlistRead: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import Movies
+import MovieContract
 
 /// Each owner's watchlist on the server, written through ``WatchlistPlan``.
 public protocol WatchlistStorage: Sendable {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Movies
+import MovieContract
 
 /// What the server needs of a change beyond what the client sends: the version it is ordered by,
 /// the entry it makes when it wins, and its fingerprint, which tells a repeat of the change from

@@ -1,6 +1,5 @@
 import Foundation
 import MovieContract
-import Movies
 
 /// The watchlist's JSON: request bodies read strictly (a clear 400 for anything wrong) and the
 /// answers written.

@@ -1,4 +1,4 @@
-import Movies
+import MovieContract
 
 /// What a watchlist write does, decided from what storage holds, the same for every backend:
 /// each backend reads a ``WatchlistState`` and writes the plan in one transaction.

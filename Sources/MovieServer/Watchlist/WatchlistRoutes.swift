@@ -1,8 +1,8 @@
 import Foundation
-import Movies
 import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
+import MovieContract
 
 /// `/api/watchlist`: each person's list of movies to watch, read and written with their access
 /// token, which names the account. An application's token is refused (`403`): a list belongs to a

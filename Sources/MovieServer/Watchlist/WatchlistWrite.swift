@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Movies
+import MovieContract
 
 /// A write request to a watchlist as storage applies it: whose, under which `Idempotency-Key`,
 /// what the request was (hashed, to tell a repeat from another request under the same key), and

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MovieContract
 import Movies
 
 /// A `MovieService` decorator that keeps every answer of its base service in a ``MovieStore``,

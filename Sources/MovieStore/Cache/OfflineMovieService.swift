@@ -1,3 +1,4 @@
+import MovieContract
 import Movies
 
 /// A `MovieService` that also answers by a ``CachePolicy``, with snapshots that say where each

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MovieContract
 import Movies
 
 /// Reads one API's movies with their casts, and its list snapshots in their stored order.

@@ -1,6 +1,7 @@
 import FileLocking
 import Foundation
 import GRDB
+import MovieContract
 import Movies
 import SearchPlanning
 import TextFormatting

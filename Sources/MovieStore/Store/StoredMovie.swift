@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MovieContract
 import Movies
 
 /// A row of `movie`: one movie as one API gave it, with when it was fetched and what the server

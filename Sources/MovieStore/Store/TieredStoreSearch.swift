@@ -1,5 +1,6 @@
 import FTS5Search
 import GRDB
+import MovieContract
 import Movies
 import SearchPlanning
 

@@ -1,4 +1,5 @@
 import GRDB
+import MovieContract
 import Movies
 
 /// A row of `watchlistOutbox`: a change made here and not yet acknowledged by its API's server.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MovieContract
 import Movies
 
 /// A server's list (with its removals) taken into the known list movie by movie, by version: for

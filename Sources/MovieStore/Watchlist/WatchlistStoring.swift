@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MovieContract
 import Movies
 
 /// The watchlist tables, through their records (``OutboxChange``, ``KnownWatchlistEntry``,

@@ -1,6 +1,7 @@
 import Crypto
 import FileLocking
 import Foundation
+import MovieContract
 import Movies
 
 /// Delivers a store's watchlist outbox to a `WatchlistService` and pulls the server's list:

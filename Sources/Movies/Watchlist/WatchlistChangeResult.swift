@@ -1,3 +1,4 @@
+import MovieContract
 /// What became of one change a server took: its outcome and, when the server says, the time it
 /// orders the change by (earlier than the change's own when that was too far ahead of its clock),
 /// which is the version a device must keep for it.

@@ -1,3 +1,4 @@
+import MovieContract
 /// Where a watchlist is kept: the movie API's `/api/watchlist`. The store's `WatchlistSync`
 /// (in MovieStore) pushes the outbox to it and pulls its state.
 public protocol WatchlistService<Failure>: Sendable {

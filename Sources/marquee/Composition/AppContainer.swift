@@ -1,6 +1,7 @@
 import MovieAPI
-import Movies
+import MovieContract
 import MovieStore
+import Movies
 import Networking
 import Swinject
 

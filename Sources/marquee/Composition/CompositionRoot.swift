@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import MovieAPI
 import MovieBrowser
-import Movies
+import MovieContract
 import MovieServer
 import MovieStore
+import Movies
 import Networking
 import ReferenceAPI
 

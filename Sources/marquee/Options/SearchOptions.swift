@@ -1,4 +1,5 @@
 import ArgumentParser
+import MovieContract
 import Movies
 
 /// What `search` and `movies` share: the year, the order, the page size, and which page. `Sort`

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import MovieStore
 import Movies
 

@@ -1,3 +1,4 @@
+import MovieContract
 import Movies
 import TextFormatting
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MovieContract
 import Movies
 
 /// What `watch add --json` and `watch remove --json` print: one line naming the change made (its

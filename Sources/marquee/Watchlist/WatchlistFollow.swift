@@ -1,8 +1,9 @@
 import Foundation
 import MovieAPI
+import MovieContract
 import MovieStore
-import NIOConcurrencyHelpers
 import Movies
+import NIOConcurrencyHelpers
 import TextFormatting
 
 /// `marquee watchlist --follow`: after the list, one line per change the server's live feed

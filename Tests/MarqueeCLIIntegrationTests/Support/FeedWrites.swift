@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeTestSupport
+import MovieContract
 import MovieServer
 import MovieStore
 import Movies

@@ -1,6 +1,7 @@
 import Foundation
-import Movies
+import MovieContract
 import MovieServer
+import Movies
 import NetworkTestSupport
 import Testing
 

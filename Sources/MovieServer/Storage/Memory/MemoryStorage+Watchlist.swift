@@ -1,5 +1,5 @@
 import Foundation
-import Movies
+import MovieContract
 
 extension MemoryStorage: WatchlistStorage {
     public func watchlistRead(owner: String) -> WatchlistRead {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MovieAPI
+import MovieContract
 import Movies
 import TextFormatting
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MovieContract
 import Movies
 
 /// `marquee search TEXT`: find movies by words of their title or cast, online and offline.

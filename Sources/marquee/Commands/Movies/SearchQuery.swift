@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MovieContract
 import MovieStore
 import Movies
-import Networking
 import NIOConcurrencyHelpers
+import Networking
 import TextFormatting
 
 /// Runs a search or listing through the cached service and prints the page, where it came

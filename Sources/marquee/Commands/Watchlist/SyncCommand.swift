@@ -1,4 +1,5 @@
 import ArgumentParser
+import MovieContract
 import MovieStore
 import Movies
 import Networking

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MovieContract
 import Movies
 
 /// `marquee watch add ID [--note TEXT | --clear-note]` and `marquee watch remove ID`: change the watchlist.

@@ -1,4 +1,3 @@
-import MovieContract
 /// The rule for a watchlist note, the same on the server and in the app: at most
 /// ``maximumLength`` Unicode code points and no control character (C0, DEL or C1), which a
 /// terminal would act on and SQLite would cut a note at (U+0000).

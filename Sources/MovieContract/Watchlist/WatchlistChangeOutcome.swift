@@ -1,0 +1,11 @@
+/// What the server did with one sent change.
+public enum WatchlistChangeOutcome: String, Sendable, Hashable, Codable {
+    /// It is the newest change to its movie, and now in force.
+    case applied
+    /// A newer change to the same movie (from another device) was already in force.
+    case superseded
+    /// The server had applied this change before (an earlier attempt's answer was lost).
+    case repeated
+    /// The server's catalogue has no such movie.
+    case unknownMovie
+}
