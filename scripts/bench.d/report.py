@@ -337,7 +337,7 @@ are 2-core virtual machines shared with other work: read the ratios, not the abs
   interceptors; the difference per request is what the chain costs. The shared-exchanges row adds
   `SharedExchangeTransport` to that chain.
 - **Decoding**: a 10,000-movie JSON array (synthetic catalog, seed 42) through `ResponseDecoding` into
-  `APIMovie` and on to `Movie`, against `JSONSerialization` parsing the same bytes.
+  the contract's `CatalogMovie` and on to `Movie`, against `JSONSerialization` parsing the same bytes.
 - **Store**: `MovieStore.list(.topGrossing(year: 2016))` with 10k, 100k and 1M movies stored (synthetic
   catalog, seed 7), against the same two SQL statements run raw through GRDB on the same file. The bulk
   upsert writes 100,000 movies with their casts in one transaction into an empty store.

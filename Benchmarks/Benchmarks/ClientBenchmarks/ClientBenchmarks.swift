@@ -93,7 +93,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("decoding/Marquee DTOs to Movie 10k movies") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try ResponseDecoding.decode([APIMovie].self, from: DecodingFixture.body).map(\.movie))
+            blackHole(try APIRoute.moviesRequest(.topGrossing, year: 2016).decode(DecodingFixture.body))
         }
     }
 }
@@ -145,7 +145,7 @@ final class LoopbackFixture: @unchecked Sendable {
         let (client, target): (HTTPClient, String) = lock.withLock { (self.rawClient!, self.url) }
         let response = try await client.execute(HTTPClientRequest(url: target), timeout: TimeAmount.seconds(30))
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
-        return try JSONDecoder().decode([APIMovie].self, from: Data(body.readableBytesView)).count
+        return try JSONDecoder().decode([CatalogMovie].self, from: Data(body.readableBytesView)).count
     }
 
     func marqueeTopGrossing(concurrency: Int) async throws -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Networking
 
 /// How the token endpoint answered a grant: tokens (RFC 6749 §5.1), or an error (§5.2).
@@ -21,18 +22,10 @@ enum TokenEndpointAnswer {
         if (200..<300).contains(response.status.code) {
             return try Request<APIToken>(APIRoute.token(grant)).decode(response.body)
         }
-        if response.status.code == 400, let refusal = try? JSONDecoder().decode(OAuthError.self, from: response.body), refusal.error == "invalid_grant" {
-            throw .authenticationFailed("the server refused the \(grant.grantType) grant (invalid_grant: \(refusal.errorDescription ?? "no reason given"))")
+        if response.status.code == 400, let refusal = try? JSONDecoder().decode(ErrorBody.self, from: response.body), refusal.error == "invalid_grant" {
+            let reason = refusal.errorDescription.isEmpty ? "no reason given" : refusal.errorDescription
+            throw .authenticationFailed("the server refused the \(grant.grantType) grant (invalid_grant: \(reason))")
         }
         throw .status(of: response)
-    }
-
-    private struct OAuthError: Decodable {
-        let error: String
-        let errorDescription: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case error, errorDescription = "error_description"
-        }
     }
 }

@@ -13,15 +13,15 @@ public final class APIMovieService: MovieService {
     }
 
     public func movie(id: Int) async throws(NetworkError) -> Movie {
-        try await client.send(APIRoute.movieRequest(id: id)).movie
+        try await client.send(APIRoute.movieRequest(id: id))
     }
 
     public func movies(_ list: MovieList, year: Int) async throws(NetworkError) -> [Movie] {
-        try await client.send(APIRoute.moviesRequest(list, year: year)).map(\.movie)
+        try await client.send(APIRoute.moviesRequest(list, year: year))
     }
 
     public func search(_ request: MovieSearchRequest) async throws(NetworkError) -> MovieSearchPage {
-        try await client.send(APIRoute.searchRequest(request)).page
+        try await client.send(APIRoute.searchRequest(request))
     }
 
     /// The server's suggestion; none while its search index is being made.
@@ -38,11 +38,11 @@ public final class APIMovieService: MovieService {
     }
 
     public func movie(id: Int, ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<Movie> {
-        try await revalidate(APIRoute.movieRequest(id: id), ifNoneMatch: entityTag).map(\.movie)
+        try await revalidate(APIRoute.movieRequest(id: id), ifNoneMatch: entityTag)
     }
 
     public func movies(_ list: MovieList, year: Int, ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<[Movie]> {
-        try await revalidate(APIRoute.moviesRequest(list, year: year), ifNoneMatch: entityTag).map { $0.map(\.movie) }
+        try await revalidate(APIRoute.moviesRequest(list, year: year), ifNoneMatch: entityTag)
     }
 
     private func revalidate<Response>(_ request: Request<Response>, ifNoneMatch entityTag: String?) async throws(NetworkError) -> Revalidation<Response> {

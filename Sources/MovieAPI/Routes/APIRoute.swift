@@ -120,13 +120,25 @@ public enum APIRoute: Route, Hashable {
 
 extension APIRoute {
     /// The movie with the given id.
-    public static func movieRequest(id: Int) -> Request<APIMovie> { Request(APIRoute.movie(id: id)) }
+    public static func movieRequest(id: Int) -> Request<Movie> {
+        Request(endpoint: APIRoute.movie(id: id).endpoint) { body throws(NetworkError) in
+            try DomainMovies.movie(ResponseDecoding.decode(CatalogMovie.self, from: body), at: "$")
+        }
+    }
 
     /// The movies of `list` for `year`.
-    public static func moviesRequest(_ list: MovieList, year: Int) -> Request<[APIMovie]> { Request(APIRoute.movies(list, year: year)) }
+    public static func moviesRequest(_ list: MovieList, year: Int) -> Request<[Movie]> {
+        Request(endpoint: APIRoute.movies(list, year: year).endpoint) { body throws(NetworkError) in
+            try DomainMovies.movies(ResponseDecoding.decode([CatalogMovie].self, from: body), at: "$")
+        }
+    }
 
     /// A page of a search or listing.
-    public static func searchRequest(_ request: MovieSearchRequest) -> Request<APISearchPage> { Request(APIRoute.search(request)) }
+    public static func searchRequest(_ request: MovieSearchRequest) -> Request<MovieSearchPage> {
+        Request(endpoint: APIRoute.search(request).endpoint) { body throws(NetworkError) in
+            try DomainMovies.page(ResponseDecoding.decode(MoviePageWire.self, from: body))
+        }
+    }
 
     /// The suggestion for a search that found little.
     public static func suggestionRequest(_ request: MovieSearchRequest) -> Request<SuggestionWire.Answer> { Request(APIRoute.suggestion(request)) }

@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import Networking
 
 /// What one poll of the token endpoint told a device waiting for a person (RFC 8628 §3.5).
@@ -16,11 +17,7 @@ enum DevicePoll: Sendable {
             self = .tokens(token)
             return
         }
-        struct OAuthError: Decodable {
-            let error: String
-            let error_description: String?
-        }
-        guard let error = try? JSONDecoder().decode(OAuthError.self, from: body) else {
+        guard let error = try? JSONDecoder().decode(ErrorBody.self, from: body) else {
             throw .cannotDecode(path: "$", reason: "the token endpoint answered neither tokens nor an OAuth error")
         }
         switch error.error {
@@ -28,7 +25,7 @@ enum DevicePoll: Sendable {
         case "slow_down": self = .slowDown
         case "access_denied": self = .denied
         case "expired_token": self = .expired
-        default: self = .refused(code: error.error, description: error.error_description ?? error.error)
+        default: self = .refused(code: error.error, description: error.errorDescription.isEmpty ? error.error : error.errorDescription)
         }
     }
 }

@@ -64,7 +64,7 @@ public struct Catalog: Sendable {
             return "movie \(movie.id) has an empty name or a control character in the name of cast member \(actor + 1)"
         }
         if !(ParameterParsing.yearRange).contains(movie.year) { return "movie \(movie.id) has year \(movie.year) outside 1...9999" }
-        if !(CalendarDate.date(from: movie.releaseDate) != nil) {
+        if CalendarDate.date(from: movie.releaseDate) == nil {
             return "movie \(movie.id) has releaseDate '\(movie.releaseDate)', expected yyyy-MM-dd"
         }
         if !movie.releaseDate.hasPrefix(String(format: "%04d-", movie.year)) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A ``Route`` with the type its answer's JSON body decodes to, named once where the route is
-/// declared: `Request<[APIMovie]>`. ``APIClient/send(_:)-(Request<Response>)`` returns that type.
+/// declared: `Request<[CatalogMovie]>`. ``APIClient/send(_:)-(Request<Response>)`` returns that type.
 ///
 /// A ``JSONReadable`` response is read with a ``JSONReader`` first, any other `Decodable` one
 /// with `JSONDecoder` (``ResponseDecoding``).
