@@ -13,6 +13,7 @@ struct APIAssembly: Assembly {
     static let person = "person"
 
     let settings: AppSettings
+    let closers: RunClosers
 
     func assemble(container: Container) {
         let settings = self.settings
@@ -22,9 +23,12 @@ struct APIAssembly: Assembly {
                 : InMemoryAPIContext(environment: settings.environment)
         }.inObjectScope(.container)
 
+        let closers = self.closers
         container.register((any Transport).self) { _ -> any Transport in
             if let scenario = settings.stubScenario { return ReferenceStubs.transport(scenario: scenario) }
-            return AsyncHTTPClientTransport()
+            let transport = AsyncHTTPClientTransport()
+            closers.add { try await transport.shutdown() }
+            return transport
         }.inObjectScope(.container)
 
         // One stack per run: its interceptor's single-flight renewal only works if every client shares it.

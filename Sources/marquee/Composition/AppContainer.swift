@@ -1,20 +1,23 @@
 import MovieAPI
 import MovieContract
+import MovieServer
 import MovieStore
 import Movies
 import Networking
 import Swinject
 
-/// The wired app for one run: a Swinject container built from the feature assemblies, and the
-/// shutdown of what it opened.
+/// The composition root, as the tutorial's Dip container was: the wired app for one run, a
+/// Swinject container built from the feature assemblies, the only place that decides which
+/// implementation backs each protocol, and the shutdown of what it opened.
 final class AppContainer {
     let container: Container
     let settings: AppSettings
+    private let closers = RunClosers()
 
     init(settings: AppSettings) {
         self.settings = settings
         container = Container()
-        _ = Assembler([APIAssembly(settings: settings), MoviesAssembly(settings: settings)], container: container)
+        _ = Assembler([APIAssembly(settings: settings, closers: closers), MoviesAssembly(settings: settings)], container: container)
     }
 
     var resolver: any Resolver { container }
@@ -57,10 +60,32 @@ final class AppContainer {
     /// transport and settings.
     var personSignIn: PersonSignIn { PersonSignIn(settings: settings, transport: container.resolved()) }
 
-    /// Closes the HTTP client's connections, if one was made.
+    /// Closes what the run opened: the HTTP client's connections, if one was made.
     func shutdown() async {
-        if let transport = container.resolve((any Transport).self) as? AsyncHTTPClientTransport {
-            try? await transport.shutdown()
+        await closers.closeAll()
+    }
+
+    /// Runs `body` with the container for `environment` and `options`, then shuts the container
+    /// (and the embedded server, when there is one) down, whether `body` succeeded or not.
+    static func running<Result>(
+        _ options: ClientOptions, environment: APIEnvironment, stubScenario: StubScenario?, store: MovieStore, embeddedServer: RunningServer?,
+        person: String? = nil,
+        _ body: (AppContainer) async throws -> Result
+    ) async throws -> Result {
+        if options.curl { CurlNotes.print(for: environment) }
+        var settings = AppSettings(environment: environment, stubScenario: stubScenario, store: store, defaultPolicy: options.cachePolicy)
+        settings.person = person
+        settings.chosenTimeout = options.timeout.map { .seconds($0) }
+        let app = Self(settings: settings)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await body(app))
+        } catch {
+            outcome = .failure(error)
         }
+        await app.shutdown()
+        await store.finishRun()
+        try? await embeddedServer?.stop()
+        return try outcome.get()
     }
 }

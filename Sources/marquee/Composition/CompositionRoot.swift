@@ -9,9 +9,10 @@ import Movies
 import Networking
 import ReferenceAPI
 
-/// The one place that decides which implementation backs each protocol. It prepares what
-/// cannot be made inside the container (the embedded server, which starts asynchronously, and
-/// the store, which can fail to open), wires the rest with Swinject, and releases it all.
+/// The run's entry points: for a command's options, it opens what a container cannot make (the
+/// store, which can fail to open, and the embedded server, which starts asynchronously), decides
+/// who the run acts for (``SignInPolicy``), and hands them to ``AppContainer``, the composition
+/// root, which picks every implementation and releases it all at the end.
 enum CompositionRoot {
     /// Runs `body` with the movie service for `options`, and releases everything afterwards,
     /// whether `body` succeeded or not.
@@ -32,11 +33,12 @@ enum CompositionRoot {
         let (store, standIn) = try openStoreOrStandIn(options)
         defer { standIn.map { try? FileManager.default.removeItem(at: $0.folder) } }
         let (environment, embeddedServer) = try await reach(selection)
-        let home = WatchlistHome(selection)
+        let policy = SignInPolicy(options, selection: selection)
+        let home = policy.home
         // The catalogue needs no person: an account that is signed out keeps its list (shown,
         // never sent with anyone else's token) and the command goes on. Deliberately so when the
         // credentials file cannot be read either: reading the API's credential warns of it once.
-        let chosen = try? chosenAccount(options, identity: selection.identity, home: home)
+        let chosen = try? policy.choice()
         let person = chosen?.signedIn == true ? chosen?.account : nil
         let key = WatchlistScope.key(api: environment.identity.key, account: chosen?.account)
         let sends = home == .server && options.cachePolicy != .cacheOnly && chosen?.signedIn == true
@@ -45,7 +47,7 @@ enum CompositionRoot {
         func browse(_ service: AppMovieService, _ watchlist: any BrowserWatchlist) async throws -> Result {
             try await body(service, standIn.map { UnkeptStoreWatchlist(shown: watchlist, why: $0.why) } ?? watchlist)
         }
-        return try await withApp(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
+        return try await AppContainer.running(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
             let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
             let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed())
@@ -58,13 +60,11 @@ enum CompositionRoot {
                     person.watchlist(store: store, api: WatchlistScope.key(api: environment.identity.key, account: account), person: account)
                 }
                 return try await browse(app.movieService, SigningInWatchlist(signedIn: signedIn, catalogueFeed: app.catalogueFeed(), elsewhere: elsewhere, watchlistOf: watchlistOf) { show in
-                    await signInFromBrowser(person, environment: environment, store: store, show: show)
+                    await person.signInFromBrowser(environment: environment, store: store, show: show)
                 })
             }
             if home == .server, chosen?.signedIn != true {
-                let who = chosen.map { "\($0.account) is not signed in" } ?? "nobody is signed in"
-                let reason = "\(who): run 'marquee login' to change the watchlist"
-                return try await browse(app.movieService, SignedOutWatchlist(shown: watchlist, reason: reason))
+                return try await browse(app.movieService, SignedOutWatchlist(shown: watchlist, reason: policy.browseReason(for: chosen)))
             }
             return try await browse(app.movieService, watchlist)
         }
@@ -97,23 +97,22 @@ enum CompositionRoot {
             }
         }
         defer { throwaway.map { try? FileManager.default.removeItem(at: $0) } }
-        let home = WatchlistHome(selection)
-        let chosen: (account: String, signedIn: Bool)?
+        let policy = SignInPolicy(options, selection: selection)
+        let home = policy.home
+        let chosen: SignInPolicy.Choice?
         do {
-            chosen = try chosenAccount(options, identity: selection.identity, home: home)
+            chosen = try policy.choice()
         } catch let error as CLIError where !showsOnly {
             throw CLIError.failed("\(error) (nothing was changed)")
         }
-        if let chosen, !chosen.signedIn {
-            throw CLIError.failed("\(chosen.account) is not signed in to \(selection.identity); run 'marquee login --env \(selection.identity.key)'\(showsOnly ? "" : " (nothing was changed)")")
-        }
+        if let chosen, !chosen.signedIn { throw policy.notSignedIn(chosen.account, changes: !showsOnly) }
         let person = chosen?.account
         let key = WatchlistScope.key(api: selection.identity.key, account: person)
         guard home == .server, !options.offline, let environment = APIEnvironment(selection.identity) else {
-            if home == .server, person == nil, try await !keepsNoWatchlist(store, api: key) { throw nobodySignedIn(selection.identity, changes: !showsOnly) }
+            if home == .server, person == nil, try await !keepsNoWatchlist(store, api: key) { throw policy.nobodySignedIn(changes: !showsOnly) }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: nil))
         }
-        return try await withApp(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil, person: person) { app in
+        return try await AppContainer.running(options, environment: environment, stubScenario: nil, store: store, embeddedServer: nil, person: person) { app in
             let sync = app.watchlistSync(store: store, api: key, batchSize: batchSize)
             if person == nil {
                 // Nobody is signed in: only a server that keeps no watchlist (the static site)
@@ -121,83 +120,18 @@ enum CompositionRoot {
                 // recorded, so that nothing typed lands in a list no one owns.
                 do {
                     try await sync.pull()
-                    throw nobodySignedIn(selection.identity, changes: !showsOnly)
+                    throw policy.nobodySignedIn(changes: !showsOnly)
                 } catch let failure as WatchlistSyncFailure<NetworkError> {
-                    guard case .noWatchlist = failure else { throw nobodySignedIn(selection.identity, changes: !showsOnly) }
+                    guard case .noWatchlist = failure else { throw policy.nobodySignedIn(changes: !showsOnly) }
                 }
             }
             return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService, feed: app.liveFeed()))
         }
     }
 
-    /// Signs a person in from `browse` with the device flow, showing the code on screen, and gives
-    /// their watchlist (their credential stored as `marquee login` stores it).
-    private static func signInFromBrowser(
-        _ person: PersonSignIn, environment: APIEnvironment, store: MovieStore, show: @escaping @Sendable (BrowserSignIn) -> Void
-    ) async -> Swift.Result<(AppWatchlist, account: String), SigningInWatchlist.SignInFailure> {
-        show(.starting)
-        let signIn = person.deviceSignIn
-        do {
-            let offer = try await signIn.start(deviceName: "marquee browse on \(ProcessInfo.processInfo.hostName)", api: environment.identity.description)
-            show(.code(page: offer.verificationURI, userCode: offer.userCode, complete: offer.verificationURIComplete))
-            let credential = try await signIn.waitForApproval(of: offer)
-            guard let account = TokenSubject.of(credential.accessToken) else { return .failure(.init(reason: "the server's token names no account")) }
-            let context = FileAPIContext(environment: environment, fileURL: AppPaths.credentialsFile(), holder: .person(account: account))
-            try await context.storeSignIn(credential, account: account)
-            let key = WatchlistScope.key(api: environment.identity.key, account: account)
-            return .success((person.watchlist(store: store, api: key, person: account), account))
-        } catch {
-            return .failure(.init(reason: "not signed in: \(ErrorReporter.describe(error))"))
-        }
-    }
-
     /// Whether the store knows the API for one whose server keeps no watchlist.
     private static func keepsNoWatchlist(_ store: MovieStore, api: String) async throws -> Bool {
         do { return try await store.watchlist(api: api).serverHasNone } catch { throw CLIError.failed(ErrorReporter.describe(error)) }
-    }
-
-    /// `changes`: the command would have changed the list, and says that nothing was.
-    private static func nobodySignedIn(_ identity: APIIdentity, changes: Bool) -> CLIError {
-        .failed("nobody is signed in to \(identity), whose watchlist belongs to a person: run 'marquee login --env \(identity.key)'\(changes ? " (nothing was changed)" : "")")
-    }
-
-    /// The account a run on a server API means (``AccountChoice``), and whether it holds a
-    /// credential here; nil when none is chosen, or for an API whose list is kept on this machine.
-    private static func chosenAccount(_ options: ClientOptions, identity: APIIdentity, home: WatchlistHome) throws -> (account: String, signedIn: Bool)? {
-        guard home == .server, APIEnvironment(identity) != nil else { return nil }
-        let people: (accounts: Set<String>, defaultAccount: String?)
-        do {
-            people = try FileAPIContext.people(in: AppPaths.credentialsFile(), for: identity)
-        } catch {
-            throw CLIError.failed("cannot tell who is signed in to \(identity): \(ErrorReporter.describe(error))")
-        }
-        guard let account = try AccountChoice.account(named: options.accountOption.account, defaultAccount: people.defaultAccount) else { return nil }
-        let signedIn = people.accounts.contains(account)
-        return (account, signedIn)
-    }
-
-    /// Runs `body` with the container for `environment` and `options`, then shuts the container
-    /// (and the embedded server, when there is one) down, whether `body` succeeded or not.
-    private static func withApp<Result>(
-        _ options: ClientOptions, environment: APIEnvironment, stubScenario: StubScenario?, store: MovieStore, embeddedServer: RunningServer?,
-        person: String? = nil,
-        _ body: (AppContainer) async throws -> Result
-    ) async throws -> Result {
-        if options.curl { CurlNotes.print(for: environment) }
-        var settings = AppSettings(environment: environment, stubScenario: stubScenario, store: store, defaultPolicy: options.cachePolicy)
-        settings.person = person
-        settings.chosenTimeout = options.timeout.map { .seconds($0) }
-        let app = AppContainer(settings: settings)
-        let outcome: Swift.Result<Result, any Error>
-        do {
-            outcome = .success(try await body(app))
-        } catch {
-            outcome = .failure(error)
-        }
-        await app.shutdown()
-        await store.finishRun()
-        try? await embeddedServer?.stop()
-        return try outcome.get()
     }
 
     /// The store `options` name. When it cannot be used — its folder is not writable, the disk
