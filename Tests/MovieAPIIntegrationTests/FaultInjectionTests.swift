@@ -45,7 +45,7 @@ struct FaultInjectionTests {
                 case .status500: ({ $0.statusCode == 500 }, 3)
                 case .status503, .status503RetryAfterSeconds, .status503RetryAfterDate: ({ $0.statusCode == 503 }, 3)
                 case .malformedJSON: ({ if case .cannotDecode(path: "$", _) = $0 { true } else { false } }, 1)
-                case .wrongTypes: ({ if case .cannotDecode(path: "$[0].id", _) = $0 { true } else { false } }, 1)
+                case .wrongTypes: ({ if case .cannotDecode(path: "$[0].name", _) = $0 { true } else { false } }, 1)
                 case .huge, .gzipBomb: ({ $0 == .bodyTooLarge(limit: 10 * 1024 * 1024) }, 1)
                 case .redirectToInvalidPort: ({ if case .redirectRefused = $0 { true } else { false } }, 1)
                 case .challengeThenTokenRedirect307, .challengeThenTokenRedirect302, .challengeThenHugeExpiry: ({ $0.statusCode == 401 }, 1)

@@ -26,26 +26,23 @@ struct WatchlistOrderTests {
 
     @Test("a change that loses the tie, one of the same device, one at another time, or one with nothing stored keeps its time")
     func othersKeepTheirTime() {
+        #expect(WatchlistPlan.order(Self.change("a"), latest: Self.latest, after: Self.stored("a")).changedAt == Self.time, "the same device's repeat of a time")
         #expect(WatchlistPlan.order(Self.change("a"), latest: Self.latest, after: Self.stored("b")).changedAt == Self.time, "a loses to b at one time")
         #expect(WatchlistPlan.order(Self.change("b", at: Self.time + 5), latest: Self.latest, after: Self.stored("a")).changedAt == Self.time + 5)
         #expect(WatchlistPlan.order(Self.change("b"), latest: Self.latest, after: nil).changedAt == Self.time)
     }
 
-    @Test("a device's change stamped a millisecond after its earlier one, which won a tie and was ordered a millisecond later in an answer the device lost, is ordered after it: sent again with it, the later change wins")
-    func laterChangeOfATieWinnerWins() {
-        let earlier = Self.change("b")
-        let later = WatchlistChangeRecord(id: "c-b-later", movieID: 3, action: .remove, note: "", changedAt: Self.time + 1, device: "b")
-        let write = WatchlistWrite(
-            owner: "o", key: "k", request: "POST /api/watchlist/changes", body: Array("body".utf8), changes: [earlier, later], shape: .batch,
-            receivedAt: Self.time
-        )
-        let state = WatchlistState(
-            storedRequest: nil, seenChanges: [earlier.id: SeenChange(fingerprint: earlier.fingerprint, orderedAt: Self.time + 1)],
-            entries: [3: Self.stored("b", at: Self.time + 1)], knownMovies: [3]
-        )
-        let plan = WatchlistPlan(write, state: state)
-        #expect(plan.journal.map(\.outcome) == [.applied])
-        #expect(plan.journal.first?.orderedAt == Self.time + 2)
-        #expect(plan.entries.map(\.removed) == [true])
+    @Test("no change is ordered more than a millisecond after its own time, whatever is stored: a device stamps its next change of a movie two milliseconds after a waiting one, and so after it")
+    func neverMoreThanAMillisecondLate() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let sentTime = Self.time + Int64.random(in: -3...3, using: &generator)
+            let storedTime = Self.time + Int64.random(in: -3...3, using: &generator)
+            let sent = Self.change(["a", "b"].randomElement(using: &generator)!, at: sentTime)
+            let stored = Bool.random(using: &generator) ? Self.stored(["a", "b"].randomElement(using: &generator)!, at: storedTime) : nil
+            let latest = Self.time + Int64.random(in: -5...5, using: &generator)
+            let ordered = WatchlistPlan.order(sent, latest: latest, after: stored)
+            #expect(ordered.changedAt <= sentTime + 1, "\(sent.device)@\(sentTime) after \(String(describing: stored?.version)) with latest \(latest)")
+        }
     }
 }

@@ -24,6 +24,16 @@ struct AcknowledgedVersionTests {
         #expect(try await store.watchlist(api: api).lines.map(\.note) == ["theirs"])
     }
 
+    @Test("a change made while the movie's earlier one waits (its answer lost) is stamped two milliseconds after it, past the one the server may add when the earlier one wins a tie, whatever this clock says (found by scripts/chaos --seed 1)")
+    func nextChangeClearsATieWinnersMillisecond() async throws {
+        let store = try makeStore()
+        let frozenAhead = Date(timeIntervalSince1970: Double(serverNow) / 1000 + 30)
+        let first = try await store.recordWatchlistChange(movieID: 6, action: .add, note: "drawn", api: api, now: frozenAhead)
+        let afterTheDraw = Date(timeIntervalSince1970: Double(serverNow) / 1000 + 1)
+        let next = try await store.recordWatchlistChange(movieID: 6, action: .remove, api: api, now: afterTheDraw)
+        #expect(next.changedAt == first.changedAt + 2)
+    }
+
     @Test("a repeat whose first answer was lost is kept at the time the server names, so the device's next change of the movie is stamped after it whatever its clock says")
     func repeatKeepsTheServersTime() async throws {
         let store = try makeStore()

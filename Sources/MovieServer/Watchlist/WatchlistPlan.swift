@@ -50,20 +50,18 @@ extension WatchlistPlan {
     /// the margin). A change brought back to `latest` that its own time put after the stored change
     /// of the same device is ordered just after that change: two changes of a movie from a clock
     /// far ahead would otherwise tie at `latest`, and the device's later one would lose to its
-    /// earlier one. So is a change of the same device stamped at the very time its stored change
-    /// was ordered by: a device stamps each change of a movie after its last one, so the two were
-    /// stamped a millisecond apart and the stored one was ordered a millisecond later (it won a
-    /// tie, below) in an answer the device never read. A change older than the stored one by its
-    /// own time still loses, as any other.
+    /// earlier one. A change older than the stored one by its own time still loses, as any other.
     ///
     /// A change of another device made in the same millisecond as the stored one, which wins the
     /// tie by its device, is ordered a millisecond after it too: the versions a movie holds in turn
     /// then never share a time, so a client that orders them by time alone (its store, which does
     /// not keep devices) orders them as the server does, and an acknowledgement that arrives after
-    /// the winner's event cannot put the loser back.
+    /// the winner's event cannot put the loser back. This is the one case in which a change is
+    /// ordered after its own time, by one millisecond: a device stamps its next change of the movie
+    /// after that millisecond while the answer is unread (``WatchlistChangeRecord``).
     package static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
         var time = min(sent.changedAt, latest)
-        if let stored, stored.version.device == sent.device, time <= stored.version.changedAt, sent.changedAt >= stored.version.changedAt {
+        if let stored, stored.version.device == sent.device, time <= stored.version.changedAt, sent.changedAt > stored.version.changedAt {
             time = stored.version.changedAt + 1
         } else if let stored, stored.version.device != sent.device, time == stored.version.changedAt,
                   WatchlistVersion(changedAt: time, device: sent.device) > stored.version {

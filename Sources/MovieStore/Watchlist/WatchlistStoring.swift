@@ -8,7 +8,8 @@ import Movies
 /// send, acknowledging it, keeping the server's state, and the view that joins them.
 enum WatchlistStoring {
     /// Writes a change to the outbox and returns it. Its time is this machine's clock, but always
-    /// after the last change this store made to the movie on this API and after the movie's known
+    /// after the last change this store made to the movie on this API (by two milliseconds while
+    /// that one waits, which the server may order one millisecond late) and after the movie's known
     /// state there (its entry, or when it left the list), so that a change made after seeing
     /// another wins over it, whatever the two clocks say. Other
     /// movies and other APIs do not count: one entry stamped far in the future holds back only
@@ -22,7 +23,9 @@ enum WatchlistStoring {
         let latestSent = try ofMovie.select(max(OutboxChange.Columns.changedAt), as: Int64?.self).fetchOne(db) ?? nil
         let known = try KnownWatchlistEntry.fetchOne(db, key: ["apiId": apiID, "movieId": movieID])
         let removedAt = try WatchlistRemovals.at(movieID, apiID: apiID, in: db)
-        let latest = [latestSent, known?.changedAt, removedAt].compactMap { $0 }.max() ?? 0
+        // A change still waiting may be ordered a millisecond after its own time, when it wins a
+        // tie with another device (WatchlistPlan.order): the next one is stamped after that.
+        let latest = [latestSent.map { $0 + 1 }, known?.changedAt, removedAt].compactMap { $0 }.max() ?? 0
         let lastPending = try ofMovie.order(OutboxChange.Columns.sequence.desc).fetchOne(db)
         let currentNote = lastPending.map { $0.action == .add ? $0.note : "" } ?? known?.note ?? ""
         let record = WatchlistChangeRecord(
