@@ -17,4 +17,10 @@ extension PostgresStorage: WatchlistStorage {
             }
         }
     }
+
+    public func watchlistSize(owner: String) async throws(StorageError) -> Int {
+        try await run { client in
+            try await client.allRows("SELECT count(*) FROM watchlist_entry WHERE owner = \(owner) AND NOT removed", logger: self.logger).decode(Int.self).first ?? 0
+        }
+    }
 }

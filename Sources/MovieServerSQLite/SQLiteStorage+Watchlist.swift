@@ -14,4 +14,10 @@ extension SQLiteStorage: WatchlistStorage {
         let purging = watchlistPurge.isDue(at: now)
         return try await self.write { db in try SQLiteWatchlist.apply(db, write, now: now, purging: purging) }
     }
+
+    public func watchlistSize(owner: String) async throws(StorageError) -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM watchlist_entry WHERE owner = ? AND removed = 0", arguments: [owner]) ?? 0
+        }
+    }
 }

@@ -13,6 +13,9 @@ public protocol WatchlistStorage: Sendable {
     /// key with it), and returns the answer: of concurrent writes with the same key or change
     /// ids, on any instance, each change is applied once.
     func applyWatchlist(_ write: WatchlistWrite, now: Date) async throws(StorageError) -> WatchlistAnswer
+
+    /// How many movies are on `owner`'s watchlist now: its removals not counted.
+    func watchlistSize(owner: String) async throws(StorageError) -> Int
 }
 
 extension WatchlistStorage {

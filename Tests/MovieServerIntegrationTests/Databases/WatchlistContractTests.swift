@@ -98,6 +98,26 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("a watchlist's size counts the movies on it: not its removals, not another owner's", arguments: Backend.allCases)
+        func watchlistSize(backend: Backend) async throws {
+            try await backend.withStorage { storage in
+                #expect(try await storage.watchlistSize(owner: "a") == 0)
+                let time: Int64 = 1_800_000_000_000
+                let changes = [
+                    WatchlistChangeRecord(id: "s1", movieID: 3, action: .add, note: "", changedAt: time, device: "d"),
+                    WatchlistChangeRecord(id: "s2", movieID: 6, action: .add, note: "", changedAt: time, device: "d"),
+                    WatchlistChangeRecord(id: "s3", movieID: 3, action: .remove, note: "", changedAt: time + 1, device: "d"),
+                ]
+                for (owner, changes) in [("a", changes), ("b", [WatchlistChangeRecord(id: "s4", movieID: 7, action: .add, note: "", changedAt: time, device: "e")])] {
+                    let write = WatchlistWrite(owner: owner, key: "size-\(owner)", request: "POST /api/watchlist/changes", body: Array(owner.utf8), changes: changes, shape: .batch)
+                    _ = try await storage.applyWatchlist(write, now: Date())
+                }
+                #expect(try await storage.watchlistSize(owner: "a") == 1)
+                #expect(try await storage.watchlistSize(owner: "b") == 1)
+                #expect(try await storage.watchlistSize(owner: "c") == 0)
+            }
+        }
+
         @Test("two changes of one movie with the same time, from one device or two: the first stands", arguments: Backend.allCases)
         func exactTies(backend: Backend) async throws {
             try await backend.withStorage { storage in

@@ -11,6 +11,10 @@ extension MemoryStorage: WatchlistStorage {
         watchlistRead(owner: owner).entries.filter { !$0.removed }
     }
 
+    public func watchlistSize(owner: String) -> Int {
+        watchlist(owner: owner).count
+    }
+
     public func applyWatchlist(_ write: WatchlistWrite, now: Date) -> WatchlistAnswer {
         // Under the identity's lock, as a removal is: a write either lands before the removal
         // takes the list, or finds the account gone.
