@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MovieServer
 import MovieServerDatabases
+import TextFormatting
 
 /// `marquee accounts`: the operator's commands for the people of a server database.
 struct AccountsCommand: AsyncParsableCommand {
@@ -31,10 +32,15 @@ struct AccountsDatabaseOptions: ParsableArguments {
 
     /// Runs `body` with the accounts of the database, closing it afterwards.
     func withAccounts<T>(_ body: (Accounts) async throws -> T) async throws -> T {
+        try await withStorage { storage in try await body(Accounts(storage: storage, hasher: PasswordHasher(cost: UInt8(passwordCost)))) }
+    }
+
+    /// Runs `body` with the database's storage, closing it afterwards.
+    func withStorage<T>(_ body: (any ServerStorage) async throws -> T) async throws -> T {
         guard let database = databaseOption ?? DatabaseArgument.fromEnvironment() else { throw CLIError.noDatabase }
         let storage = try await DatabaseLocation(parsing: database).open()
         do {
-            let result = try await body(Accounts(storage: storage, hasher: PasswordHasher(cost: UInt8(passwordCost))))
+            let result = try await body(storage)
             await storage.close()
             return result
         } catch {
@@ -61,19 +67,26 @@ struct AccountsAddCommand: AsyncParsableCommand {
 }
 
 struct AccountsListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts, by name.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts, by name, with how many movies each has on its watchlist.")
 
     @OptionGroup var database: AccountsDatabaseOptions
 
     func run() async throws {
-        let accounts = try await database.withAccounts { try await $0.list() }
-        guard !accounts.isEmpty else {
+        let listed = try await database.withStorage { storage in
+            let accounts = try await Accounts(storage: storage, hasher: PasswordHasher(cost: UInt8(database.passwordCost))).list()
+            var sizes: [Int] = []
+            for account in accounts {
+                do throws(StorageError) { sizes.append(try await storage.watchlistSize(owner: WatchlistOwner.account(id: account.id))) } catch { throw AccountError.storage(error) }
+            }
+            return zip(accounts, sizes).map { ($0, $1) }
+        }
+        guard !listed.isEmpty else {
             print("No accounts yet: add one with 'marquee accounts add NAME', or let people sign up at /device.")
             return
         }
         let formatter = ISO8601DateFormatter()
-        for account in accounts {
-            print("\(account.name)\tcreated \(formatter.string(from: account.createdAt))")
+        for (account, size) in listed {
+            print("\(TerminalText.safe(account.name))\tcreated \(formatter.string(from: account.createdAt))\t\(size) on the watchlist")
         }
     }
 }
