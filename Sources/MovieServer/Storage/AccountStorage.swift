@@ -1,7 +1,8 @@
 import Foundation
 
 /// The people who may sign in: what the sign-in page and `marquee accounts` read and write, and
-/// what the device flow checks. Each device they signed in on is ``SignInStorage``'s.
+/// what the device flow checks. Each device they signed in on is ``SignInStorage``'s; their
+/// watchlists, ``WatchlistStorage``'s.
 public protocol AccountStorage: Sendable {
     /// Adds `account`; `false` when the name is taken.
     func createAccount(_ account: StoredAccount) async throws(StorageError) -> Bool
@@ -24,11 +25,6 @@ public protocol AccountStorage: Sendable {
     /// log, its sign-ins and their refresh tokens, and its device approvals not yet redeemed, in
     /// one step; `false` when there is no such account.
     func removeAccount(named name: String) async throws(StorageError) -> Bool
-
-    /// Gives the watchlist of `owner` (a list kept before accounts, under a client id) to the
-    /// account's list: per movie the later change wins, and `owner`'s list is then empty.
-    /// Returns how many entries moved.
-    func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int
 }
 
 /// An account as storage keeps it: an id of its own, its name and a bcrypt hash of its password,

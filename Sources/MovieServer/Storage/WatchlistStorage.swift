@@ -16,6 +16,11 @@ public protocol WatchlistStorage: Sendable {
 
     /// How many movies are on `owner`'s watchlist now: its removals not counted.
     func watchlistSize(owner: String) async throws(StorageError) -> Int
+
+    /// Gives the watchlist of `owner` (a list kept before accounts, under a client id) to the
+    /// account's list: per movie the later change wins, and `owner`'s list is then empty.
+    /// Returns how many entries moved.
+    func moveWatchlist(from owner: String, toAccount name: String) async throws(StorageError) -> Int
 }
 
 extension WatchlistStorage {

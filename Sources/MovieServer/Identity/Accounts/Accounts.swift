@@ -4,11 +4,11 @@ import Foundation
 /// ``PasswordRule``) and bcrypt (``PasswordHasher``). The sign-in page and `marquee accounts` both
 /// go through it.
 public struct Accounts: Sendable {
-    let storage: any AccountStorage
+    let storage: any AccountStorage & WatchlistStorage
     public let hasher: PasswordHasher
     let now: @Sendable () -> Date
 
-    public init(storage: any AccountStorage, hasher: PasswordHasher, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(storage: any AccountStorage & WatchlistStorage, hasher: PasswordHasher, now: @escaping @Sendable () -> Date = { Date() }) {
         self.storage = storage
         self.hasher = hasher
         self.now = now

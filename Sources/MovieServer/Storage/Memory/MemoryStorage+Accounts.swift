@@ -79,10 +79,6 @@ extension MemoryStorage: AccountStorage, SignInStorage {
         }
     }
 
-    public func moveWatchlist(from owner: String, toAccount name: String) -> Int {
-        guard let account = identity.withLockedValue({ $0.accounts[name] }) else { return 0 }
-        return watchlists.move(from: owner, to: WatchlistOwner.account(id: account.id), now: Date(), feed: feed)
-    }
 }
 
 extension MemoryStorage: DeviceAuthorizationStorage {

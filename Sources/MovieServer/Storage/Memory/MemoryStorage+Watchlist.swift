@@ -23,4 +23,9 @@ extension MemoryStorage: WatchlistStorage {
             return watchlists.apply(write, now: now, feed: feed) { ids in ids.filter { catalog.movie(id: $0) != nil } }
         }
     }
+
+    public func moveWatchlist(from owner: String, toAccount name: String) -> Int {
+        guard let account = identity.withLockedValue({ $0.accounts[name] }) else { return 0 }
+        return watchlists.move(from: owner, to: WatchlistOwner.account(id: account.id), now: Date(), feed: feed)
+    }
 }
