@@ -11,10 +11,6 @@ extension WatchlistChangeRecord {
         self.init(id: id, movieID: movieID, action: action, note: action == .add ? note : "", changedAt: version.changedAt, device: version.device)
     }
 
-    package var version: WatchlistVersion {
-        WatchlistVersion(changedAt: changedAt, device: device)
-    }
-
     /// The entry this change makes when it wins.
     package var entry: WatchlistEntry {
         WatchlistEntry(movieID: movieID, note: note, version: version, removed: action == .remove)
@@ -25,4 +21,13 @@ extension WatchlistChangeRecord {
         let text = [String(movieID), action.rawValue, note, String(changedAt), device].joined(separator: "\u{1F}")
         return Array(SHA256.hash(data: Data(text.utf8)))
     }
+}
+
+extension WatchlistChangeRecord: SyncedChange {
+    package var key: Int { movieID }
+    package var record: WatchlistEntry { entry }
+}
+
+extension WatchlistEntry: SyncedRecord {
+    package var key: Int { movieID }
 }

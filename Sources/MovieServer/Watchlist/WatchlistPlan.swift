@@ -1,7 +1,8 @@
 import MovieContract
 
-/// What a watchlist write does, decided from what storage holds, the same for every backend:
-/// each backend reads a ``WatchlistState`` and writes the plan in one transaction.
+/// What a watchlist write does, decided from what storage holds by the sync engine's one rule
+/// (``SyncDecision``), the same for every backend: each backend reads a ``WatchlistState`` and
+/// writes the plan in one transaction.
 ///
 /// The rules: a request whose `Idempotency-Key` was seen gets its first answer again, unless its
 /// content differs (422). A change whose id was applied before is `repeated`, changes nothing
@@ -46,28 +47,9 @@ public struct SeenChange: Sendable, Hashable {
 }
 
 extension WatchlistPlan {
-    /// The time `sent` is ordered by: its own, but no later than `latest` (the server's clock plus
-    /// the margin). A change brought back to `latest` that its own time put after the stored change
-    /// of the same device is ordered just after that change: two changes of a movie from a clock
-    /// far ahead would otherwise tie at `latest`, and the device's later one would lose to its
-    /// earlier one. A change older than the stored one by its own time still loses, as any other.
-    ///
-    /// A change of another device made in the same millisecond as the stored one, which wins the
-    /// tie by its device, is ordered a millisecond after it too: the versions a movie holds in turn
-    /// then never share a time, so a client that orders them by time alone (its store, which does
-    /// not keep devices) orders them as the server does, and an acknowledgement that arrives after
-    /// the winner's event cannot put the loser back. This is the one case in which a change is
-    /// ordered after its own time, by one millisecond: a device stamps its next change of the movie
-    /// after that millisecond while the answer is unread (``WatchlistChangeRecord``).
+    /// The time `sent` is ordered by: the engine's rule (``SyncDecision/order(_:latest:after:)``).
     package static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
-        var time = min(sent.changedAt, latest)
-        if let stored, stored.version.device == sent.device, time <= stored.version.changedAt, sent.changedAt > stored.version.changedAt {
-            time = stored.version.changedAt + 1
-        } else if let stored, stored.version.device != sent.device, time == stored.version.changedAt,
-                  WatchlistVersion(changedAt: time, device: sent.device) > stored.version {
-            time += 1
-        }
-        return time == sent.changedAt ? sent : sent.ordered(at: time)
+        SyncDecision<WatchlistChangeRecord>.order(sent, latest: latest, after: stored)
     }
 }
 
@@ -99,44 +81,22 @@ extension WatchlistPlan {
             )
             return
         }
-        var seen = state.seenChanges
-        var entries = state.entries
-        var written: [Int: WatchlistEntry] = [:]
-        var journal: [Journaled] = []
-        var results: [WatchlistJSON.Result] = []
-        for sent in write.changes {
-            let change = Self.order(sent, latest: write.latestChangeTime, after: entries[sent.movieID])
-            let outcome: WatchlistChangeOutcome
-            var orderedAt: Int64?
-            if let earlier = seen[change.id] {
-                guard earlier.fingerprint == sent.fingerprint else {
-                    self.init(answer: WatchlistJSON.changeReused(change.id), recordsAnswer: false, entries: [], journal: [])
-                    return
-                }
-                outcome = .repeated
-                orderedAt = earlier.orderedAt
-            } else if !state.knownMovies.contains(change.movieID) {
-                outcome = .unknownMovie
-            } else if let stored = entries[change.movieID], stored.version >= change.version {
-                outcome = .superseded
-            } else {
-                outcome = .applied
-                entries[change.movieID] = change.entry
-                written[change.movieID] = change.entry
-            }
-            if outcome == .applied || outcome == .superseded { orderedAt = change.changedAt }
-            if outcome != .repeated {
-                seen[change.id] = SeenChange(fingerprint: sent.fingerprint, orderedAt: orderedAt)
-                journal.append(Journaled(change: sent, outcome: outcome, orderedAt: orderedAt))
-            }
-            results.append(WatchlistJSON.Result(change: change, outcome: outcome, orderedAt: orderedAt))
+        let decision: SyncDecision<WatchlistChangeRecord>
+        switch SyncDecision.decide(write.changes, seen: state.seenChanges, stored: state.entries, latest: write.latestChangeTime, isKnown: state.knownMovies.contains) {
+        case let .success(decided): decision = decided
+        case let .failure(reused):
+            self.init(answer: WatchlistJSON.changeReused(reused.id), recordsAnswer: false, entries: [], journal: [])
+            return
         }
+        let results = decision.outcomes.map { WatchlistJSON.Result(change: $0.change, outcome: $0.outcome, orderedAt: $0.orderedAt) }
+        let entries = decision.records
+        let journal = decision.journal.map { Journaled(change: $0.change, outcome: $0.outcome, orderedAt: $0.orderedAt) }
         let answer = switch write.shape {
         case .single:
             WatchlistJSON.singleAnswer(write.changes[0], outcome: results[0].outcome, entry: entries[write.changes[0].movieID])
         case .batch:
             WatchlistJSON.batchAnswer(results)
         }
-        self.init(answer: answer, recordsAnswer: true, entries: written.values.sorted { $0.movieID < $1.movieID }, journal: journal)
+        self.init(answer: answer, recordsAnswer: true, entries: decision.written, journal: journal)
     }
 }
