@@ -1,7 +1,7 @@
 import MovieContract
 
 /// What a watchlist write does, decided from what storage holds by the sync engine's one rule
-/// (``SyncDecision``), the same for every backend: each backend reads a ``WatchlistState`` and
+/// (`SyncDecision`), the same for every backend: each backend reads a ``WatchlistState`` and
 /// writes the plan in one transaction.
 ///
 /// The rules: a request whose `Idempotency-Key` was seen gets its first answer again, unless its
@@ -47,7 +47,7 @@ public struct SeenChange: Sendable, Hashable {
 }
 
 extension WatchlistPlan {
-    /// The time `sent` is ordered by: the engine's rule (``SyncDecision/order(_:latest:after:)``).
+    /// The time `sent` is ordered by: the engine's rule (`SyncDecision.order(_:latest:after:)`).
     package static func order(_ sent: WatchlistChangeRecord, latest: Int64, after stored: WatchlistEntry?) -> WatchlistChangeRecord {
         SyncDecision<WatchlistChangeRecord>.order(sent, latest: latest, after: stored)
     }
