@@ -88,7 +88,8 @@ extension ServerDatabaseTests {
                 let old = try #require(storage.account(named: "victim"))
                 #expect(storage.decideDeviceAuthorization(userCode: userCode, account: ApprovingAccount(name: "victim", id: old.id), now: Date()))
                 storage.identity.withLockedValue { state in
-                    state.accounts["victim"] = StoredAccount(name: "victim", passwordHash: "h2", createdAt: Date())
+                    _ = state.removeAccount(named: "victim")
+                    _ = state.add(StoredAccount(name: "victim", passwordHash: "h2", createdAt: Date()))
                 }
                 let poll = try await flow.poll(started.deviceCode)
                 #expect(poll.error == "access_denied")

@@ -2,11 +2,7 @@ import Foundation
 
 extension MemoryStorage: AccountStorage, SignInStorage {
     public func createAccount(_ account: StoredAccount) -> Bool {
-        identity.withLockedValue { state in
-            guard state.accounts[account.name] == nil, !state.accounts.values.contains(where: { $0.id == account.id }) else { return false }
-            state.accounts[account.name] = account
-            return true
-        }
+        identity.withLockedValue { $0.add(account) }
     }
 
     public func account(named name: String) -> StoredAccount? {
@@ -20,7 +16,7 @@ extension MemoryStorage: AccountStorage, SignInStorage {
     public func setPasswordHash(_ hash: String, ofAccount name: String) -> Bool {
         identity.withLockedValue { state in
             guard state.accounts[name] != nil else { return false }
-            state.accounts[name]?.passwordHash = hash
+            state.setPasswordHash(hash, ofAccount: name)
             feed.append(state.endSignIns(ofAccount: name, id: nil).events, now: Date())
             state.withdrawApprovals(of: name)
             return true
@@ -30,14 +26,14 @@ extension MemoryStorage: AccountStorage, SignInStorage {
     public func rehashPassword(ofAccount name: String, from old: String, to new: String) -> Bool {
         identity.withLockedValue { state in
             guard state.accounts[name]?.passwordHash == old else { return false }
-            state.accounts[name]?.passwordHash = new
+            state.setPasswordHash(new, ofAccount: name)
             return true
         }
     }
 
     public func removeAccount(named name: String) -> Bool {
         identity.withLockedValue { state in
-            guard let removed = state.accounts.removeValue(forKey: name) else { return false }
+            guard let removed = state.removeAccount(named: name) else { return false }
             let owner = WatchlistOwner.account(id: removed.id)
             watchlists.remove(owner: owner)
             feed.remove(owner: owner)

@@ -19,7 +19,7 @@ extension MemoryStorage: WatchlistStorage {
         // Under the identity's lock, as a removal is: a write either lands before the removal
         // takes the list, or finds the account gone.
         identity.withLockedValue { state in
-            if let account = write.account, !state.accounts.values.contains(where: { $0.id == account }) { return .accountRemoved }
+            if let account = write.account, !state.accountIDs.contains(account) { return .accountRemoved }
             return watchlists.apply(write, now: now, feed: feed) { ids in ids.filter { catalog.movie(id: $0) != nil } }
         }
     }
