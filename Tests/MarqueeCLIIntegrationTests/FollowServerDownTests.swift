@@ -21,15 +21,17 @@ struct FollowServerDownTests {
             #expect(added.status == 0, "\(added.standardError)")
             #expect(await server.process.signal(SIGTERM) == 0)
 
-            let follow = try marquee.launch(["watchlist", "--follow", "--env", api])
+            let follow = try marquee.launch(["watchlist", "--follow", "--env", api, "--log-level", "info"])
             defer { follow.send(SIGKILL) }
             let warning = try #require(await follow.nextErrorLine(containing: "marquee: warning:"))
             #expect(warning.contains("cannot connect to 127.0.0.1:\(port)"), "\(warning)")
             #expect(warning.hasSuffix("showing the list stored here, and trying to reach the server until Ctrl-C"), "\(warning)")
             #expect(!warning.contains("sentBefore") && !warning.contains("MovieStore."), "\(warning)")
             #expect(await follow.nextOutputLine(containing: "kept here") != nil, "the stored list is shown")
-            // Long enough for several tries of the feed, each once silent.
-            try await Task.sleep(for: .seconds(8))
+            // Several tries of the feed, each silent but for its line at --log-level info.
+            for _ in 0..<4 {
+                #expect(await follow.nextErrorLine(containing: "marquee: info: the live feed, not shown") != nil)
+            }
             #expect(follow.isRunning)
 
             server = try await LiveServers.serve(marquee, database, port: port)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MovieAPI
 import MovieContract
 import MovieStore
@@ -31,6 +32,8 @@ enum WatchlistFollow {
                     stopReason.withLockedValue { $0 = reason }
                 } else if let text = statusLines.withLockedValue({ $0.line(for: status) }) {
                     FileHandle.standardError.write(Data("marquee: \(TerminalText.safe(text))\n".utf8))
+                } else {
+                    Logger(label: "marquee").info("the live feed, not shown while the server cannot be reached: \(status.description)")
                 }
             case let .changed(change):
                 let title = await WatchlistFollowTitle.of(change.movieID, in: watchlist)
