@@ -63,7 +63,7 @@ struct CatalogTests {
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
     }
 
-    @Test("an id too large for the contract is named, not reported as invalid JSON")
+    @Test("an id too large for the contract is named with the range, not reported as invalid JSON nor as a rounded number")
     func rejectsHugeIDs() {
         for id in ["9223372036854775807", "9007199254740992", "18446744073709551616"] {
             let json = #"[{"name":"A","id":"# + id + #","year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":50,"cast":[]}]"#
@@ -72,6 +72,9 @@ struct CatalogTests {
             #expect(text.contains("index 0: id \(id) is larger than 9007199254740991") || text.contains("at $[0].id: "), "\(id): \(text)")
             #expect(!text.contains("not valid JSON"), "\(id): \(text)")
         }
+        let json = #"[{"name":"A","id":18446744073709551616,"year":2016,"releaseDate":"2016-01-01","grossing":1,"rating":50,"cast":[]}]"#
+        let error = #expect(throws: CatalogError.self) { try Catalog.decode(Data(json.utf8), source: "movies.json") }
+        #expect(error?.description.contains("at $[0].id: a whole number from -9223372036854775808 to 9223372036854775807 is expected, not one this large") == true, "\(error?.description ?? "")")
     }
 
     @Test("duplicate ids are rejected")

@@ -43,14 +43,16 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
         cast = try container.decode([Actor].self, forKey: .cast)
     }
 
-    /// An integer field. A number with a fraction or too large for an `Int` is named with its key
-    /// and value; the decoder alone would call the whole file "not valid JSON".
+    /// An integer field. A number with a fraction is named with its key and value, one too large
+    /// for an `Int` with its key and the range (its value as read would be rounded); the decoder
+    /// alone would call the whole file "not valid JSON".
     private static func wholeNumber(_ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
         if let value = try? container.decode(Int.self, forKey: key) { return value }
         if let number = try? container.decode(Double.self, forKey: key) {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "\(number) is not a whole number of at most \(Int.max)"
-            )
+            let reason = number.rounded() == number
+                ? "a whole number from \(Int.min) to \(Int.max) is expected, not one this large"
+                : "\(number) is not a whole number"
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: reason)
         }
         return try container.decode(Int.self, forKey: key)
     }
