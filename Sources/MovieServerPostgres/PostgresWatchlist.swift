@@ -52,10 +52,10 @@ enum PostgresWatchlist {
         if stored == nil {
             let ids = Array(Set(write.changes.map(\.id)))
             let movies = Array(Set(write.changes.map(\.movieID)))
-            for (id, fingerprint, orderedAt) in try await connection.allRows(
-                "SELECT id, fingerprint, changed_at FROM watchlist_change WHERE owner = \(write.owner) AND id = ANY(\(ids))", logger: logger
-            ).decode((String, ByteBuffer, Int64?).self) {
-                state.seenChanges[id] = SeenChange(fingerprint: Array(buffer: fingerprint), orderedAt: orderedAt)
+            for (id, fingerprint, orderedAt, outcome) in try await connection.allRows(
+                "SELECT id, fingerprint, changed_at, outcome FROM watchlist_change WHERE owner = \(write.owner) AND id = ANY(\(ids))", logger: logger
+            ).decode((String, ByteBuffer, Int64?, String).self) {
+                state.seenChanges[id] = SeenChange(fingerprint: Array(buffer: fingerprint), orderedAt: orderedAt, outcome: WatchlistChangeOutcome(rawValue: outcome))
             }
             for entry in try await entries(connection, """
                 SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry

@@ -29,10 +29,12 @@ enum SQLiteWatchlist {
             let movies = Array(Set(write.changes.map(\.movieID)))
             let idList = placeholders(ids.count), movieList = placeholders(movies.count)
             for row in try Row.fetchAll(
-                db, sql: "SELECT id, fingerprint, changed_at FROM watchlist_change WHERE owner = ? AND id IN (\(idList))",
+                db, sql: "SELECT id, fingerprint, changed_at, outcome FROM watchlist_change WHERE owner = ? AND id IN (\(idList))",
                 arguments: StatementArguments([write.owner] + ids)
             ) {
-                state.seenChanges[row["id"]] = SeenChange(fingerprint: [UInt8](row["fingerprint"] as Data), orderedAt: row["changed_at"])
+                state.seenChanges[row["id"]] = SeenChange(
+                    fingerprint: [UInt8](row["fingerprint"] as Data), orderedAt: row["changed_at"], outcome: WatchlistChangeOutcome(rawValue: row["outcome"])
+                )
             }
             for row in try Row.fetchAll(
                 db, sql: "SELECT movie_id, note, changed_at, device, removed FROM watchlist_entry WHERE owner = ? AND movie_id IN (\(movieList))",

@@ -34,6 +34,19 @@ struct AcknowledgedVersionTests {
         #expect(next.changedAt == first.changedAt + 2)
     }
 
+    @Test("a repeat whose first answer was lost and which lost then is kept as lost: the store's list does not show it in force")
+    func repeatThatLostStaysLost() async throws {
+        let store = try makeStore()
+        let service = RecordingWatchlistService()
+        let mine = try await store.recordWatchlistChange(movieID: 6, action: .add, note: "mine", api: api, now: Date(timeIntervalSince1970: Double(serverNow) / 1000))
+        service.supersedeWithoutAnswering([mine])
+        let report = try await WatchlistSync(service: service, store: store, api: api).push()
+        #expect(report == .sent([.repeated: 1], unknownMovies: []))
+        let view = try await store.watchlist(api: api)
+        #expect(view.lines.isEmpty, "not on the list: the change lost when the server first took it")
+        #expect(view.pendingChanges == 0)
+    }
+
     @Test("a repeat whose first answer was lost is kept at the time the server names, so the device's next change of the movie is stamped after it whatever its clock says")
     func repeatKeepsTheServersTime() async throws {
         let store = try makeStore()

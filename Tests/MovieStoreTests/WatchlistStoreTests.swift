@@ -32,6 +32,20 @@ final class RecordingWatchlistService: WatchlistService {
         _ = try await apply(changes, key: "lost")
     }
 
+    private let superseded = Mutex<Set<String>>([])
+
+    /// Takes `changes` as superseded by another device's newer ones, as if the answer had been
+    /// lost: their next send is a repeat that names them lost.
+    func supersedeWithoutAnswering(_ changes: [WatchlistChangeRecord]) {
+        superseded.withLock { $0.formUnion(changes.map(\.id)) }
+        state.withLock { state in
+            for change in changes {
+                state.applied.append(change.id)
+                state.orderedTimes[change.id] = change.changedAt
+            }
+        }
+    }
+
     func watchlist(ifNoneMatch entityTag: String?) async throws -> Revalidation<WatchlistSnapshot> {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
@@ -45,7 +59,10 @@ final class RecordingWatchlistService: WatchlistService {
             state.keys.append(key)
             if let failure = state.failure { throw failure }
             return changes.map { change in
-                if state.applied.contains(change.id) { return WatchlistChangeResult(.repeated, orderedAt: state.orderedTimes[change.id]) }
+                if state.applied.contains(change.id) {
+                    let lost = superseded.withLock { $0.contains(change.id) }
+                    return WatchlistChangeResult(.repeated, orderedAt: state.orderedTimes[change.id], firstOutcome: lost ? .superseded : .applied)
+                }
                 state.applied.append(change.id)
                 let time = orderedAt ?? change.changedAt
                 state.orderedTimes[change.id] = time

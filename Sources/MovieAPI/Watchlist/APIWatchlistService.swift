@@ -44,7 +44,7 @@ public final class APIWatchlistService: WatchlistService {
                 }
                 return time
             }
-            return WatchlistChangeResult(outcome, orderedAt: orderedAt)
+            return WatchlistChangeResult(outcome, orderedAt: orderedAt, firstOutcome: result.firstOutcome.flatMap(WatchlistChangeOutcome.init(rawValue:)))
         }
     }
 

@@ -38,7 +38,7 @@ extension WatchlistWire.Entry {
 }
 
 extension WatchlistWire.Results {
-    /// The answer's bytes: `{"results":[{"id","movieId","outcome","changedAt"}]}`.
+    /// The answer's bytes: `{"results":[{"id","movieId","outcome","changedAt","firstOutcome"}]}`.
     public var json: String {
         var output = "{\"results\":["
         for (index, result) in results.enumerated() {
@@ -50,6 +50,10 @@ extension WatchlistWire.Results {
             if let changedAt = result.changedAt {
                 output += ",\"changedAt\":"
                 ContractJSON.writeString(changedAt, to: &output)
+            }
+            if let firstOutcome = result.firstOutcome {
+                output += ",\"firstOutcome\":"
+                ContractJSON.writeString(firstOutcome, to: &output)
             }
             output += "}"
         }

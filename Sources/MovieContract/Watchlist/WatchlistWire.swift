@@ -105,12 +105,16 @@ public enum WatchlistWire {
         public var movieId: Int
         public var outcome: String
         public var changedAt: String?
+        /// For a `repeated` change: what became of it when first taken (`applied`, `superseded`,
+        /// `unknownMovie`); absent from an older server's answer.
+        public var firstOutcome: String?
 
-        public init(id: String, movieId: Int, outcome: String, changedAt: String?) {
+        public init(id: String, movieId: Int, outcome: String, changedAt: String?, firstOutcome: String? = nil) {
             self.id = id
             self.movieId = movieId
             self.outcome = outcome
             self.changedAt = changedAt
+            self.firstOutcome = firstOutcome
         }
     }
 }

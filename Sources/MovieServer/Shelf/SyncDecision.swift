@@ -15,6 +15,8 @@ package struct SyncDecision<Change: SyncedChange>: Sendable {
         /// The time the change was ordered by, when it was applied or superseded, or first taken
         /// for a repeat.
         package var orderedAt: Int64?
+        /// For a repeat, what became of the change when it was first taken, when the journal says.
+        package var firstOutcome: WatchlistChangeOutcome?
     }
 
     /// Each change's outcome, in the order sent.
@@ -38,10 +40,12 @@ package struct SyncDecision<Change: SyncedChange>: Sendable {
             let change = order(sent, latest: latest, after: records[sent.key])
             let outcome: WatchlistChangeOutcome
             var orderedAt: Int64?
+            var firstOutcome: WatchlistChangeOutcome?
             if let earlier = seen[change.id] {
                 guard earlier.fingerprint == sent.fingerprint else { return .failure(ReusedChangeID(id: change.id)) }
                 outcome = .repeated
                 orderedAt = earlier.orderedAt
+                firstOutcome = earlier.outcome
             } else if !isKnown(change.key) {
                 outcome = .unknownMovie
             } else if let record = records[change.key], record.version >= change.version {
@@ -53,10 +57,10 @@ package struct SyncDecision<Change: SyncedChange>: Sendable {
             }
             if outcome == .applied || outcome == .superseded { orderedAt = change.changedAt }
             if outcome != .repeated {
-                seen[change.id] = SeenChange(fingerprint: sent.fingerprint, orderedAt: orderedAt)
+                seen[change.id] = SeenChange(fingerprint: sent.fingerprint, orderedAt: orderedAt, outcome: outcome)
                 decision.journal.append((sent, outcome, orderedAt))
             }
-            decision.outcomes.append(Outcome(change: change, outcome: outcome, orderedAt: orderedAt))
+            decision.outcomes.append(Outcome(change: change, outcome: outcome, orderedAt: orderedAt, firstOutcome: firstOutcome))
         }
         decision.written = written.values.sorted { $0.key < $1.key }
         decision.records = records

@@ -136,18 +136,21 @@ extension WatchlistJSON {
         var outcome: WatchlistChangeOutcome
         /// The time it is ordered by, for a change applied or superseded now or, `repeated`, then.
         var orderedAt: Int64?
+        /// For a `repeated` change, what became of it when first taken.
+        var firstOutcome: WatchlistChangeOutcome?
     }
 
     /// `{"results": [{"id", "movieId", "outcome", "changedAt"}]}`: `changedAt` is the time a
     /// change applied or superseded is ordered by (its own, or the server's clock plus five minutes
     /// when that is earlier, or a millisecond after the change it follows), and for a `repeated`
     /// one the time it was ordered by when first taken, so that a device whose first answer was
-    /// lost still keeps the version the server keeps.
+    /// lost still keeps the version the server keeps. A `repeated` one also names what became of it
+    /// then (`firstOutcome`), so that the device keeps a change that lost as lost.
     static func batchAnswer(_ results: [Result]) -> WatchlistAnswer {
         let wire = results.map { result in
             WatchlistWire.Result(
                 id: result.change.id, movieId: result.change.movieID, outcome: result.outcome.rawValue,
-                changedAt: result.orderedAt.map(WatchlistClock.string)
+                changedAt: result.orderedAt.map(WatchlistClock.string), firstOutcome: result.firstOutcome?.rawValue
             )
         }
         return WatchlistAnswer(status: 200, body: WatchlistWire.Results(results: wire).json)

@@ -34,15 +34,18 @@ public struct WatchlistPlan: Sendable {
     }
 }
 
-/// A change id the journal holds: the fingerprint of the change it named, and the time that
-/// change was ordered by (nil for an unknown movie's, or one journaled before times were kept).
+/// A change id the journal holds: the fingerprint of the change it named, the time that change
+/// was ordered by (nil for an unknown movie's, or one journaled before times were kept), and what
+/// became of it then.
 public struct SeenChange: Sendable, Hashable {
     public var fingerprint: [UInt8]
     public var orderedAt: Int64?
+    public var outcome: WatchlistChangeOutcome?
 
-    public init(fingerprint: [UInt8], orderedAt: Int64?) {
+    public init(fingerprint: [UInt8], orderedAt: Int64?, outcome: WatchlistChangeOutcome? = nil) {
         self.fingerprint = fingerprint
         self.orderedAt = orderedAt
+        self.outcome = outcome
     }
 }
 
@@ -88,7 +91,7 @@ extension WatchlistPlan {
             self.init(answer: WatchlistJSON.changeReused(reused.id), recordsAnswer: false, entries: [], journal: [])
             return
         }
-        let results = decision.outcomes.map { WatchlistJSON.Result(change: $0.change, outcome: $0.outcome, orderedAt: $0.orderedAt) }
+        let results = decision.outcomes.map { WatchlistJSON.Result(change: $0.change, outcome: $0.outcome, orderedAt: $0.orderedAt, firstOutcome: $0.firstOutcome) }
         let entries = decision.records
         let journal = decision.journal.map { Journaled(change: $0.change, outcome: $0.outcome, orderedAt: $0.orderedAt) }
         let answer = switch write.shape {

@@ -99,12 +99,12 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
             let results = zip(batch, answers).map { change, answer in
                 (answer.orderedAt.map { change.ordered(at: $0) } ?? change, answer.outcome)
             }
-            // A repeat whose first answer was lost was taken then, at the time the server names:
-            // kept as an applied change is, unless the store knows a newer version of the movie
-            // (which a superseded one's winner is), so that this device's next change of the movie
-            // is stamped after it.
+            // A repeat whose first answer was lost was taken then, at the time the server names, as
+            // what it became then: kept as lost when it lost, else as an applied change is, unless
+            // the store knows a newer version of the movie, so that this device's next change of
+            // the movie is stamped after it. An older server does not say what it became.
             let taken = zip(results, answers).map { result, answer in
-                (result.0, answer.outcome == .repeated && answer.orderedAt != nil ? WatchlistChangeOutcome.applied : result.1)
+                (result.0, answer.outcome == .repeated && answer.orderedAt != nil ? answer.firstOutcome ?? .applied : result.1)
             }
             try await storeCall { () async throws(StoreError) in try await store.acknowledgeWatchlistChanges(taken, api: api) }
             report.add(results)

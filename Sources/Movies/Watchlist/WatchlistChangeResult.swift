@@ -6,9 +6,13 @@ public struct WatchlistChangeResult: Sendable, Hashable {
     public var outcome: WatchlistChangeOutcome
     /// Milliseconds since 1970; `nil` when the server did not say (a repeat, or an older server).
     public var orderedAt: Int64?
+    /// For a `repeated` change, what became of it when the server first took it; `nil` when the
+    /// server did not say (an older server, or a change it took before it kept that).
+    public var firstOutcome: WatchlistChangeOutcome?
 
-    public init(_ outcome: WatchlistChangeOutcome, orderedAt: Int64? = nil) {
+    public init(_ outcome: WatchlistChangeOutcome, orderedAt: Int64? = nil, firstOutcome: WatchlistChangeOutcome? = nil) {
         self.outcome = outcome
         self.orderedAt = orderedAt
+        self.firstOutcome = firstOutcome
     }
 }

@@ -324,7 +324,7 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("a change stamped past the server's clock plus five minutes counts as made then; its retry is still a repeat", arguments: Backend.allCases)
+        @Test("a change stamped past the server's clock plus five minutes counts as made then; its retry is still a repeat, naming its first time and outcome", arguments: Backend.allCases)
         func futureChangesAreClamped(backend: Backend) async throws {
             try await backend.withStorage { storage in
                 let received: Int64 = 1_800_000_000_000
@@ -359,8 +359,8 @@ extension ServerDatabaseTests {
                 let answer = try await storage.applyWatchlist(batch, now: Date(timeIntervalSince1970: Double(received + 900_000) / 1000))
                 #expect(answer.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"applied","changedAt":"\#(WatchlistClock.string(received + 1_200_000))"},"#
                     + #"{"id":"c5","movieId":6,"outcome":"superseded","changedAt":"\#(WatchlistClock.string(received))"},"#
-                    + #"{"id":"c2","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 299_000))"}]}"#,
-                    "each change with the time the server orders it by; a repeat with the time it was ordered by when first taken"
+                    + #"{"id":"c2","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 299_000))","firstOutcome":"applied"}]}"#,
+                    "each change with the time the server orders it by; a repeat with the time it was ordered by when first taken, and what it became then"
                 )
 
                 // The batch's first answer was lost: sent again an hour later, under another key.
@@ -368,9 +368,9 @@ extension ServerDatabaseTests {
                 retried.key = "b again"
                 retried.latestChangeTime = received + 3_600_000 + WatchlistWrite.futureMargin
                 let again = try await storage.applyWatchlist(retried, now: Date(timeIntervalSince1970: Double(received + 3_600_000) / 1000))
-                #expect(again.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 1_200_000))"},"#
-                    + #"{"id":"c5","movieId":6,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received))"},"#
-                    + #"{"id":"c2","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 299_000))"}]}"#,
+                #expect(again.body == #"{"results":[{"id":"c4","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 1_200_000))","firstOutcome":"applied"},"#
+                    + #"{"id":"c5","movieId":6,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received))","firstOutcome":"superseded"},"#
+                    + #"{"id":"c2","movieId":7,"outcome":"repeated","changedAt":"\#(WatchlistClock.string(received + 299_000))","firstOutcome":"applied"}]}"#,
                     "the times stored the first time, not the bound of an hour later: \(again.body)"
                 )
             }

@@ -40,7 +40,7 @@ final class MemoryWatchlists: Sendable {
             for entry in plan.entries { owner.entries[entry.movieID] = entry }
             feed.append(plan.entries.map { NewFeedEvent.watchlist(owner: write.owner, entry: $0) }, now: now)
             for line in plan.journal {
-                owner.seenChanges[line.change.id] = SeenChange(fingerprint: line.change.fingerprint, orderedAt: line.orderedAt)
+                owner.seenChanges[line.change.id] = SeenChange(fingerprint: line.change.fingerprint, orderedAt: line.orderedAt, outcome: line.outcome)
                 owner.journal.append(WatchlistJournalEntry(changeID: line.change.id, movieID: line.change.movieID, outcome: line.outcome))
             }
             if plan.recordsAnswer { owner.answers[write.key] = (write.fingerprint, plan.answer, now) }
