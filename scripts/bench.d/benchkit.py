@@ -219,9 +219,11 @@ class Nginx(LoopbackProcess):
         return [self.process.pid] + child_pids(self.process.pid)
 
 
-def generate_catalog(marquee, path, movies, seed=None):
+def generate_catalog(marquee, path, movies, seed=None, first_id=None):
+    """A synthetic catalogue; `first_id` numbers it after another one imported into the same database."""
     seeded = ["--seed", str(seed)] if seed is not None else []
-    subprocess.run([marquee, "generate-catalog", "--movies", str(movies), *seeded, "--output", path], check=True, stdout=subprocess.DEVNULL)
+    numbered = ["--first-id", str(first_id)] if first_id is not None else []
+    subprocess.run([marquee, "generate-catalog", "--movies", str(movies), *seeded, *numbered, "--output", path], check=True, stdout=subprocess.DEVNULL)
     return path
 
 

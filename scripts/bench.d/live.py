@@ -125,7 +125,7 @@ def delivered_to_all(marquee, work, sqlite_file, streams):
     for stream in streams:
         stream.socket.setblocking(False)
         selector.register(stream.socket, selectors.EVENT_READ, stream)
-    other = benchkit.generate_catalog(marquee, os.path.join(work, "other.json"), 2000, seed=8)
+    other = benchkit.generate_catalog(marquee, os.path.join(work, "other.json"), 2000, seed=8, first_id=2001)
     benchkit.import_catalog(marquee, other, sqlite_file)
     committed = time.perf_counter()
     delivered, waiting = [], set(streams)
@@ -146,7 +146,7 @@ def idle_subscribers(marquee, work, catalog, subscribers, results):
     """Parts 2 and 3: idle subscribers on one SQLite instance; the table's lines."""
     sqlite_file = os.path.join(work, "live.sqlite")
     benchkit.import_catalog(marquee, catalog, sqlite_file)
-    with serve(marquee, sqlite_file, "--max-connections", str(subscribers * 2), "--max-event-streams", str(subscribers + 10)) as server:
+    with serve(marquee, sqlite_file, "--max-connections", str(subscribers * 3 + 100), "--max-event-streams", str(subscribers * 2 + 20), "--event-streams-per-address", str(subscribers + 10), "--event-streams-per-application", str(subscribers + 10)) as server:
         app_token = signin.app_token(server.port)
 
         def movie_requests_per_second():

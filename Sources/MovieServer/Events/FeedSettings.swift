@@ -32,7 +32,7 @@ public struct FeedSettings: Sendable, Hashable {
         maximumStreams: Int = ServerSetting.maximumEventStreams.defaultValue,
         streamsPerPerson: Int = ServerSetting.eventStreamsPerAccount.defaultValue,
         streamsPerAddress: Int = ServerSetting.eventStreamsPerAddress.defaultValue,
-        streamsPerApplication: Int = 16,
+        streamsPerApplication: Int = ServerSetting.eventStreamsPerApplication.defaultValue,
         heartbeat: Duration = .seconds(15),
         retention: Duration = ServerSetting.eventRetention.defaultDuration,
         queueCapacity: Int = 256,

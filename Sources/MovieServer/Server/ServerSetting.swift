@@ -51,6 +51,10 @@ extension ServerSetting {
     public static let eventStreamsPerAddress = ServerSetting("the event streams per address", default: 8, range: 1...100_000, unit: "")
     /// Event streams one account holds on one instance: a person's devices.
     public static let eventStreamsPerAccount = ServerSetting("the event streams per account", default: 4, range: 1...100_000, unit: "")
+    /// Event streams one client application holds on one instance with its own token (no
+    /// person): a service that fans the catalogue's events out. Applications together never hold
+    /// more than half of the streams.
+    public static let eventStreamsPerApplication = ServerSetting("the event streams per application", default: 16, range: 1...100_000, unit: "")
     /// A day: a laptop closed overnight resumes its stream without a `reset`.
     public static let eventRetention = ServerSetting("the event retention", default: 86_400, range: 1...2_592_000)
     public static let accessTokenLifetime = ServerSetting("the token lifetime", default: 3600, range: 1...aYear)

@@ -95,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("event-streams-per-account"), parsing: .unconditional, help: ArgumentHelp("How many event streams one account may hold: a person's devices.", valueName: "count"))
     var eventStreamsPerAccount = ServerSetting.eventStreamsPerAccount.defaultValue
 
+    @Option(name: .customLong("event-streams-per-application"), parsing: .unconditional, help: ArgumentHelp("How many event streams one client application may hold with its own token (no person); applications together hold at most half of --max-event-streams.", valueName: "count"))
+    var eventStreamsPerApplication = ServerSetting.eventStreamsPerApplication.defaultValue
+
     @Option(name: .customLong("event-retention"), parsing: .unconditional, help: ArgumentHelp("How long the event feed keeps an event: a client that was away longer is told to fetch again (reset).", valueName: "seconds"))
     var eventRetention = ServerSetting.eventRetention.defaultValue
 
@@ -137,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.shutdownTimeout, shutdownTimeout), (.accessTokenLifetime, tokenLifetime), (.responseCacheMegabytes, cacheSize),
             (.maximumEventStreams, maximumEventStreams), (.eventRetention, eventRetention), (.tracesPerMinute, tracesPerMinute),
             (.eventStreamsPerAddress, eventStreamsPerAddress), (.eventStreamsPerAccount, eventStreamsPerAccount),
+            (.eventStreamsPerApplication, eventStreamsPerApplication),
         ]
         for case let (setting, value?) in settings {
             if let problem = setting.problem(with: value) { throw ValidationError(problem) }
@@ -205,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.feed.maximumStreams = maximumEventStreams
         configuration.feed.streamsPerAddress = eventStreamsPerAddress
         configuration.feed.streamsPerPerson = eventStreamsPerAccount
+        configuration.feed.streamsPerApplication = eventStreamsPerApplication
         configuration.feed.retention = .seconds(eventRetention)
         configuration.trustedProxies = try proxies()
         if let export = TraceExport(environment: ProcessInfo.processInfo.environment, defaultServiceName: "marquee-server") {
