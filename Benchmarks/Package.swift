@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Movies", package: marquee),
+                .product(name: "MovieContract", package: marquee),
                 .product(name: "MovieStore", package: marquee),
                 .product(name: "MovieServer", package: marquee),
             ],

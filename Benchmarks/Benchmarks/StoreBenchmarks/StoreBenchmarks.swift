@@ -4,6 +4,7 @@
 import Benchmark
 import Foundation
 import GRDB
+import MovieContract
 import MovieServer
 import MovieStore
 import Movies
