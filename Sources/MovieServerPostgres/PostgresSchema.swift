@@ -185,6 +185,30 @@ enum PostgresSchema {
         Step(name: "server-v12-journal-times", statements: [
             "ALTER TABLE watchlist_change ADD COLUMN changed_at BIGINT",
         ]),
+        // The shelf beyond the watchlist: one set of tables for every kind (``ShelfStorage``).
+        // Only adds: an older instance beside it does not serve the shelf's routes.
+        Step(name: "server-v13-shelf", statements: [
+            """
+            CREATE TABLE shelf_entry (
+                owner TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+                changed_at BIGINT NOT NULL, device TEXT NOT NULL, removed BOOLEAN NOT NULL,
+                PRIMARY KEY (owner, kind, key))
+            """,
+            "CREATE INDEX shelf_entry_newest ON shelf_entry (owner, kind, changed_at DESC, key)",
+            """
+            CREATE TABLE shelf_request (
+                owner TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, fingerprint BYTEA NOT NULL,
+                status INTEGER NOT NULL, body TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (owner, kind, key))
+            """,
+            "CREATE INDEX shelf_request_age ON shelf_request (created_at)",
+            """
+            CREATE TABLE shelf_change (
+                owner TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, fingerprint BYTEA NOT NULL,
+                key TEXT NOT NULL, outcome TEXT NOT NULL, changed_at BIGINT,
+                PRIMARY KEY (owner, kind, id))
+            """,
+        ]),
     ]
 
     /// Refuses `step` while another session is connected to the database that is not an

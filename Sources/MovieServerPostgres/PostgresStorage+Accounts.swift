@@ -53,7 +53,7 @@ extension PostgresStorage: AccountStorage, SignInStorage {
                 let rows = try await connection.allRows("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: self.logger)
                 guard let id = try rows.first?.decode(String.self) else { return false }
                 let owner = WatchlistOwner.account(id: id)
-                for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
+                for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "shelf_entry", "shelf_request", "shelf_change", "feed_event"] {
                     try await connection.query("DELETE FROM \(unescaped: table) WHERE owner = \(owner)", logger: self.logger)
                 }
                 // The sign-ins before the account, with their refresh tokens: the account's row

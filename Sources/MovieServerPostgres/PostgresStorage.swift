@@ -122,6 +122,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     static let migrationIdleLimit: Duration = .seconds(60)
 
     let watchlistPurge = WatchlistPurgeSchedule()
+    let shelfPurge = WatchlistPurgeSchedule()
 
     public func recordDatabaseSpans() {
         spans.turnOn()

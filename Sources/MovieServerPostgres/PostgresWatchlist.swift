@@ -101,7 +101,7 @@ enum PostgresWatchlist {
     }
 
     /// How an array of times carries "none" (a text array of optionals does not travel).
-    private static let noTime = Int64.min
+    static let noTime = Int64.min
 
     static func journal(_ connection: PostgresConnection, owner: String, logger: Logger) async throws -> [WatchlistJournalEntry] {
         var lines: [WatchlistJournalEntry] = []
@@ -113,7 +113,7 @@ enum PostgresWatchlist {
         return lines
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { byte in
             let digits = String(byte, radix: 16)
             return byte < 16 ? "0" + digits : digits
@@ -122,7 +122,7 @@ enum PostgresWatchlist {
 
     /// The first key of the advisory locks that serialise one owner's writes (the second is the
     /// owner's hash); another constant than the migration lock's.
-    private static let ownerLock: Int32 = 0x4D57_4C53
+    static let ownerLock: Int32 = 0x4D57_4C53
 
     static func entries(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [WatchlistEntry] {
         var entries: [WatchlistEntry] = []

@@ -167,6 +167,10 @@ enum SQLiteSchema {
         migrator.registerMigration("server-v12-journal-times") { db in
             try db.execute(sql: "ALTER TABLE watchlist_change ADD COLUMN changed_at INTEGER")
         }
+        // The shelf beyond the watchlist: one set of tables for every kind (``ShelfStorage``).
+        migrator.registerMigration("server-v13-shelf") { db in
+            try db.execute(sql: SQLiteShelf.tables)
+        }
         return migrator
     }
 

@@ -46,7 +46,7 @@ extension SQLiteStorage: AccountStorage, SignInStorage {
         try await write { db in
             guard let id = try String.fetchOne(db, sql: "DELETE FROM account WHERE name = ? RETURNING id", arguments: [name]) else { return false }
             let owner = WatchlistOwner.account(id: id)
-            for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "feed_event"] {
+            for table in ["watchlist_entry", "watchlist_request", "watchlist_change", "shelf_entry", "shelf_request", "shelf_change", "feed_event"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner])
             }
             _ = try Self.endSignIns(db, account: name, id: nil)

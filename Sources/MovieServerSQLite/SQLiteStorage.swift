@@ -66,6 +66,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     }
 
     let watchlistPurge = WatchlistPurgeSchedule()
+    let shelfPurge = WatchlistPurgeSchedule()
 
     public func recordDatabaseSpans() {
         spans.turnOn()

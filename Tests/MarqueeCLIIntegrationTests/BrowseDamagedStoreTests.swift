@@ -40,8 +40,10 @@ struct BrowseDamagedStoreTests {
                 screen.contains { $0.contains("alice's pick") } && screen.contains { $0.hasPrefix("1 movie on the watchlist") }
             }
             try await terminal.send("w")
-            let refused = try await terminal.waitForText("this machine's store cannot keep a change")
-            #expect(refused.contains { $0.hasPrefix("the watchlist was not changed: this machine's store cannot keep a change: the movie store /tmp") }, "\(refused)")
+            // The store's path follows on the status line: wait for it too, not only for the words before.
+            let refused = try await terminal.waitForScreen("the refusal, with the store's path") { screen in
+                screen.contains { $0.hasPrefix("the watchlist was not changed: this machine's store cannot keep a change: the movie store /tmp") }
+            }
             #expect(!refused.contains { $0.contains("[removal pending]") })
             #expect(refused.contains { $0.hasPrefix(warning) }, "the warning stays")
             try await terminal.send("q")

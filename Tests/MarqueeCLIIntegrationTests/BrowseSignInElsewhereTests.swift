@@ -63,16 +63,20 @@ struct BrowseSignInElsewhereTests {
             defer { terminal.kill() }
             _ = try await terminal.waitForText("from the network")
             try await terminal.send("Left")
-            let prompt = try await terminal.waitForText("and enter the code")
+            // The code ends the line that says "and enter the code": wait for the whole of it.
+            let prompt = try await terminal.waitForScreen("the sign-in code") { screen in
+                screen.contains { $0.firstMatch(of: /and enter the code [A-Z]{4}-[A-Z]{4}/) != nil }
+            }
             let first = try #require(prompt.compactMap { $0.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/).map { String($0.1) } }.first)
             // The device flow polls every 5 s: the first poll finds the code expired.
-            // The body and the status line are drawn in one frame, but tmux may be read between two.
-            let expired = try await terminal.waitForScreen(timeLimit: .seconds(30), "the code expired, said in the body and the status line") { screen in
+            // The body, the status line and the key line are drawn in one frame, in that order, but
+            // tmux may be read between two of them.
+            let expired = try await terminal.waitForScreen(timeLimit: .seconds(30), "the code expired, said in the body, the status line and the key line") { screen in
                 screen.contains { $0.contains("the code expired") }
                     && screen.contains { $0.hasPrefix("not signed in: press r for a new code") }
+                    && screen.last { !$0.isEmpty }?.contains("r new code") == true
             }
             #expect(expired.contains { $0.contains("Press r for a new code") }, "\(expired)")
-            #expect(expired.last { !$0.isEmpty }?.contains("r new code") == true)
             #expect(!expired.contains { $0.contains("and enter the code") })
             try await terminal.send("r")
             let again = try await terminal.waitForScreen("a new code") { screen in

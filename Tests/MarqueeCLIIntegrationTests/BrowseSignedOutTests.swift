@@ -34,8 +34,12 @@ struct BrowseSignedOutTests {
             try await terminal.send("Down", "Down", "Down", "Down", "Down")
             _ = try await terminal.waitForText("›  6  Deadpool (2016)")
             try await terminal.send("w")
-            let prompt = try await terminal.waitForText("and enter the code")
-            #expect(prompt.contains { $0.contains("sign in first: the watchlist is a person's (nothing was changed)") }, "\(prompt)")
+            // The sign-in screen and the status line that says why are drawn in one frame, but tmux may
+            // be read between the two; and the code ends its line.
+            let prompt = try await terminal.waitForScreen("the sign-in code, and why w changed nothing") { screen in
+                screen.contains { $0.firstMatch(of: /and enter the code [A-Z]{4}-[A-Z]{4}/) != nil }
+                    && screen.contains { $0.contains("sign in first: the watchlist is a person's (nothing was changed)") }
+            }
             let code = try #require(prompt.compactMap { $0.firstMatch(of: /the code ([A-Z]{4}-[A-Z]{4})/).map { String($0.1) } }.first)
             #expect(try await PageClient(port: server.port).decide(code, as: "alice", signUp: false).status == 200)
             _ = try await terminal.waitForScreen(timeLimit: .seconds(60), "alice's list") { $0.contains { $0.contains("alice's pick") } }

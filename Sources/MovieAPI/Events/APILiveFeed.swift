@@ -73,7 +73,7 @@ public struct APILiveFeed: LiveFeed {
             guard let change = try? JSONDecoder().decode(FeedWire.WatchlistChange.self, from: data),
                   let changedAt = WatchlistClock.milliseconds(change.changedAt) else { return nil }
             return .watchlist(WatchlistItem(movieID: change.movieId, note: change.note, changedAt: changedAt), removed: change.removed, cursor: cursor)
-        case nil:
+        case .shelf, nil:
             return nil
         }
     }

@@ -60,7 +60,8 @@ public final class Terminal: @unchecked Sendable {
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
-    /// Draws `lines` from the top-left corner, in one write so no half frame is ever seen.
+    /// Draws `lines` from the top-left corner in one write. A terminal multiplexer may still show
+    /// part of a frame: the terminal driver hands it the lines as they pass, not the write whole.
     public func draw(_ lines: [String]) {
         write("\u{1B}[H" + lines.joined(separator: "\r\n"))
     }

@@ -11,6 +11,9 @@ public enum FeedWire {
         case watchlist
         /// The catalogue has a new version: ``CatalogChange``.
         case catalog
+        /// One record of the reader's shelf beyond the watchlist (a rating, …) changed:
+        /// ``ShelfChange``.
+        case shelf
     }
 
     /// `{"resumed": …}`: whether the stream went on from the reader's cursor.
@@ -64,6 +67,31 @@ public enum FeedWire {
             ContractJSON.writeString(device, to: &output)
             return output + ",\"removed\":\(removed)}"
         }
+    }
+
+    /// `{"kind", "key", "value", "changedAt", "device", "removed"}`: one record of one kind of one
+    /// person's shelf; `value` is the kind's (``ShelfKind/Value``), absent from a removal.
+    public struct ShelfChange<Value: Codable & Hashable & Sendable>: Codable, Sendable, Hashable {
+        public var kind: String
+        public var key: String
+        public var value: Value?
+        public var changedAt: String
+        public var device: String
+        public var removed: Bool
+
+        public init(kind: String, key: String, value: Value?, changedAt: String, device: String, removed: Bool) {
+            self.kind = kind
+            self.key = key
+            self.value = value
+            self.changedAt = changedAt
+            self.device = device
+            self.removed = removed
+        }
+    }
+
+    /// The kind a ``ShelfChange`` names, read before its value.
+    public struct ShelfChangeKind: Codable, Sendable, Hashable {
+        public var kind: String
     }
 
     /// `{"version": …}`: the catalogue's new version.

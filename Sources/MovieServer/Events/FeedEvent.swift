@@ -12,6 +12,8 @@ public struct FeedEvent: Sendable, Hashable {
         case watchlist
         /// The catalogue: `FeedWire.CatalogChange` (`MovieContract`).
         case catalog
+        /// One record of a person's shelf beyond the watchlist: `FeedWire.ShelfChange`.
+        case shelf
         /// One or more of a person's sign-ins ended (signed out, password changed, account
         /// removed): every instance checks that person's open streams at once. Never written to
         /// a stream; an instance that does not know the kind skips it.
@@ -22,6 +24,7 @@ public struct FeedEvent: Sendable, Hashable {
             switch self {
             case .watchlist: .watchlist
             case .catalog: .catalog
+            case .shelf: .shelf
             case .signOut: nil
             }
         }
@@ -60,6 +63,21 @@ public struct NewFeedEvent: Sendable, Hashable {
             device: entry.version.device, removed: entry.removed
         )
         return NewFeedEvent(owner: owner, kind: .watchlist, data: change.json)
+    }
+
+    /// The event for an entry a shelf write of `kind` changed: the value written as the kind's
+    /// compact JSON, as kept.
+    package static func shelf(owner: String, kind: String, entry: ShelfEntry) -> NewFeedEvent {
+        var output = "{\"kind\":"
+        ContractJSON.writeString(kind, to: &output)
+        output += ",\"key\":"
+        ContractJSON.writeString(entry.key, to: &output)
+        if !entry.removed { output += ",\"value\":" + entry.value }
+        output += ",\"changedAt\":"
+        ContractJSON.writeString(WatchlistClock.string(entry.version.changedAt), to: &output)
+        output += ",\"device\":"
+        ContractJSON.writeString(entry.version.device, to: &output)
+        return NewFeedEvent(owner: owner, kind: .shelf, data: output + ",\"removed\":\(entry.removed)}")
     }
 
     /// The event that tells every instance a sign-in of the account `accountID` ended.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Logging
+import MovieContract
 import ServiceLifecycle
 
 /// The movie API: the paths and bodies of the original static site, served by Hummingbird,
@@ -258,6 +259,8 @@ public struct MovieServer: Sendable {
         LegacyAuthRoute().register(on: api)
         TokenRoutes(tokens: tokens).register(on: api)
         WatchlistRoutes(storage: storage, catalogue: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() })
+            .register(on: api)
+        ShelfRoutes(Ratings.self, storage: storage, catalogue: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() })
             .register(on: api)
         EventRoutes.list(on: api)
         AccountRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)

@@ -1,10 +1,10 @@
 /// Where a ``MovieServer`` keeps what outlives a request, one protocol per feature
-/// (``CatalogueStorage``, ``SearchStorage``, ``TokenStorage``, ``WatchlistStorage``,
+/// (``CatalogueStorage``, ``SearchStorage``, ``TokenStorage``, ``WatchlistStorage``, ``ShelfStorage``,
 /// ``AccountStorage``, ``SignInStorage``, ``DeviceAuthorizationStorage``, ``WebSessionStorage``, ``EventStorage``,
 /// ``AttemptStorage``): in memory
 /// (the default), in a SQLite file for one instance that survives restarts, or in PostgreSQL for
 /// any number of instances. Each part of the server is given the features it uses.
-public protocol ServerStorage: CatalogueStorage, SearchStorage, TokenStorage, WatchlistStorage, AccountStorage, SignInStorage, DeviceAuthorizationStorage, WebSessionStorage, EventStorage, AttemptStorage {
+public protocol ServerStorage: CatalogueStorage, SearchStorage, TokenStorage, WatchlistStorage, ShelfStorage, AccountStorage, SignInStorage, DeviceAuthorizationStorage, WebSessionStorage, EventStorage, AttemptStorage {
     /// Names the storage in logs and errors, without any password.
     var summary: String { get }
 

@@ -67,7 +67,7 @@ enum WatchlistJSON {
         return text
     }
 
-    private static func time(_ text: String) throws(ErrorAnswer) -> Int64 {
+    static func time(_ text: String) throws(ErrorAnswer) -> Int64 {
         guard let milliseconds = WatchlistClock.milliseconds(text) else {
             throw .badRequest("changedAt must be an RFC 3339 time from the year 2000 to 9999, such as 2026-11-24T09:30:00.000Z, not '\(ParameterParsing.excerpt(text))'.")
         }
@@ -79,14 +79,14 @@ enum WatchlistJSON {
         return text
     }
 
-    private static func device(_ text: String) throws(ErrorAnswer) -> String {
+    static func device(_ text: String) throws(ErrorAnswer) -> String {
         guard text.utf8.count <= maximumDevice, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw .badRequest("device must be at most \(maximumDevice) visible ASCII characters.")
         }
         return text
     }
 
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
             "'\(key.stringValue)' is missing\(place(context))"
@@ -164,7 +164,7 @@ extension WatchlistJSON {
         refusal("The change id '\(ParameterParsing.excerpt(id))' was used with another change: make a new id for a new change.")
     }
 
-    private static func refusal(_ message: String) -> WatchlistAnswer {
+    static func refusal(_ message: String) -> WatchlistAnswer {
         let error = ErrorAnswer(.unprocessableContent, code: "idempotency_key_reused", message: message)
         return WatchlistAnswer(status: 422, body: String(decoding: error.body, as: UTF8.self))
     }

@@ -90,6 +90,18 @@ extension ErrorAnswer {
         headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer + #", error="insufficient_scope""#]
     )
 
+    static let applicationHasNoShelf = ErrorAnswer(
+        .forbidden, code: "insufficient_scope",
+        message: "Ratings, a diary and lists belong to a person: this token is an application's (client credentials). Sign in with the device flow (marquee login).",
+        headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer + #", error="insufficient_scope""#]
+    )
+
+    static let missingShelfToken = ErrorAnswer(
+        .unauthorized, code: "invalid_token",
+        message: "A person's ratings, diary and lists need an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",
+        headerFields: [.wwwAuthenticate: AuthenticationChallenge.bearer]
+    )
+
     static let missingWatchlistToken = ErrorAnswer(
         .unauthorized, code: "invalid_token",
         message: "The watchlist needs an access token, also on a public server: send Authorization: Bearer <token>, from POST /api/auth/token.",

@@ -36,6 +36,7 @@ extension MemoryStorage: AccountStorage, SignInStorage {
             guard let removed = state.removeAccount(named: name) else { return false }
             let owner = WatchlistOwner.account(id: removed.id)
             watchlists.remove(owner: owner)
+            shelves.remove(owner: owner)
             feed.remove(owner: owner)
             feed.append(state.endSignIns(ofAccount: name, id: nil).events, now: Date())
             state.withdrawApprovals(of: name)

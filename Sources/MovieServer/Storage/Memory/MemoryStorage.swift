@@ -12,6 +12,7 @@ public final class MemoryStorage: ServerStorage, Sendable {
     private let searchIndex: MemorySearchIndex
     let identity = NIOLockedValueBox(MemoryIdentity())
     let watchlists = MemoryWatchlists()
+    let shelves = MemoryShelves()
     let feed = MemoryFeedLog()
     let attempts = MemoryAttempts()
     /// Always empty: nothing here fails.

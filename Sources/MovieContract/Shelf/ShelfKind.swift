@@ -1,0 +1,38 @@
+import Foundation
+
+/// A kind of record a person keeps on their shelf beside the watchlist (ratings, and the diary
+/// and lists after them). Every kind travels the one sync engine the same way: changes keyed by a
+/// text key, each with a version (time and device), the greater version winning, a removal kept as
+/// a tombstone. A kind says only what its key and value are and which values it keeps; the
+/// engine, the tables and the routes are the same for all of them.
+public protocol ShelfKind: Sendable {
+    /// What one record holds, as it travels in JSON.
+    associatedtype Value: Codable & Hashable & Sendable
+
+    /// The kind's name: its resource under `/api/` and the kind its rows carry in every table.
+    static var name: String { get }
+
+    /// Why `key` names no record of this kind, or nil when it does.
+    static func problem(withKey key: String) -> String?
+
+    /// Why `value` cannot be kept under `key`, or nil when it can.
+    static func problem(with value: Value, key: String) -> String?
+
+    /// The movie a record is about, which the catalogue must hold for a change to be taken.
+    static func movieID(key: String, value: Value) -> Int
+}
+
+extension ShelfKind {
+    /// `value` as the engine keeps it: compact JSON, keys sorted, so that the same value is the
+    /// same text on every device and server (a change's fingerprint is taken over it).
+    public static func text(of value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// The value kept as `text`, or nil when it is not one of this kind's.
+    public static func value(ofText text: String) -> Value? {
+        try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+    }
+}

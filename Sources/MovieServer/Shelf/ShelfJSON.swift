@@ -1,0 +1,70 @@
+import Foundation
+import MovieContract
+
+/// A shelf kind's JSON: a batch read strictly (a clear 400 naming the change and what is wrong),
+/// and the answers written.
+enum ShelfJSON {
+    /// The changes of `body`, each checked by `Kind`, and the movie each key's record is about.
+    static func batch<Kind: ShelfKind>(_ body: Data, of kind: Kind.Type) throws(ErrorAnswer) -> (changes: [ShelfChangeRecord], movies: [String: Int]) {
+        let fields: ShelfWire<Kind.Value>.Batch
+        do { fields = try JSONDecoder().decode(ShelfWire<Kind.Value>.Batch.self, from: body) } catch {
+            throw .badRequest("The body must be {\"changes\": [{\"id\", \"key\", \"value\", \"changedAt\", \"device\"}]}: \(WatchlistJSON.reason(error)).")
+        }
+        let limit = APILimits.watchlistBatch
+        guard (1...limit).contains(fields.changes.count) else {
+            throw .badRequest("A batch holds 1 to \(limit) changes, not \(fields.changes.count).")
+        }
+        var changes: [ShelfChangeRecord] = []
+        var movies: [String: Int] = [:]
+        changes.reserveCapacity(fields.changes.count)
+        for (index, change) in fields.changes.enumerated() {
+            let place = "Change \(index + 1)"
+            if let problem = Kind.problem(withKey: change.key) { throw .badRequest("\(place): \(problem).") }
+            var text: String?
+            if let value = change.value {
+                if let problem = Kind.problem(with: value, key: change.key) { throw .badRequest("\(place): \(problem).") }
+                text = Kind.text(of: value)
+                movies[change.key] = Kind.movieID(key: change.key, value: value)
+            }
+            changes.append(ShelfChangeRecord(
+                id: try WatchlistJSON.key(change.id, what: "\(place): the id"), kind: Kind.name, key: change.key, value: text,
+                changedAt: try WatchlistJSON.time(change.changedAt), device: try WatchlistJSON.device(change.device)
+            ))
+        }
+        return (changes, movies)
+    }
+
+    /// `{"results": [{"id", "key", "outcome", "changedAt", "firstOutcome"}]}`, as the watchlist's batch answer.
+    static func results(_ outcomes: [SyncDecision<ShelfChangeRecord>.Outcome]) -> WatchlistAnswer {
+        let results = outcomes.map { outcome in
+            ShelfResults.Result(
+                id: outcome.change.id, key: outcome.change.key, outcome: outcome.outcome.rawValue,
+                changedAt: outcome.orderedAt.map(WatchlistClock.string), firstOutcome: outcome.firstOutcome?.rawValue
+            )
+        }
+        return WatchlistAnswer(status: 200, body: encode(ShelfResults(results: results)))
+    }
+
+    /// `{"entries": [{"key", "value", "changedAt", "title", "year"}], "removed": [{"key", "changedAt"}]}`,
+    /// newest change first.
+    static func list<Kind: ShelfKind>(_ entries: [ShelfEntry], of kind: Kind.Type, titles: [Int: MovieTitle]) -> String {
+        var kept: [ShelfWire<Kind.Value>.Entry] = []
+        var removed: [ShelfWire<Kind.Value>.Removal] = []
+        for entry in entries {
+            let changedAt = WatchlistClock.string(entry.version.changedAt)
+            if entry.removed {
+                removed.append(.init(key: entry.key, changedAt: changedAt))
+            } else if let value = Kind.value(ofText: entry.value) {
+                let title = titles[Kind.movieID(key: entry.key, value: value)]
+                kept.append(.init(key: entry.key, value: value, changedAt: changedAt, title: title?.name, year: title?.year))
+            }
+        }
+        return encode(ShelfWire<Kind.Value>.List(entries: kept, removed: removed))
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import MovieContract
+
+/// A write to one kind of an owner's shelf as storage applies it: whose, which kind, under which
+/// `Idempotency-Key`, the request hashed (to tell a repeat from another request under the same
+/// key), and its changes in order. The answer is kept and sent again as a watchlist write's is.
+public struct ShelfWrite: Sendable {
+    public var owner: String
+    /// The account whose shelf it is: once it is removed, storage refuses the write whole.
+    public var account: String?
+    /// The ``ShelfKind/name`` of every change.
+    public var kind: String
+    public var key: String
+    public var fingerprint: [UInt8]
+    public var changes: [ShelfChangeRecord]
+    /// The movie each key's record is about, for the keys the changes give a value: the catalogue
+    /// must hold it. A removal names no movie and is always taken.
+    public var movies: [String: Int]
+    /// The latest `changedAt` a change is ordered by, as for the watchlist
+    /// (``WatchlistWrite/futureMargin``).
+    public var latestChangeTime: Int64
+
+    public init(owner: String, account: String?, kind: String, key: String, body: some DataProtocol, changes: [ShelfChangeRecord], movies: [String: Int], receivedAt: Int64 = WatchlistClock.now()) {
+        var hash = SHA256()
+        hash.update(data: Data(kind.utf8))
+        hash.update(data: [0])
+        hash.update(data: body)
+        self.owner = owner
+        self.account = account
+        self.kind = kind
+        self.key = key
+        fingerprint = Array(hash.finalize())
+        self.changes = changes
+        self.movies = movies
+        latestChangeTime = receivedAt + WatchlistWrite.futureMargin
+    }
+}
+
+/// What storage holds that a shelf write depends on.
+public struct ShelfState: Sendable {
+    public var storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?
+    public var seenChanges: [String: SeenChange]
+    /// The stored entries of the write's keys.
+    public var entries: [String: ShelfEntry]
+    /// Which of the write's movies the catalogue holds.
+    public var knownMovies: Set<Int>
+
+    public init(storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?, seenChanges: [String: SeenChange], entries: [String: ShelfEntry], knownMovies: Set<Int>) {
+        self.storedRequest = storedRequest
+        self.seenChanges = seenChanges
+        self.entries = entries
+        self.knownMovies = knownMovies
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import MovieContract
+import NIOConcurrencyHelpers
+
+/// The shelves of a ``MemoryStorage``: every owner's records of every kind, kept answers and seen
+/// change ids behind one lock, so that a write is applied whole, as a database transaction would.
+final class MemoryShelves: Sendable {
+    private struct Owner {
+        var entries: [String: [String: ShelfEntry]] = [:]
+        var answers: [String: (fingerprint: [UInt8], answer: WatchlistAnswer, at: Date)] = [:]
+        var seenChanges: [String: SeenChange] = [:]
+        var prunedAt = Date.distantPast
+    }
+
+    private let owners = NIOLockedValueBox<[String: Owner]>([:])
+
+    func read(owner: String, kind: String, feed: MemoryFeedLog) -> ShelfRead {
+        owners.withLockedValue { owners in
+            let entries = owners[owner]?.entries[kind].map { Array($0.values) } ?? []
+            return ShelfRead(entries: ShelfEntry.newestFirst(entries), feedPosition: feed.bounds.latest)
+        }
+    }
+
+    func apply(_ write: ShelfWrite, now: Date, feed: MemoryFeedLog, knownMovies: (Set<Int>) -> Set<Int>) -> WatchlistAnswer {
+        let known = knownMovies(Set(write.movies.values))
+        let keys = Set(write.changes.map(\.key))
+        let answerKey = write.kind + "\u{0}" + write.key
+        return owners.withLockedValue { owners in
+            var owner = owners[write.owner] ?? Owner()
+            if now.timeIntervalSince(owner.prunedAt) > 600 {
+                owner.answers = owner.answers.filter { now.timeIntervalSince($0.value.at) < WatchlistRetention.keys }
+                owner.prunedAt = now
+            }
+            let kept = owner.entries[write.kind] ?? [:]
+            let state = ShelfState(
+                storedRequest: owner.answers[answerKey].map { ($0.fingerprint, $0.answer) },
+                seenChanges: Dictionary(write.changes.compactMap { change in owner.seenChanges[Self.seenKey(change)].map { (change.id, $0) } }) { first, _ in first },
+                entries: kept.filter { keys.contains($0.key) },
+                knownMovies: known
+            )
+            let plan = ShelfPlan(write, state: state)
+            for entry in plan.entries { owner.entries[write.kind, default: [:]][entry.key] = entry }
+            feed.append(plan.entries.map { NewFeedEvent.shelf(owner: write.owner, kind: write.kind, entry: $0) }, now: now)
+            for line in plan.journal {
+                owner.seenChanges[Self.seenKey(line.change)] = SeenChange(fingerprint: line.change.fingerprint, orderedAt: line.orderedAt, outcome: line.outcome)
+            }
+            if plan.recordsAnswer { owner.answers[answerKey] = (write.fingerprint, plan.answer, now) }
+            owners[write.owner] = owner
+            return plan.answer
+        }
+    }
+
+    func remove(owner: String) {
+        _ = owners.withLockedValue { $0.removeValue(forKey: owner) }
+    }
+
+    private static func seenKey(_ change: ShelfChangeRecord) -> String {
+        change.kind + "\u{0}" + change.id
+    }
+}

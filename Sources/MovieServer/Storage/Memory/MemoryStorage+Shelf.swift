@@ -1,0 +1,15 @@
+import Foundation
+import MovieContract
+
+extension MemoryStorage: ShelfStorage {
+    public func shelfRead(owner: String, kind: String) -> ShelfRead {
+        shelves.read(owner: owner, kind: kind, feed: feed)
+    }
+
+    public func applyShelf(_ write: ShelfWrite, now: Date) -> WatchlistAnswer {
+        identity.withLockedValue { state in
+            if let account = write.account, !state.accountIDs.contains(account) { return .accountRemoved }
+            return shelves.apply(write, now: now, feed: feed) { ids in ids.filter { catalog.movie(id: $0) != nil } }
+        }
+    }
+}
