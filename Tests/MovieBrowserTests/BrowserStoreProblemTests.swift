@@ -57,14 +57,15 @@ struct BrowserStoreProblemTests {
     }
 
     @Test("with the warning, the table shows one line fewer: the selected movie's cast stays on screen")
-    func fewerRows() {
+    func fewerRows() throws {
         let layout = BrowserLayout(width: 100, height: 24, color: false)
         #expect(layout.visibleRows(for: state(problem: nil)) == layout.visibleRows)
         #expect(layout.visibleRows(for: state()) == 9)
         var state = state()
         for _ in 0..<8 { _ = state.handle(.down, visibleRows: layout.visibleRows(for: state)) }
         let lines = layout.lines(for: state, now: Sample.fetchedAt)
-        let selected = try? #require(lines.firstIndex { $0.hasPrefix(" › ") })
-        #expect(selected.map { lines[$0 + 1].contains("Ann Actor") } == true, "\(lines)")
+        let selected = lines.firstIndex { $0.hasPrefix(" › ") }
+        let below = try #require(selected.map { lines[$0 + 1] }, "\(lines)")
+        #expect(below.contains("Ann Actor"), "\(lines)")
     }
 }

@@ -104,10 +104,11 @@ extension MovieWriting {
         try db.execute(sql: "DELETE FROM listSnapshot WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
         try db.execute(sql: "DELETE FROM movieWords WHERE rowid IN (SELECT rowid FROM movie WHERE apiId = \(StoredAPI.idOfKey))", arguments: [api])
         try db.execute(sql: "DELETE FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api])
-        // The watchlist is not a cache: its changes and last known state stay, and with them the API's row.
+        // The watchlist and the shelf are not a cache: their changes and last known state stay, and with them the API's row.
         if let id = try Int64.fetchOne(db, sql: """
             SELECT id FROM api WHERE key = ? AND id NOT IN (
-                SELECT apiId FROM watchlistOutbox UNION SELECT apiId FROM watchlistEntry UNION SELECT apiId FROM watchlistState)
+                SELECT apiId FROM watchlistOutbox UNION SELECT apiId FROM watchlistEntry UNION SELECT apiId FROM watchlistState
+                UNION SELECT apiId FROM shelfOutbox UNION SELECT apiId FROM shelfRecord)
             """, arguments: [api]) {
             // An API added later may be given the same id: it inherits nothing.
             for table in StoredAPI.tablesKeyedByID {

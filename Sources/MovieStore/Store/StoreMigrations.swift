@@ -20,6 +20,7 @@ enum StoreMigrations {
         migrator.registerMigration("v13: when each movie left a known watchlist", migrate: addWatchlistRemovals)
         migrator.registerMigration("v14: nothing kept under the id of an API removed", migrate: removeAPILeftovers)
         migrator.registerMigration("v15: the live feed's position each list was read at", migrate: addListFeedPosition)
+        migrator.registerMigration("v16: the shelf beyond the watchlist (ratings, …), kept and changed offline as the watchlist is", migrate: addShelf)
         return migrator
     }
 

@@ -131,7 +131,7 @@ public struct WatchlistSync<Service: WatchlistService>: Sendable {
 
     /// The lock file that processes syncing the store at `url` take turns through.
     public static func lockURL(for url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + "-watchlist-lock")
+        StoreSyncLock.url(for: url)
     }
 }
 

@@ -37,6 +37,14 @@ final class AppContainer {
         return WatchlistSync(service: service, store: store, api: api, batchSize: batchSize)
     }
 
+    /// The sync of the store's shelf outbox (ratings, …) with this API, on the signed-in person's
+    /// credential; `nil` when nobody is signed in (only a person has a shelf).
+    func shelfSync(store: MovieStore, api: String, batchSize: Int = WatchlistChangeRecord.batchLimit) -> AppShelfSync? {
+        container.resolve(APIClientStack.self, name: APIAssembly.person).map { stack in
+            ShelfSync(service: APIShelfService(client: stack.client), store: store, api: api, batchSize: batchSize)
+        }
+    }
+
     /// The signed-in person's live feed (`GET /api/events`) on their own credential; `nil` when
     /// nobody is signed in.
     func liveFeed() -> APILiveFeed? {

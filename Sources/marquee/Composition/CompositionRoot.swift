@@ -125,7 +125,10 @@ enum CompositionRoot {
                     guard case .noWatchlist = failure else { throw policy.nobodySignedIn(changes: !showsOnly) }
                 }
             }
-            return try await body(AppWatchlist(store: store, api: key, home: home, sync: sync, movies: app.movieService, feed: app.liveFeed()))
+            return try await body(AppWatchlist(
+                store: store, api: key, home: home, sync: sync, movies: app.movieService, feed: app.liveFeed(),
+                shelf: app.shelfSync(store: store, api: key, batchSize: batchSize)
+            ))
         }
     }
 

@@ -77,6 +77,7 @@ enum ErrorReporter {
         case let error as StoreError: return describe(error)
         case let error as CacheFailure<NetworkError>: return describe(error)
         case let error as WatchlistSyncFailure<NetworkError>: return describe(error)
+        case let error as ShelfSyncFailure<NetworkError>: return describe(error)
         case let error as CredentialsFileError: return describe(error)
         case let error as DeviceSignInError: return describe(error)
         case let error as AccountError: return oneLine(clause(of: error.description))
@@ -104,6 +105,17 @@ enum ErrorReporter {
             return describe(error) + sent
         case let .store(error): return describe(error)
         case .noWatchlist, .lock: return oneLine(failure.description)
+        }
+    }
+
+    /// A shelf sync that stopped, with the fixes of the failure underneath.
+    static func describe(_ failure: ShelfSyncFailure<NetworkError>) -> String {
+        switch failure {
+        case let .network(error, sentBefore):
+            let delivered = sentBefore.delivered
+            return describe(error) + (delivered == 0 ? "" : " (after \(NumberText.counted(delivered, "change")) sent)")
+        case let .store(error): return describe(error)
+        case let .lock(reason): return oneLine("the store's sync lock: \(reason)")
         }
     }
 

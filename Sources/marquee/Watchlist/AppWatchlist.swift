@@ -5,6 +5,9 @@ import MovieStore
 /// The sync of the app's store with the movie API's watchlist.
 typealias AppWatchlistSync = WatchlistSync<APIWatchlistService>
 
+/// The sync of the app's store with the movie API's shelf (ratings, …).
+typealias AppShelfSync = ShelfSync<APIShelfService>
+
 /// What a watchlist command works with: the store, the API's key in it, where the list is kept,
 /// and the sync with the server when there is one to reach this run.
 struct AppWatchlist: Sendable {
@@ -17,6 +20,8 @@ struct AppWatchlist: Sendable {
     var movies: AppMovieService? = nil
     /// The person's live feed; `nil` offline, or with nobody signed in.
     var feed: APILiveFeed? = nil
+    /// The sync of the person's shelf; `nil` offline, or with nobody signed in.
+    var shelf: AppShelfSync? = nil
 }
 
 /// Where an API's watchlist is kept.

@@ -91,7 +91,3 @@ struct WatchlistLook {
         )
     }
 }
-
-extension String {
-    fileprivate var capitalizingFirst: String { prefix(1).uppercased() + dropFirst() }
-}

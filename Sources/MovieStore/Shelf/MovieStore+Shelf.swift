@@ -1,0 +1,37 @@
+import Foundation
+import MovieContract
+import Movies
+
+extension MovieStore {
+    /// Writes a change of `Kind` to `api`'s outbox, in one transaction, before anything is sent:
+    /// from then on it is shown, and kept until the server acknowledges it. A nil `value`
+    /// removes the key's record.
+    public func recordShelfChange<Kind: ShelfKind>(
+        _ kind: Kind.Type, key: String, value: Kind.Value?, api: APIKey, now: Date = Date()
+    ) async throws(StoreError) -> ShelfChangeRecord {
+        try await write { db in
+            try ShelfStoring.record(kind: Kind.name, key: key, value: value.map(Kind.text(of:)), api: api, now: now, in: db)
+        }
+    }
+
+    /// The oldest `limit` changes of `kind` waiting to be sent to `api`, in the order they were made.
+    public func pendingShelfChanges(kind: String, api: APIKey, limit: Int = .max) async throws(StoreError) -> [ShelfChangeRecord] {
+        try await read { db in try ShelfStoring.pending(kind: kind, api: api, limit: limit, in: db) }
+    }
+
+    /// Takes the changes the server acknowledged out of the outbox, in one transaction, and
+    /// writes those it applied into `api`'s known records.
+    public func acknowledgeShelfChanges(_ changes: [(ShelfChangeRecord, applied: Bool)], api: APIKey, now: Date = Date()) async throws(StoreError) {
+        try await write { db in try ShelfStoring.acknowledge(changes, api: api, now: now, in: db) }
+    }
+
+    /// Takes in the server's records of `kind`, read by a request sent at `askedAt`.
+    public func replaceShelf(_ snapshot: ShelfSnapshot, kind: String, api: APIKey, askedAt: Date, now: Date = Date()) async throws(StoreError) {
+        try await write { db in try ShelfStoring.replace(snapshot, kind: kind, api: api, askedAt: askedAt, now: now, in: db) }
+    }
+
+    /// The records of `Kind` of `api` as this machine sees them.
+    public func shelf<Kind: ShelfKind>(_ kind: Kind.Type, api: APIKey) async throws(StoreError) -> ShelfView<Kind> {
+        try await read { db in try ShelfStoring.view(kind, api: api, in: db) }
+    }
+}
