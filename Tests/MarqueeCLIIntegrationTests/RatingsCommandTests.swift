@@ -40,9 +40,15 @@ struct RatingsCommandTests {
             #expect(pending?["pending"] as? Bool == true && pending?["score"] as? Int == 4)
             #expect(try await laptop.marquee.run(["ratings", "--env", api]).standardOutput.contains("Batman") == false, "not sent yet")
 
-            let sorted = try await phone.marquee.run(["ratings", "--sort", "score", "--json", "--env", api])
+            let synced = try await phone.marquee.run(["sync", "--env", api])
+            #expect(synced.standardOutput.contains("Synced ratings: sent 1 change; 3 ratings here."), "\(synced.standardOutput)\(synced.standardError)")
+            let sorted = try await laptop.marquee.run(["ratings", "--sort", "score", "--json", "--env", api])
             let scores = ((Self.object(sorted.standardOutput)["ratings"] as? [[String: Any]]) ?? []).compactMap { $0["score"] as? Int }
-            #expect(scores == [10, 7, 4], "the pending rating was sent by this command: \(sorted.standardOutput)")
+            #expect(scores == [10, 7, 4], "the other device has the rating sync sent: \(sorted.standardOutput)")
+            let page = try await laptop.marquee.run(["movie", "6", "--env", api])
+            #expect(page.standardOutput.contains("  Yours     7/10 (★★★½)"), "\(page.standardOutput)")
+            let pageJSON = try await laptop.marquee.run(["movie", "6", "--json", "--env", api])
+            #expect(Self.object(pageJSON.standardOutput)["yourRating"] as? Int == 7, "\(pageJSON.standardOutput)")
             let byTitle = try await laptop.marquee.run(["ratings", "--sort", "title", "--json", "--env", api])
             let titles = ((Self.object(byTitle.standardOutput)["ratings"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
             #expect(titles == ["Batman v Superman - Dawn of Justice", "Deadpool", "Zootopia"], "\(byTitle.standardOutput)")

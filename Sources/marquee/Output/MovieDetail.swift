@@ -4,7 +4,7 @@ import TextFormatting
 
 /// One movie as a short text card with its whole cast.
 enum MovieDetail {
-    static func render(_ movie: Movie) -> String {
+    static func render(_ movie: Movie, yourRating: Int? = nil) -> String {
         var lines = [
             "\(TerminalText.safe(movie.name)) (\(movie.year))",
             "  Released  \(CalendarDate.string(from: movie.releaseDate))",
@@ -12,6 +12,7 @@ enum MovieDetail {
             "  Rating    \(NumberText.rating(movie.rating))",
             "  Id        \(movie.id)",
         ]
+        if let yourRating { lines.append("  Yours     " + ShelfText.score(yourRating)) }
         for (index, actor) in movie.cast.enumerated() {
             lines.append((index == 0 ? "  Cast      " : "            ") + TerminalText.safe(actor.name))
         }

@@ -24,6 +24,8 @@ enum MovieJSON {
         var next: String?
         /// What a search that found little probably meant.
         var suggestion: Suggestion?
+        /// The signed-in person's rating of the movie, as this machine knows it.
+        var yourRating: Int?
 
         init<Value>(_ snapshot: AppSnapshot<Value>, movies: [Movie]? = nil, movie: Movie? = nil) {
             switch snapshot.source {

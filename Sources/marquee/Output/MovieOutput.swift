@@ -30,12 +30,14 @@ struct MovieOutput {
         }
     }
 
-    func printMovie(_ snapshot: AppSnapshot<Movie>, provenance: Provenance.Line) throws {
+    func printMovie(_ snapshot: AppSnapshot<Movie>, provenance: Provenance.Line, yourRating: Int? = nil) throws {
         if json {
-            try write(MovieJSON.encode(MovieJSON.Answer(snapshot, movie: snapshot.value)))
+            var answer = MovieJSON.Answer(snapshot, movie: snapshot.value)
+            answer.yourRating = yourRating
+            try write(MovieJSON.encode(answer))
             note(provenance)
         } else {
-            write(MovieDetail.render(snapshot.value) + "(\(TerminalText.safe(provenance.text)))\n")
+            write(MovieDetail.render(snapshot.value, yourRating: yourRating) + "(\(TerminalText.safe(provenance.text)))\n")
         }
     }
 

@@ -17,6 +17,7 @@ struct MovieCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
+        let yours = await PersonShelfLookup.rating(movieID: id, options: client)
         try await SnapshotQuery.run(
             client,
             output,
@@ -25,7 +26,7 @@ struct MovieCommand: AsyncParsableCommand {
                 try await service.movie(id: id, policy: policy, each: each)
             },
             traceLine: { "Found movie \(TerminalText.safe($0.name))" },
-            show: { try MovieOutput(json: output.json).printMovie($0, provenance: $1) }
+            show: { try MovieOutput(json: output.json).printMovie($0, provenance: $1, yourRating: yours) }
         )
     }
 }

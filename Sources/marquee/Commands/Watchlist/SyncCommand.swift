@@ -9,7 +9,7 @@ import TextFormatting
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Send the watchlist's pending changes to the server, in order, then fetch its list.",
+        abstract: "Send the watchlist's and the shelf's pending changes to the server, in order, then fetch them.",
         discussion: "Several processes may sync one store at once: they take turns. A change leaves this machine's outbox only when the server has acknowledged it."
     )
 
@@ -37,6 +37,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let waiting = (try? await watchlist.store.pendingWatchlistChanges(api: watchlist.api).count) ?? 0
             let notice = "of the \(NumberText.counted(waiting, "change")) pending when sync began, those the server had not acknowledged stay pending on this machine: 'marquee sync' sends them"
+            var watchlistSynced = false
             do throws(WatchlistSyncFailure<NetworkError>) {
                 let report = try await InterruptionNotice.during(notice) { () async throws(WatchlistSyncFailure<NetworkError>) in try await sync.sync() }
                 await WatchlistTitles.fetchMissing(watchlist, movies: watchlist.movies)
@@ -47,6 +48,7 @@ struct SyncCommand: AsyncParsableCommand {
                     holds = "; the list could not be read back from this machine's store (\(ErrorReporter.describe(error)))"
                 }
                 print("Synced: \(WatchlistText.summary(of: report))\(holds).")
+                watchlistSynced = true
             } catch .noWatchlist {
                 print("Nothing to sync: the server keeps no watchlist (it has no /api/watchlist); the watchlist is kept on this machine.")
             } catch {
@@ -60,6 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if case let .network(_, before) = error, before.delivered > 0 { sent = "\(WatchlistText.summary(of: before)), then " }
                 throw CLIError.failed("sync: \(sent)\(WatchlistText.describe(error)); \(pending)")
             }
+            if watchlistSynced { try await ShelfSyncing.syncEveryKind(watchlist) }
         }
     }
 }

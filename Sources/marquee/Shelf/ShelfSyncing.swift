@@ -1,0 +1,26 @@
+import MovieContract
+import MovieStore
+import Networking
+import TextFormatting
+
+/// `marquee sync` for the shelf: each kind's pending changes sent, its records fetched, and one
+/// line said per kind.
+enum ShelfSyncing {
+    static func syncEveryKind(_ watchlist: AppWatchlist) async throws {
+        guard let shelf = watchlist.shelf else { return }
+        try await sync(Ratings.self, shelf, watchlist, counted: "rating")
+    }
+
+    private static func sync<Kind: ShelfKind>(_ kind: Kind.Type, _ shelf: AppShelfSync, _ watchlist: AppWatchlist, counted noun: String) async throws {
+        do throws(ShelfSyncFailure<NetworkError>) {
+            let report = try await shelf.sync(kind)
+            let held = (try? await watchlist.store.shelf(kind, api: watchlist.api).lines.count) ?? 0
+            // A kind never used is not named: most people's sync is about their watchlist.
+            guard report.delivered > 0 || held > 0 else { return }
+            print("Synced \(Kind.name): sent \(NumberText.counted(report.delivered, "change")); \(NumberText.counted(held, noun)) here.")
+        } catch {
+            let pending = (try? await watchlist.store.pendingShelfChanges(kind: Kind.name, api: watchlist.api).count) ?? 0
+            throw CLIError.failed("sync of \(Kind.name): \(ShelfText.describe(error)); \(NumberText.counted(pending, "change")) still pending on this machine")
+        }
+    }
+}
