@@ -260,8 +260,9 @@ public struct MovieServer: Sendable {
         TokenRoutes(tokens: tokens).register(on: api)
         WatchlistRoutes(storage: storage, catalogue: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() })
             .register(on: api)
-        ShelfRoutes(Ratings.self, storage: storage, catalogue: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() })
-            .register(on: api)
+        for kind in ShelfKinds.all {
+            ShelfRouting.register(kind, storage: storage, catalogue: storage, check: AccessTokenCheck(tokens: tokens), written: { [feed] in feed.poke() }, on: api)
+        }
         EventRoutes.list(on: api)
         AccountRoutes(storage: storage, check: AccessTokenCheck(tokens: tokens)).register(on: api)
         AuthorizationServerMetadata.register(on: router, configuration: configuration.auth)

@@ -66,3 +66,17 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
         return (WatchlistOwner.account(id: signIn.accountID), signIn.accountID)
     }
 }
+
+/// The routes of every kind of the shelf, each as ``ShelfRoutes`` of it.
+enum ShelfRouting {
+    /// Registers the routes of `kind` on `api`.
+    static func register<Context: AuthRequestContext<AccessTokenIdentity>>(
+        _ kind: any ShelfKind.Type, storage: any ShelfStorage, catalogue: any CatalogueStorage, check: AccessTokenCheck,
+        written: @escaping @Sendable () -> Void, on api: some RouterMethods<Context>
+    ) {
+        func open<Some: ShelfKind>(_ kind: Some.Type) {
+            ShelfRoutes<Some>(kind, storage: storage, catalogue: catalogue, check: check, written: written).register(on: api)
+        }
+        open(kind)
+    }
+}

@@ -84,19 +84,26 @@ public struct ShelfSync<Service: ShelfService>: Sendable {
     }
 }
 
-/// What a shelf push did: how many changes the server took in each outcome, and the keys whose
-/// movie it does not have.
+/// What a shelf push did: how many changes the server took in each outcome, and the changes
+/// about a movie it does not have.
 public struct ShelfPushReport: Sendable, Hashable {
     public var counts: [WatchlistChangeOutcome: Int] = [:]
-    public var unknownMovieKeys: [String] = []
+    public var unknownMovieChanges: [ShelfChangeRecord] = []
 
     public init() {}
 
     public var delivered: Int { counts.values.reduce(0, +) }
 
+    /// The movies of the changes the server refused as unknown, as `Kind` names them.
+    public func unknownMovies<Kind: ShelfKind>(of kind: Kind.Type) -> [Int] {
+        unknownMovieChanges.compactMap { change in
+            change.value.flatMap(Kind.value(ofText:)).map { Kind.movieID(key: change.key, value: $0) }
+        }
+    }
+
     mutating func add(_ change: ShelfChangeRecord, _ outcome: WatchlistChangeOutcome) {
         counts[outcome, default: 0] += 1
-        if outcome == .unknownMovie { unknownMovieKeys.append(change.key) }
+        if outcome == .unknownMovie { unknownMovieChanges.append(change) }
     }
 }
 

@@ -11,7 +11,7 @@ enum ShelfSending {
         do {
             let report = try await shelf.push(kind)
             try? await shelf.pull(kind)
-            return .sent(superseded: (report.counts[.superseded] ?? 0) > 0, unknownMovies: report.unknownMovieKeys.compactMap { Int($0) })
+            return .sent(superseded: (report.counts[.superseded] ?? 0) > 0, unknownMovies: report.unknownMovies(of: kind))
         } catch {
             return .notSent(ShelfText.describe(error))
         }

@@ -9,6 +9,7 @@ enum ShelfSyncing {
     static func syncEveryKind(_ watchlist: AppWatchlist) async throws {
         guard let shelf = watchlist.shelf else { return }
         try await sync(Ratings.self, shelf, watchlist, counted: "rating")
+        try await sync(Diary.self, shelf, watchlist, counted: "diary entry")
     }
 
     private static func sync<Kind: ShelfKind>(_ kind: Kind.Type, _ shelf: AppShelfSync, _ watchlist: AppWatchlist, counted noun: String) async throws {
