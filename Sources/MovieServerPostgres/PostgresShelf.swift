@@ -65,6 +65,16 @@ enum PostgresShelf {
                 }
             }
         }
+        if stored == nil {
+            for group in Set(write.groups.values) {
+                // starts_with, not a range: a database's collation may not order '/' before '0'.
+                let count = try await connection.allRows("""
+                    SELECT count(*) FROM shelf_entry WHERE owner = \(write.owner) AND kind = \(write.kind)
+                        AND starts_with(key, \(ShelfKeys.start(of: group))) AND NOT removed
+                    """, logger: logger).decode(Int.self).first ?? 0
+                state.groupCounts[group] = count
+            }
+        }
         let plan = ShelfPlan(write, state: state)
         if !plan.entries.isEmpty {
             let entries = plan.entries

@@ -65,6 +65,11 @@ enum SQLiteShelf {
                 state.knownMovies = Set(try Int.fetchAll(db, sql: "SELECT id FROM movie WHERE id IN (\(placeholders(movies.count)))", arguments: StatementArguments(movies)))
             }
         }
+        for group in Set(write.groups.values) where stored == nil {
+            state.groupCounts[group] = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM shelf_entry WHERE owner = ? AND kind = ? AND key > ? AND key < ? AND removed = 0
+                """, arguments: [write.owner, write.kind, ShelfKeys.start(of: group), ShelfKeys.end(of: group)]) ?? 0
+        }
         let plan = ShelfPlan(write, state: state)
         for entry in plan.entries {
             try db.execute(sql: """

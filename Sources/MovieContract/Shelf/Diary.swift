@@ -55,7 +55,7 @@ public enum Diary: ShelfKind {
         return nil
     }
 
-    public static func movieID(key: String, value: Value) -> Int {
+    public static func movieID(key: String, value: Value) -> Int? {
         value.movieId
     }
 }

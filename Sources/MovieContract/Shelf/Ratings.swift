@@ -21,7 +21,7 @@ public enum Ratings: ShelfKind {
         scores.contains(value.score) ? nil : "a score is a whole number from 1 to 10, not \(value.score)"
     }
 
-    public static func movieID(key: String, value: Value) -> Int {
+    public static func movieID(key: String, value: Value) -> Int? {
         movieID(key) ?? 0
     }
 

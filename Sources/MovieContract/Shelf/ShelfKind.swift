@@ -18,11 +18,18 @@ public protocol ShelfKind: Sendable {
     /// Why `value` cannot be kept under `key`, or nil when it can.
     static func problem(with value: Value, key: String) -> String?
 
-    /// The movie a record is about, which the catalogue must hold for a change to be taken.
-    static func movieID(key: String, value: Value) -> Int
+    /// The movie a record is about, which the catalogue must hold for a change to be taken; nil
+    /// for a record about no movie (a list).
+    static func movieID(key: String, value: Value) -> Int?
+
+    /// How many records in force one group may hold (a list's items), a group being the part of
+    /// a key before its first `/` (``ShelfKeys/group(of:)``); nil for a kind not counted.
+    static var groupLimit: Int? { get }
 }
 
 extension ShelfKind {
+    public static var groupLimit: Int? { nil }
+
     /// `value` as the engine keeps it: compact JSON, keys sorted, so that the same value is the
     /// same text on every device and server (a change's fingerprint is taken over it).
     public static func text(of value: Value) -> String {

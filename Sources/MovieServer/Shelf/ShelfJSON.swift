@@ -5,7 +5,7 @@ import MovieContract
 /// and the answers written.
 enum ShelfJSON {
     /// The changes of `body`, each checked by `Kind`, and the movie each key's record is about.
-    static func batch<Kind: ShelfKind>(_ body: Data, of kind: Kind.Type) throws(ErrorAnswer) -> (changes: [ShelfChangeRecord], movies: [String: Int]) {
+    static func batch<Kind: ShelfKind>(_ body: Data, of kind: Kind.Type) throws(ErrorAnswer) -> (changes: [ShelfChangeRecord], movies: [String: Int], groups: [String: String]) {
         let fields: ShelfWire<Kind.Value>.Batch
         do { fields = try JSONDecoder().decode(ShelfWire<Kind.Value>.Batch.self, from: body) } catch {
             throw .badRequest("The body must be {\"changes\": [{\"id\", \"key\", \"value\", \"changedAt\", \"device\"}]}: \(WatchlistJSON.reason(error)).")
@@ -16,6 +16,7 @@ enum ShelfJSON {
         }
         var changes: [ShelfChangeRecord] = []
         var movies: [String: Int] = [:]
+        var groups: [String: String] = [:]
         changes.reserveCapacity(fields.changes.count)
         for (index, change) in fields.changes.enumerated() {
             let place = "Change \(index + 1)"
@@ -25,13 +26,14 @@ enum ShelfJSON {
                 if let problem = Kind.problem(with: value, key: change.key) { throw .badRequest("\(place): \(problem).") }
                 text = Kind.text(of: value)
                 movies[change.key] = Kind.movieID(key: change.key, value: value)
+                if Kind.groupLimit != nil, let group = ShelfKeys.group(of: change.key) { groups[change.key] = group }
             }
             changes.append(ShelfChangeRecord(
                 id: try WatchlistJSON.key(change.id, what: "\(place): the id"), kind: Kind.name, key: change.key, value: text,
                 changedAt: try WatchlistJSON.time(change.changedAt), device: try WatchlistJSON.device(change.device)
             ))
         }
-        return (changes, movies)
+        return (changes, movies, groups)
     }
 
     /// `{"results": [{"id", "key", "outcome", "changedAt", "firstOutcome"}]}`, as the watchlist's batch answer.
@@ -55,7 +57,7 @@ enum ShelfJSON {
             if entry.removed {
                 removed.append(.init(key: entry.key, changedAt: changedAt))
             } else if let value = Kind.value(ofText: entry.value) {
-                let title = titles[Kind.movieID(key: entry.key, value: value)]
+                let title = Kind.movieID(key: entry.key, value: value).flatMap { titles[$0] }
                 kept.append(.init(key: entry.key, value: value, changedAt: changedAt, title: title?.name, year: title?.year))
             }
         }

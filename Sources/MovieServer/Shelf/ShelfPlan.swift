@@ -23,6 +23,11 @@ public struct ShelfPlan: Sendable {
             if stored.fingerprint == write.fingerprint { answer = stored.answer }
             return
         }
+        if let full = Self.fullGroup(write, state: state) {
+            let error = ErrorAnswer.badRequest("A list holds at most \(write.groupLimit) items: '\(ParameterParsing.excerpt(full))' is full. Remove some first.")
+            answer = WatchlistAnswer(status: 400, body: String(decoding: error.body, as: UTF8.self))
+            return
+        }
         let isKnown = { (key: String) in write.movies[key].map(state.knownMovies.contains) ?? true }
         switch SyncDecision.decide(write.changes, seen: state.seenChanges, stored: state.entries, latest: write.latestChangeTime, isKnown: isKnown) {
         case let .failure(reused):
@@ -33,6 +38,24 @@ public struct ShelfPlan: Sendable {
             entries = decision.written
             journal = decision.journal.map { JournaledChange(change: $0.change, outcome: $0.outcome, orderedAt: $0.orderedAt) }
         }
+    }
+}
+
+extension ShelfPlan {
+    /// A group the write would take past its limit: each key it gives a value that is not in
+    /// force now counts as one more (a change that loses counts too: the bound is kept whatever
+    /// the order).
+    static func fullGroup(_ write: ShelfWrite, state: ShelfState) -> String? {
+        guard !write.groups.isEmpty else { return nil }
+        var counts = state.groupCounts
+        var added = Set<String>()
+        for change in write.changes where !change.isRemoval {
+            guard let group = write.groups[change.key], added.insert(change.key).inserted else { continue }
+            if let stored = state.entries[change.key], !stored.removed { continue }
+            counts[group, default: 0] += 1
+            if counts[group, default: 0] > write.groupLimit { return group }
+        }
+        return nil
     }
 }
 

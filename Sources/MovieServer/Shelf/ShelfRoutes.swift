@@ -33,7 +33,7 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
             let owner = try await owner(context).owner
             let read = try await answering { () async throws(StorageError) in try await storage.shelfRead(owner: owner, kind: Kind.name) }
             let movies = read.entries.compactMap { entry in
-                entry.removed ? nil : Kind.value(ofText: entry.value).map { Kind.movieID(key: entry.key, value: $0) }
+                entry.removed ? nil : Kind.value(ofText: entry.value).flatMap { Kind.movieID(key: entry.key, value: $0) }
             }
             let titles = try await answering { () async throws(StorageError) in try await catalogue.titles(ofMovies: movies) }
             var response = caching.response(for: CacheableBody(json: ShelfJSON.list(read.entries, of: Kind.self, titles: titles)), to: request)
@@ -44,8 +44,10 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
             let (owner, account) = try await owner(context)
             let key = try WatchlistJSON.key(request.headers[.idempotencyKey])
             let body = Data(buffer: try await request.body.collect(upTo: WatchlistRoutes.maximumBodySize))
-            let (changes, movies) = try ShelfJSON.batch(body, of: Kind.self)
-            let write = ShelfWrite(owner: owner, account: account, kind: Kind.name, key: key, body: body, changes: changes, movies: movies)
+            let (changes, movies, groups) = try ShelfJSON.batch(body, of: Kind.self)
+            var write = ShelfWrite(owner: owner, account: account, kind: Kind.name, key: key, body: body, changes: changes, movies: movies)
+            write.groups = groups
+            write.groupLimit = Kind.groupLimit ?? .max
             let answer = try await answering { () async throws(StorageError) in try await storage.applyShelf(write, now: Date()) }
             guard answer != .accountRemoved else { throw ErrorAnswer.accountRemoved }
             written()

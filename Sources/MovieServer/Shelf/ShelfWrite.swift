@@ -17,6 +17,10 @@ public struct ShelfWrite: Sendable {
     /// The movie each key's record is about, for the keys the changes give a value: the catalogue
     /// must hold it. A removal names no movie and is always taken.
     public var movies: [String: Int]
+    /// The group each key of the write that is given a value counts in, and how many records in
+    /// force a group may hold (``ShelfKind/groupLimit``); empty for a kind not counted.
+    public var groups: [String: String] = [:]
+    public var groupLimit = Int.max
     /// The latest `changedAt` a change is ordered by, as for the watchlist
     /// (``WatchlistWrite/futureMargin``).
     public var latestChangeTime: Int64
@@ -45,6 +49,8 @@ public struct ShelfState: Sendable {
     public var entries: [String: ShelfEntry]
     /// Which of the write's movies the catalogue holds.
     public var knownMovies: Set<Int>
+    /// How many records in force each group the write adds to holds.
+    public var groupCounts: [String: Int] = [:]
 
     public init(storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?, seenChanges: [String: SeenChange], entries: [String: ShelfEntry], knownMovies: Set<Int>) {
         self.storedRequest = storedRequest

@@ -97,7 +97,7 @@ public struct ShelfPushReport: Sendable, Hashable {
     /// The movies of the changes the server refused as unknown, as `Kind` names them.
     public func unknownMovies<Kind: ShelfKind>(of kind: Kind.Type) -> [Int] {
         unknownMovieChanges.compactMap { change in
-            change.value.flatMap(Kind.value(ofText:)).map { Kind.movieID(key: change.key, value: $0) }
+            change.value.flatMap(Kind.value(ofText:)).flatMap { Kind.movieID(key: change.key, value: $0) }
         }
     }
 

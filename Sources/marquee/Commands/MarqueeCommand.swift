@@ -13,7 +13,7 @@ struct MarqueeCommand: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Movies", subcommands: [TopGrossingCommand.self, TopRatedCommand.self, MovieCommand.self, SearchCommand.self, MoviesCommand.self, BrowseCommand.self]),
             CommandGroup(name: "Watchlist", subcommands: [WatchCommand.self, WatchlistCommand.self, SyncCommand.self]),
-            CommandGroup(name: "Shelf", subcommands: [RateCommand.self, RatingsCommand.self, WatchedCommand.self, DiaryCommand.self]),
+            CommandGroup(name: "Shelf", subcommands: [RateCommand.self, RatingsCommand.self, WatchedCommand.self, DiaryCommand.self, ListsCommand.self, ListCommand.self]),
             CommandGroup(name: "Signing in", subcommands: [LoginCommand.self, LogoutCommand.self, AuthCommand.self]),
             CommandGroup(name: "Local store", subcommands: [CacheCommand.self]),
             CommandGroup(name: "Server", subcommands: [ServeCommand.self, AccountsCommand.self, CatalogCommand.self, GenerateCatalogCommand.self]),

@@ -8,20 +8,22 @@ import TextFormatting
 enum ShelfSyncing {
     static func syncEveryKind(_ watchlist: AppWatchlist) async throws {
         guard let shelf = watchlist.shelf else { return }
-        try await sync(Ratings.self, shelf, watchlist, counted: "rating")
-        try await sync(Diary.self, shelf, watchlist, counted: "diary entry")
+        try await sync(Ratings.self, shelf, watchlist, named: "ratings", counted: "rating")
+        try await sync(Diary.self, shelf, watchlist, named: "the diary", counted: "viewing")
+        try await sync(Lists.self, shelf, watchlist, named: "lists", counted: "list")
+        try await sync(ListItems.self, shelf, watchlist, named: "the lists' movies", counted: "movie")
     }
 
-    private static func sync<Kind: ShelfKind>(_ kind: Kind.Type, _ shelf: AppShelfSync, _ watchlist: AppWatchlist, counted noun: String) async throws {
+    private static func sync<Kind: ShelfKind>(_ kind: Kind.Type, _ shelf: AppShelfSync, _ watchlist: AppWatchlist, named title: String, counted noun: String) async throws {
         do throws(ShelfSyncFailure<NetworkError>) {
             let report = try await shelf.sync(kind)
             let held = (try? await watchlist.store.shelf(kind, api: watchlist.api).lines.count) ?? 0
             // A kind never used is not named: most people's sync is about their watchlist.
             guard report.delivered > 0 || held > 0 else { return }
-            print("Synced \(Kind.name): sent \(NumberText.counted(report.delivered, "change")); \(NumberText.counted(held, noun)) here.")
+            print("Synced \(title): sent \(NumberText.counted(report.delivered, "change")); \(NumberText.counted(held, noun)) here.")
         } catch {
             let pending = (try? await watchlist.store.pendingShelfChanges(kind: Kind.name, api: watchlist.api).count) ?? 0
-            throw CLIError.failed("sync of \(Kind.name): \(ShelfText.describe(error)); \(NumberText.counted(pending, "change")) still pending on this machine")
+            throw CLIError.failed("sync of \(title): \(ShelfText.describe(error)); \(NumberText.counted(pending, "change")) still pending on this machine")
         }
     }
 }

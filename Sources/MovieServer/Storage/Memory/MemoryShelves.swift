@@ -38,7 +38,11 @@ final class MemoryShelves: Sendable {
                 entries: kept.filter { keys.contains($0.key) },
                 knownMovies: known
             )
-            let plan = ShelfPlan(write, state: state)
+            var counted = state
+            for group in Set(write.groups.values) {
+                counted.groupCounts[group] = kept.values.count { !$0.removed && ShelfKeys.group(of: $0.key) == group }
+            }
+            let plan = ShelfPlan(write, state: counted)
             for entry in plan.entries { owner.entries[write.kind, default: [:]][entry.key] = entry }
             feed.append(plan.entries.map { NewFeedEvent.shelf(owner: write.owner, kind: write.kind, entry: $0) }, now: now)
             for line in plan.journal {

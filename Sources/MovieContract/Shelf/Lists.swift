@@ -1,0 +1,87 @@
+import Foundation
+
+/// A person's own lists: each named and described, its items (``ListItems``) kept apart so that
+/// two devices changing one list's items change different records.
+public enum Lists: ShelfKind {
+    public struct Value: Codable, Hashable, Sendable {
+        public var name: String
+        public var description: String
+
+        public init(name: String, description: String) {
+            self.name = name
+            self.description = description
+        }
+    }
+
+    public static let name = "lists"
+    /// The most code points a list's name holds.
+    public static let nameLength = 100
+
+    public static func problem(withKey key: String) -> String? {
+        Diary.problem(withKey: key).map { _ in "a list's id is 1 to 64 letters, digits or dashes" }
+    }
+
+    public static func problem(with value: Value, key: String) -> String? {
+        if let problem = nameProblem(value.name) { return problem }
+        return WatchlistNote.problem(with: value.description).map { $0.replacingOccurrences(of: "a note", with: "a description") }
+    }
+
+    /// Why `name` cannot be a list's name, or nil.
+    public static func nameProblem(_ name: String) -> String? {
+        var length = 0
+        for scalar in name.unicodeScalars {
+            length += 1
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return "a list's name cannot hold control characters" }
+        }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { return "a list's name cannot be empty" }
+        if length > nameLength { return "a list's name holds at most \(nameLength) characters, not \(length)" }
+        return nil
+    }
+
+    public static func movieID(key: String, value: Value) -> Int? { nil }
+}
+
+/// The movies of a person's lists, keyed `list/movie`: one record per movie of a list, with its
+/// place (a ``FractionalPosition``) and a note. Two devices that move items of one list offline
+/// end with the same order: each item's position is its own record, the later change winning,
+/// and items at one position are ordered by movie id.
+public enum ListItems: ShelfKind {
+    public struct Value: Codable, Hashable, Sendable {
+        public var position: String
+        public var note: String
+
+        public init(position: String, note: String) {
+            self.position = position
+            self.note = note
+        }
+    }
+
+    public static let name = "listItems"
+    /// The most items a list holds.
+    public static let itemLimit = 100_000
+    public static var groupLimit: Int? { itemLimit }
+
+    public static func key(list: String, movieID: Int) -> String { "\(list)/\(movieID)" }
+
+    public static func problem(withKey key: String) -> String? {
+        guard let (list, movie) = parts(key), Lists.problem(withKey: list) == nil, Ratings.movieID(movie) != nil else {
+            return "a list item is keyed LIST/MOVIE, a list's id and a movie's id, not '\(key.prefix(80))'"
+        }
+        return nil
+    }
+
+    public static func problem(with value: Value, key: String) -> String? {
+        if let problem = FractionalPosition.problem(with: value.position) { return problem }
+        return WatchlistNote.problem(with: value.note)
+    }
+
+    public static func movieID(key: String, value: Value) -> Int? {
+        parts(key).flatMap { Ratings.movieID($0.movie) }
+    }
+
+    /// The list's id and the movie's of `key`.
+    public static func parts(_ key: String) -> (list: String, movie: String)? {
+        guard let slash = key.firstIndex(of: "/") else { return nil }
+        return (String(key[..<slash]), String(key[key.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MarqueeTestSupport
+import MovieContract
+import MovieServer
+import MovieServerDatabases
+import ServerTestSupport
+import Testing
+
+extension ServerDatabaseTests {
+    /// `/api/lists` and `/api/listItems` on every backend: a list is a record, its movies are
+    /// records keyed `list/movie`, and a list holds at most 100,000 of them.
+    @Suite("Lists on every backend")
+    struct ListsContractTests {
+        typealias Watchlist = WatchlistContractTests
+
+        static func item(_ id: String, list: String, movie: Int, position: String, at time: String = "2026-01-01T10:00:00Z") -> String {
+            #"{"id":"\#(id)","key":"\#(list)/\#(movie)","value":{"position":"\#(position)","note":""},"changedAt":"\#(time)","device":"d"}"#
+        }
+
+        static func batch(_ person: Watchlister, _ kind: String, key: String, _ changes: [String]) async throws -> ServerClient.Answer {
+            try await person.send("/api/\(kind)/changes", .POST, key: key, #"{"changes":[\#(changes.joined(separator: ","))]}"#)
+        }
+
+        @Test("a list and its items travel as records; bad names, keys and positions are a clear 400; the 100,001st item of a list is refused whole, another list's is not", arguments: Backend.allCases)
+        func listsAndItems(backend: Backend) async throws {
+            try await backend.withStorage { storage in try await withServerClient(auth: Watchlist.auth, storage: storage) { client in
+                let alice = try await Watchlister(client, token: try await Watchlist.token(client, "marquee-dev", "marquee-dev-secret"))
+                let made = try await Self.batch(alice, "lists", key: "l1", [
+                    #"{"id":"c1","key":"list-a","value":{"name":"Noir","description":"dark"},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#,
+                ])
+                #expect(made.status == 200, "\(String(decoding: made.body, as: UTF8.self))")
+                let items = try await Self.batch(alice, "listItems", key: "i1", [
+                    Self.item("c2", list: "list-a", movie: 6, position: "V"), Self.item("c3", list: "list-a", movie: 7, position: "k"),
+                    Self.item("c4", list: "list-a", movie: 424242, position: "z"),
+                ])
+                let outcomes = (items.json?["results"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
+                #expect(outcomes == ["applied", "applied", "unknownMovie"])
+                let listed = try await alice.client.get("/api/listItems", headers: [("Authorization", "Bearer \(alice.token)")])
+                #expect(Set(((listed.json?["entries"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }) == ["Deadpool", "Zootopia"])
+
+                let bad: [(String, String, String)] = [
+                    ("lists", #"{"id":"b1","key":"l","value":{"name":"","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "cannot be empty"),
+                    ("lists", #"{"id":"b2","key":"l","value":{"name":"\#(String(repeating: "n", count: 101))","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "at most 100 characters"),
+                    ("lists", #"{"id":"b3","key":"l","value":{"name":"a\u0007b","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "control characters"),
+                    ("listItems", Self.item("b4", list: "list-a", movie: 6, position: "V0"), "a position is"),
+                    ("listItems", Self.item("b5", list: "list a", movie: 6, position: "V"), "a list item is keyed"),
+                    ("listItems", #"{"id":"b6","key":"list-a","value":{"position":"V","note":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "a list item is keyed"),
+                ]
+                for (index, (kind, change, words)) in bad.enumerated() {
+                    let answer = try await Self.batch(alice, kind, key: "bad\(index)", [change])
+                    #expect(answer.status == 400 && (answer.json?["error_description"] as? String)?.contains(words) == true, "\(index): \(String(decoding: answer.body, as: UTF8.self))")
+                }
+
+                // The list is filled through storage (200 requests' worth), then the HTTP write of one more is refused.
+                let owner = try await IdentityFixtures.owner("marquee-dev", in: storage)
+                let filler = (0..<(ListItems.itemLimit - 3)).map { index in
+                    ShelfChangeRecord(id: "f\(index)", kind: ListItems.name, key: "list-a/\(index + 1000)", value: #"{"note":"","position":"V"}"#, changedAt: 1_700_000_000_000, device: "d")
+                }
+                for (part, start) in stride(from: 0, to: filler.count, by: 5_000).enumerated() {
+                    var write = ShelfWrite(owner: owner, account: nil, kind: ListItems.name, key: "fill\(part)", body: Data([UInt8(part % 256)]),
+                                           changes: Array(filler[start..<min(start + 5_000, filler.count)]), movies: [:])
+                    write.groups = Dictionary(uniqueKeysWithValues: write.changes.map { ($0.key, "list-a") })
+                    write.groupLimit = ListItems.itemLimit
+                    #expect(try await storage.applyShelf(write, now: Date()).status == 200)
+                }
+                let full = try await Self.batch(alice, "listItems", key: "over", [Self.item("o1", list: "list-a", movie: 8, position: "x"), Self.item("o2", list: "list-a", movie: 9, position: "y")])
+                #expect(full.status == 400 && (full.json?["error_description"] as? String)?.contains("A list holds at most 100000 items") == true, "\(String(decoding: full.body, as: UTF8.self))")
+                let last = try await Self.batch(alice, "listItems", key: "last", [Self.item("o3", list: "list-a", movie: 8, position: "x")])
+                #expect(last.status == 200, "the 100,000th fits")
+                let moved = try await Self.batch(alice, "listItems", key: "move", [Self.item("o4", list: "list-a", movie: 6, position: "1")])
+                #expect(moved.status == 200, "moving an item of a full list adds none")
+                let other = try await Self.batch(alice, "listItems", key: "other", [Self.item("o5", list: "list-b", movie: 8, position: "x")])
+                #expect(other.status == 200, "another list is not full")
+            } }
+        }
+    }
+}
