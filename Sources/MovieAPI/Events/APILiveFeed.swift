@@ -73,7 +73,9 @@ public struct APILiveFeed: LiveFeed {
             guard let change = try? JSONDecoder().decode(FeedWire.WatchlistChange.self, from: data),
                   let changedAt = WatchlistClock.milliseconds(change.changedAt) else { return nil }
             return .watchlist(WatchlistItem(movieID: change.movieId, note: change.note, changedAt: changedAt), removed: change.removed, cursor: cursor)
-        case .shelf, nil:
+        case .shelf:
+            return shelfChange(data).map { .shelf($0, cursor: cursor) }
+        case nil:
             return nil
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MovieContract
+import GRDB
 import Movies
 
 extension MovieStore {
@@ -28,6 +29,22 @@ extension MovieStore {
     /// Takes in the server's records of `kind`, read by a request sent at `askedAt`.
     public func replaceShelf(_ snapshot: ShelfSnapshot, kind: String, api: APIKey, askedAt: Date, now: Date = Date()) async throws(StoreError) {
         try await write { db in try ShelfStoring.replace(snapshot, kind: kind, api: api, askedAt: askedAt, now: now, in: db) }
+    }
+
+    /// Keeps a record the live feed brought (unless a later state of its key is known), without
+    /// moving the store's live cursor, which the watchlist's follower owns.
+    public func learnShelfChange(_ change: ShelfLiveChange, api: APIKey) async throws(StoreError) {
+        try await write { db in try ShelfStoring.learn(change, apiID: try StoredAPI.id(making: api, in: db), in: db) }
+    }
+
+    /// The values the store knows of `kind` (the server's, or acknowledged changes'), by key;
+    /// removed records left out.
+    public func knownShelfValues(kind: String, api: APIKey) async throws(StoreError) -> [String: String] {
+        try await read { db in
+            guard let apiID = try StoredAPI.id(of: api, in: db) else { return [:] }
+            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM shelfRecord WHERE apiId = ? AND kind = ? AND removed = 0", arguments: [apiID, kind])
+            return Dictionary(rows.map { ($0["key"], $0["value"]) }) { first, _ in first }
+        }
     }
 
     /// The records of `Kind` of `api` as this machine sees them.

@@ -60,6 +60,12 @@ enum ShelfStoring {
             """, arguments: [apiID, kind, record.key, removed ? "" : record.value, record.changedAt, removed, record.title, record.year, now.timeIntervalSince1970])
     }
 
+    /// Keeps a record the live feed brought, unless a later state of its key is known.
+    static func learn(_ change: ShelfLiveChange, apiID: Int64, now: Date = Date(), in db: Database) throws {
+        try learn(ShelfSnapshot.Record(key: change.key, value: change.value ?? "", changedAt: change.changedAt), removed: change.value == nil,
+                  kind: change.kind, apiID: apiID, now: now, in: db)
+    }
+
     /// Takes in the server's records of `kind`: key by key, the later state wins; a key the
     /// server no longer names goes, unless it was learnt after `askedAt` (an acknowledgement or a
     /// live event that the server's answer, read before, could not hold).

@@ -17,6 +17,10 @@ enum LiveApplying {
             INSERT INTO liveCursor (apiId, sequence) VALUES (?, ?)
             ON CONFLICT (apiId) DO UPDATE SET sequence = excluded.sequence
             """, arguments: [apiID, sequence])
+        if case let .shelf(change, _) = update {
+            try ShelfStoring.learn(change, apiID: apiID, in: db)
+            return false
+        }
         guard case let .watchlist(item, removed, _) = update else { return false }
         if let listed = try Int64.fetchOne(db, sql: "SELECT feedPosition FROM watchlistState WHERE apiId = ?", arguments: [apiID]), sequence <= listed {
             return false

@@ -123,7 +123,7 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
         }
         do {
             switch update {
-            case .watchlist:
+            case .watchlist, .shelf:
                 _ = try await store.applyLiveUpdate(update, api: api)
             case let .catalog(version, _):
                 _ = try await store.applyLiveUpdate(update, api: api)

@@ -8,12 +8,14 @@ public enum LiveUpdate: Sendable, Hashable {
     case watchlist(WatchlistItem, removed: Bool, cursor: String)
     /// The catalogue is at a new version: what is shown of it may have changed.
     case catalog(version: Int64, cursor: String)
+    /// One record of the person's shelf beyond the watchlist (a rating, a diary entry, …) changed.
+    case shelf(ShelfLiveChange, cursor: String)
     /// The events since the client's cursor are gone: what it shows must be fetched again.
     case reset(cursor: String)
 
     public var cursor: String {
         switch self {
-        case let .ready(cursor), let .watchlist(_, _, cursor), let .catalog(_, cursor), let .reset(cursor): cursor
+        case let .ready(cursor), let .watchlist(_, _, cursor), let .catalog(_, cursor), let .reset(cursor), let .shelf(_, cursor): cursor
         }
     }
 }

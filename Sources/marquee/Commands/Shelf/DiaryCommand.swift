@@ -26,13 +26,17 @@ struct DiaryListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the viewings of this year.", valueName: "year"))
     var year: Int?
 
-    @Flag(help: "Print JSON instead of a table.")
+    @Flag(help: "Print JSON instead of a table (with --follow, one object a line after it).")
     var json = false
+
+    @Flag(help: "Show the diary, then print each change as it arrives from the server, until Ctrl-C.")
+    var follow = false
 
     @OptionGroup var options: WatchlistClientOptions
     var client: ClientOptions { options.client }
 
     func validate() throws {
+        if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
         if let year, !(1888...9999).contains(year) { throw ValidationError("the year must be from 1888 to 9999, not \(year)") }
         try options.refusePolicy(for: "diary", "it shows the diary stored here after sending and fetching it; --offline reads the store only")
     }
@@ -50,6 +54,9 @@ struct DiaryListCommand: AsyncParsableCommand {
             } else {
                 DiaryOutput.printTable(rows, pending: view.pendingCount, home: watchlist.home, year: year)
             }
+            guard follow else { return }
+            fflush(nil)
+            try await ShelfFollow.run(watchlist, kinds: [Diary.self], json: json) { await ShelfFollowLines.diary($0, in: watchlist) }
         }
     }
 }

@@ -225,12 +225,23 @@ struct ListShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a list's movies in its order.")
 
     @Argument(help: "The list.") var list: String
-    @Flag(help: "Print JSON instead of a table.") var json = false
+    @Flag(help: "Print JSON instead of a table (with --follow, one object a line after it).") var json = false
+    @Flag(help: "Show the list, then print each change of it as it arrives from the server, until Ctrl-C.") var follow = false
     @OptionGroup var options: WatchlistClientOptions
     var client: ClientOptions { options.client }
 
+    func validate() throws {
+        if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
+    }
+
     func run() async throws {
         try await CompositionRoot.withWatchlist(client.offline ? client.offlineOnly : client, showsOnly: true) { watchlist in
+            try await show(watchlist)
+        }
+    }
+
+    private func show(_ watchlist: AppWatchlist) async throws {
+        do {
             try await ListRefresh.refresh(watchlist)
             let lists = try await PersonLists.read(watchlist)
             let found = try lists.list(named: list)
@@ -246,6 +257,7 @@ struct ListShowCommand: AsyncParsableCommand {
                 struct Document: Encodable { let id: String; let name: String; let description: String; let movies: [Row] }
                 let rows = items.enumerated().map { Row(place: $0.offset + 1, movieId: $0.element.movieID, title: $0.element.title, year: $0.element.year, note: $0.element.note, pending: $0.element.isPending) }
                 try ShelfJSONOutput.print(Document(id: found.id, name: found.name, description: found.description, movies: rows))
+                try await followIfAsked(watchlist, found)
                 return
             }
             print(TerminalText.safe(found.name) + (found.description.isEmpty ? "" : " — " + TerminalText.safe(found.description)) + " (" + NumberText.counted(items.count, "movie") + ")")
@@ -258,6 +270,15 @@ struct ListShowCommand: AsyncParsableCommand {
                 if item.isPending, watchlist.home == .server { line += "  [pending]" }
                 print(line)
             }
+            try await followIfAsked(watchlist, found)
+        }
+    }
+
+    private func followIfAsked(_ watchlist: AppWatchlist, _ list: PersonLists.List) async throws {
+        guard follow else { return }
+        fflush(nil)
+        try await ShelfFollow.run(watchlist, kinds: [Lists.self, ListItems.self], json: json) { change in
+            await ShelfFollowLines.list(change, list: list.id, in: watchlist)
         }
     }
 }

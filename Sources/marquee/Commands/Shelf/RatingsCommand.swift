@@ -19,13 +19,17 @@ struct RatingsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The order: score (highest first), date (latest first) or title.", valueName: "order"))
     var sort: Sort = .date
 
-    @Flag(help: "Print JSON instead of a table.")
+    @Flag(help: "Print JSON instead of a table (with --follow, one object a line after it).")
     var json = false
+
+    @Flag(help: "Show the ratings, then print each change as it arrives from the server, until Ctrl-C.")
+    var follow = false
 
     @OptionGroup var options: WatchlistClientOptions
     var client: ClientOptions { options.client }
 
     func validate() throws {
+        if follow, client.offline { throw ValidationError("--follow needs the network: it cannot be used with --offline") }
         try options.refusePolicy(for: "ratings", "it shows the ratings stored here after sending and fetching them; --offline reads the store only")
     }
 
@@ -42,6 +46,9 @@ struct RatingsCommand: AsyncParsableCommand {
             } else {
                 RatingsOutput.printTable(rows, pending: view.pendingCount, home: watchlist.home)
             }
+            guard follow else { return }
+            fflush(nil)
+            try await ShelfFollow.run(watchlist, kinds: [Ratings.self], json: json) { await ShelfFollowLines.rating($0, in: watchlist) }
         }
     }
 }

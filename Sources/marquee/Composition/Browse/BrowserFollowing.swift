@@ -60,7 +60,7 @@ enum BrowserFollowing {
                 await report(.status(status.description))
             case .update(.catalog), .update(.reset):
                 await report(.catalogChanged)
-            case .update(.ready), .update(.watchlist):
+            case .update(.ready), .update(.watchlist), .update(.shelf):
                 break
             }
         }
