@@ -22,6 +22,26 @@ struct StoreUpgradeTests {
         try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map(\.name) }
     }
 
+    @Test("a v15 store, the last before the shelf, keeps its watchlist (entries, titles, removal, the change still pending) and takes ratings")
+    func upgradesVersionFifteen() async throws {
+        let url = try Self.copyOfFixture("store-v15")
+        #expect(try !Self.tables(in: url).contains("shelfRecord"), "the fixture is a v15 store")
+        let api = "https://api.example/api/#alice"
+        let upgraded = try MovieStore(url: url)
+        let view = try await upgraded.watchlist(api: api)
+        #expect(view.lines.map(\.movieID) == [8, 7, 6])
+        #expect(view.lines.first { $0.movieID == 6 }?.note == "Friday" && view.lines.first { $0.movieID == 6 }?.title == "Deadpool")
+        #expect(view.pendingChanges == 1)
+        #expect(try await upgraded.pendingWatchlistChanges(api: api).map(\.movieID) == [8])
+        let rating = try await upgraded.recordShelfChange(Ratings.self, key: "6", value: .init(score: 8), api: api)
+        #expect(rating.device == (try await upgraded.pendingWatchlistChanges(api: api)).first?.device, "the store's device id is kept")
+        #expect(try await upgraded.shelf(Ratings.self, api: api).line("6")?.value.score == 8)
+    }
+
+    static func tables(in url: URL) throws -> [String] {
+        try DatabaseQueue(path: url.path).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+    }
+
     @Test("a v3 store, whose rows repeat the API's text, reads back exactly as the same data written now, and takes new writes")
     func upgradesVersionThree() async throws {
         let url = try Self.copyOfFixture("store-v3")
