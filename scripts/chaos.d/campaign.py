@@ -14,6 +14,10 @@ from world import World
 MOVIES_IN_PLAY = 8  # few movies, so that devices change the same ones
 
 
+# The person's list every device of the campaign changes, made once at the start.
+SHELF_LIST = "chaos"
+SHELF_OPERATIONS = {"rate", "unrate", "log", "list-add", "list-move", "list-remove"}
+
 class Campaign:
     def __init__(self, marquee, work, history, seed, seconds, devices, people):
         self.marquee, self.work, self.history, self.seconds = marquee, work, history, seconds
@@ -38,6 +42,7 @@ class Campaign:
         try:
             for device in self.devices:
                 await self.sign_in(device)
+            await self.make_lists()
             for device in self.devices[: max(1, self.device_count // 3)]:
                 await device.open_window()
             workers = [asyncio.create_task(self.work_on(device)) for device in self.devices]
@@ -61,6 +66,15 @@ class Campaign:
                     await device.close_window(window)
             await self.network.close()
             await self.world.stop()
+
+    async def make_lists(self):
+        """Each person's list of the campaign, made once, by their first device, before the work."""
+        for person in self.people:
+            device = next((d for d in self.devices if d.person == person and d.signed_in), None)
+            for _ in range(5 if device else 0):
+                if (await device.run("list-create", ["list", "create", SHELF_LIST, "--timeout", "10"]))["exit"] == 0:
+                    break
+                await asyncio.sleep(1)
 
     def source(self, person):
         """The loopback address a person's browser connects from."""
@@ -91,7 +105,10 @@ class Campaign:
         movie = str(rng.choice(self.movies))
         offline = ["--offline"] if rng.random() < 0.25 else []
         kill_after = rng.uniform(0.02, 0.8) if rng.random() < 0.08 else None
-        choice = rng.choices(["add", "remove", "clear", "sync", "list", "window", "relogin"], weights=[40, 16, 2, 10, 10, 3, 2])[0]
+        choice = rng.choices(["add", "remove", "clear", "sync", "list", "window", "relogin", "rate", "unrate", "log", "list-add", "list-move", "list-remove"],
+                             weights=[40, 16, 2, 10, 10, 3, 2, 8, 2, 4, 5, 5, 2])[0]
+        if choice in SHELF_OPERATIONS:
+            return await self.shelf_operation(device, choice, movie, offline, kill_after)
         if choice == "add":
             await device.run("add", ["watch", "add", movie, "--note", device.next_note(), "--json", "--timeout", "5"] + offline, kill_after)
         elif choice == "remove":
@@ -114,6 +131,20 @@ class Campaign:
             await device.run("logout", ["logout"])
             device.signed_in = False
             await self.sign_in(device, attempts=1)
+
+    async def shelf_operation(self, device, choice, movie, offline, kill_after):
+        """A change of the shelf: a rating set or cleared, a viewing logged (the watchlist left as
+        it is, which its own operations change), a movie of the person's list added, moved or taken off."""
+        rng = self.rng
+        arguments = {
+            "rate": ["rate", movie, str(rng.randint(1, 10))],
+            "unrate": ["rate", movie, "--clear"],
+            "log": ["watched", movie, "--on", f"2020-01-{rng.randint(1, 28):02d}", "--keep-on-watchlist"],
+            "list-add": ["list", "add", SHELF_LIST, movie],
+            "list-move": ["list", "move", SHELF_LIST, movie, "--to", str(rng.randint(1, 8))],
+            "list-remove": ["list", "remove", SHELF_LIST, movie],
+        }[choice]
+        await device.run(choice, arguments + ["--timeout", "5"] + offline, kill_after)
 
     # The faults
 
@@ -237,6 +268,16 @@ class Campaign:
         for device in self.devices:
             operation = await device.run("final-list", ["watchlist", "--json", "--offline"])
             self.history.write("device-final", device=device.name, person=device.person, list=parse(operation["stdout"]))
+            shelf = {}
+            for name, arguments in (("ratings", ["ratings", "--json", "--offline"]), ("diary", ["diary", "--json", "--offline"]),
+                                    ("list", ["list", "show", SHELF_LIST, "--json", "--offline"]), ("lists", ["lists", "--json", "--offline"])):
+                shelf[name] = parse((await device.run(f"final-{name}", arguments))["stdout"])
+            self.history.write("device-shelf", device=device.name, person=device.person, **shelf)
+        shelves = self.world.psql("""SELECT coalesce(json_agg(json_build_object('person', a.name,
+            'records', (SELECT coalesce(json_agg(json_build_object('kind', s.kind, 'key', s.key, 'value', s.value, 'removed', s.removed)
+                ORDER BY s.kind, s.key), '[]') FROM shelf_entry s WHERE s.owner = 'account/' || a.id))), '[]') FROM account a""")
+        for account in json.loads(shelves):
+            self.history.write("server-shelf", **account)
         lists = self.world.psql("""SELECT coalesce(json_agg(json_build_object('person', a.name, 'owner', 'account/' || a.id,
             'entries', (SELECT coalesce(json_agg(json_build_object('movieId', e.movie_id, 'note', e.note, 'changedAt', e.changed_at,
                 'device', e.device, 'removed', e.removed) ORDER BY e.movie_id), '[]') FROM watchlist_entry e WHERE e.owner = 'account/' || a.id))), '[]')

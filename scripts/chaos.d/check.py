@@ -130,7 +130,54 @@ class Checker:
         self.check_duplicated()
         self.check_leaked()
         self.check_causality()
+        self.check_shelf()
         return self.check_converged()
+
+    def check_shelf(self):
+        """The shelf's kinds: each device ends with its person's ratings, diary and list exactly as
+        the server holds them (the list in the server's order: by position, then movie), nothing
+        pending; the diary holds each viewing logged once (a run killed midway may or may not
+        have logged one); and no device holds another person's records."""
+        servers = {r["person"]: r["records"] for r in self.items if r["type"] == "server-shelf"}
+        if not servers:
+            return
+        for record in (r for r in self.items if r["type"] == "device-shelf"):
+            device, person = record["device"], record["person"]
+            server = [entry for entry in servers.get(person, []) if not entry["removed"]]
+            ratings = {int(e["key"]): json.loads(e["value"])["score"] for e in server if e["kind"] == "ratings"}
+            diary = {e["key"] for e in server if e["kind"] == "diary"}
+            lists = {e["key"]: json.loads(e["value"])["name"] for e in server if e["kind"] == "lists"}
+            chaos = [key for key, name in lists.items() if name == "chaos"]
+            items = sorted(((json.loads(e["value"])["position"], int(e["key"].split("/")[1])) for e in server
+                            if e["kind"] == "listItems" and chaos and e["key"].startswith(chaos[0] + "/")))
+            order = [movie for _, movie in items]
+            got_ratings, got_diary, got_list = record.get("ratings"), record.get("diary"), record.get("list")
+            if not all(isinstance(part, dict) for part in (got_ratings, got_diary, got_list)):
+                self.flag("not converged", f"{device}'s shelf could not be read at the end")
+                continue
+            shown = {r["movieId"]: r["score"] for r in got_ratings.get("ratings", [])}
+            if got_ratings.get("pendingChanges") or shown != ratings:
+                kind = "leaked" if set(shown) - set(ratings) else "not converged"
+                self.flag(kind, f"{device}'s ratings are {shown} with {got_ratings.get('pendingChanges')} pending; the server's are {ratings}")
+            logged = {e["entry"] for e in got_diary.get("entries", [])}
+            if got_diary.get("pendingChanges") or logged != diary:
+                kind = "leaked" if logged - diary else "not converged"
+                self.flag(kind, f"{device}'s diary holds {len(logged)} entries with {got_diary.get('pendingChanges')} pending; the server's, {len(diary)}")
+            list_order = [m["movieId"] for m in got_list.get("movies", [])]
+            if list_order != order:
+                self.flag("out of order" if sorted(list_order) == sorted(order) else "not converged",
+                          f"{device}'s list 'chaos' is {list_order}; the server's order is {order}")
+            if len(chaos) > 1:
+                self.flag("duplicated", f"{person} has {len(chaos)} lists named 'chaos' on the server")
+        for person, records in servers.items():
+            logged = [op for op in self.ops if op["person"] == person and op.get("op") == "log"]
+            done = sum(1 for op in logged if op.get("exit") == 0 and not op.get("killed"))
+            maybe = sum(1 for op in logged if op.get("killed"))
+            entries = sum(1 for e in records if e["kind"] == "diary")
+            if entries < done:
+                self.flag("lost", f"{person} logged {done} viewings; the server's diary holds {entries}")
+            if entries > done + maybe:
+                self.flag("duplicated", f"{person} logged {done} viewings (and {maybe} runs were killed); the server's diary holds {entries}")
 
     def check_lost(self):
         if not self.accounts:
