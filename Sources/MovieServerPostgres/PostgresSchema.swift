@@ -190,7 +190,7 @@ enum PostgresSchema {
         Step(name: "server-v13-shelf", statements: [
             """
             CREATE TABLE shelf_entry (
-                owner TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+                owner TEXT NOT NULL, kind TEXT NOT NULL, key TEXT COLLATE "C" NOT NULL, value TEXT NOT NULL,
                 changed_at BIGINT NOT NULL, device TEXT NOT NULL, removed BOOLEAN NOT NULL,
                 PRIMARY KEY (owner, kind, key))
             """,

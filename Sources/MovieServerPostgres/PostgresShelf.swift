@@ -27,7 +27,9 @@ enum PostgresShelf {
     static func apply(
         _ connection: PostgresConnection, _ write: ShelfWrite, now: Date, purging: Bool, lockTimeout: Duration, logger: Logger
     ) async throws -> WatchlistAnswer {
+        // Both end in the database too: a request that gave up leaves no statement running behind it.
         try await connection.query("SELECT set_config('lock_timeout', \(String(lockTimeout.components.seconds * 1000)), true)", logger: logger)
+        try await connection.query("SELECT set_config('statement_timeout', \(String(lockTimeout.components.seconds * 1000)), true)", logger: logger)
         try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresWatchlist.ownerLock), hashtext(\(write.owner)))", logger: logger)
         if let account = write.account,
            try await connection.allRows("SELECT 1 FROM account WHERE id = \(account) FOR KEY SHARE", logger: logger).isEmpty {
@@ -65,12 +67,18 @@ enum PostgresShelf {
                 }
             }
         }
+        if stored == nil, write.recordLimit != .max {
+            let count = try await connection.allRows(
+                "SELECT count(*) FROM shelf_entry WHERE owner = \(write.owner) AND kind = \(write.kind)", logger: logger
+            ).decode(Int.self).first ?? 0
+            state.recordCount = count
+        }
         if stored == nil {
             for group in Set(write.groups.values) {
-                // starts_with, not a range: a database's collation may not order '/' before '0'.
+                // The key column compares bytes (COLLATE "C"), so the group is one range of its index.
                 let count = try await connection.allRows("""
                     SELECT count(*) FROM shelf_entry WHERE owner = \(write.owner) AND kind = \(write.kind)
-                        AND starts_with(key, \(ShelfKeys.start(of: group))) AND NOT removed
+                        AND key > \(ShelfKeys.start(of: group)) AND key < \(ShelfKeys.end(of: group)) AND NOT removed
                     """, logger: logger).decode(Int.self).first ?? 0
                 state.groupCounts[group] = count
             }

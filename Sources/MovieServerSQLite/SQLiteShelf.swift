@@ -65,6 +65,9 @@ enum SQLiteShelf {
                 state.knownMovies = Set(try Int.fetchAll(db, sql: "SELECT id FROM movie WHERE id IN (\(placeholders(movies.count)))", arguments: StatementArguments(movies)))
             }
         }
+        if stored == nil, write.recordLimit != .max {
+            state.recordCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM shelf_entry WHERE owner = ? AND kind = ?", arguments: [write.owner, write.kind]) ?? 0
+        }
         for group in Set(write.groups.values) where stored == nil {
             state.groupCounts[group] = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM shelf_entry WHERE owner = ? AND kind = ? AND key > ? AND key < ? AND removed = 0

@@ -20,6 +20,8 @@ public enum Diary: ShelfKind {
     }
 
     public static let name = "diary"
+    /// The most entries one person keeps (removed ones included): thirty years of a film a day, ten times over.
+    public static var recordLimit: Int? { 100_000 }
     /// The first day a viewing may have: the year the first motion pictures were made.
     public static let firstDay = "1888-01-01"
     /// How far past the server's day a viewing may be dated: a person's day starts earlier in

@@ -14,6 +14,8 @@ public enum Lists: ShelfKind {
     }
 
     public static let name = "lists"
+    /// The most lists one person keeps (removed ones included).
+    public static var recordLimit: Int? { 1_000 }
     /// The most code points a list's name holds.
     public static let nameLength = 100
 
@@ -29,16 +31,27 @@ public enum Lists: ShelfKind {
     /// Why `name` cannot be a list's name, or nil.
     public static func nameProblem(_ name: String) -> String? {
         var length = 0
+        var visible = false
         for scalar in name.unicodeScalars {
             length += 1
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return "a list's name cannot hold control characters" }
+            if invisible.contains(scalar.value) { return "a list's name cannot hold invisible or direction-changing characters (U+\(String(scalar.value, radix: 16, uppercase: true)))" }
+            if !scalar.properties.isWhitespace { visible = true }
         }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty { return "a list's name cannot be empty" }
+        if !visible { return "a list's name cannot be empty" }
         if length > nameLength { return "a list's name holds at most \(nameLength) characters, not \(length)" }
         return nil
     }
 
     public static func movieID(key: String, value: Value) -> Int? { nil }
+
+    /// Zero-width characters and the direction controls: a name made of them looks empty, or
+    /// reads otherwise than it is.
+    static let invisible: [ClosedRange<UInt32>] = [0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF...0xFEFF]
+}
+
+extension [ClosedRange<UInt32>] {
+    func contains(_ value: UInt32) -> Bool { contains { $0.contains(value) } }
 }
 
 /// The movies of a person's lists, keyed `list/movie`: one record per movie of a list, with its
@@ -60,6 +73,8 @@ public enum ListItems: ShelfKind {
     /// The most items a list holds.
     public static let itemLimit = 100_000
     public static var groupLimit: Int? { itemLimit }
+    /// The most list movies one person keeps (removed ones included), over all their lists.
+    public static var recordLimit: Int? { 1_000_000 }
 
     public static func key(list: String, movieID: Int) -> String { "\(list)/\(movieID)" }
 
@@ -76,6 +91,10 @@ public enum ListItems: ShelfKind {
     }
 
     public static func movieID(key: String, value: Value) -> Int? {
+        movieID(key: key)
+    }
+
+    public static func movieID(key: String) -> Int? {
         parts(key).flatMap { Ratings.movieID($0.movie) }
     }
 

@@ -14,7 +14,7 @@ public enum Ratings: ShelfKind {
     public static let scores = 1...10
 
     public static func problem(withKey key: String) -> String? {
-        movieID(key) == nil ? "a rating is kept under its movie's id, a positive whole number, not '\(key.prefix(40))'" : nil
+        movieID(key) == nil ? "a rating is kept under its movie's id, a positive whole number written without leading zeros, not '\(key.prefix(40))'" : nil
     }
 
     public static func problem(with value: Value, key: String) -> String? {
@@ -22,12 +22,17 @@ public enum Ratings: ShelfKind {
     }
 
     public static func movieID(key: String, value: Value) -> Int? {
-        movieID(key) ?? 0
+        movieID(key)
     }
 
-    /// The movie id a rating's key names.
+    public static func movieID(key: String) -> Int? {
+        movieID(key)
+    }
+
+    /// The movie id a rating's key names: a positive whole number written as it is (`6`, not `06`),
+    /// so that one movie has one key.
     public static func movieID(_ key: String) -> Int? {
-        guard key.utf8.count <= 18, key.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int(key), id > 0 else { return nil }
+        guard key.utf8.count <= 18, key.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int(key), id > 0, String(id) == key else { return nil }
         return id
     }
 }

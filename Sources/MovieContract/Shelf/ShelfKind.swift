@@ -22,6 +22,14 @@ public protocol ShelfKind: Sendable {
     /// for a record about no movie (a list).
     static func movieID(key: String, value: Value) -> Int?
 
+    /// The movie a key names, for a kind whose keys name their movie (a rating, a list's movie): a
+    /// removal is then held to the catalogue too. nil for a kind whose keys do not.
+    static func movieID(key: String) -> Int?
+
+    /// How many records (removed ones included) one person may keep of the kind; nil for a kind
+    /// bounded otherwise (by the catalogue, or by its groups).
+    static var recordLimit: Int? { get }
+
     /// How many records in force one group may hold (a list's items), a group being the part of
     /// a key before its first `/` (``ShelfKeys/group(of:)``); nil for a kind not counted.
     static var groupLimit: Int? { get }
@@ -29,6 +37,8 @@ public protocol ShelfKind: Sendable {
 
 extension ShelfKind {
     public static var groupLimit: Int? { nil }
+    public static var recordLimit: Int? { nil }
+    public static func movieID(key: String) -> Int? { nil }
 
     /// `value` as the engine keeps it: compact JSON, keys sorted, so that the same value is the
     /// same text on every device and server (a change's fingerprint is taken over it).

@@ -4,6 +4,9 @@ import MovieContract
 /// A shelf kind's JSON: a batch read strictly (a clear 400 naming the change and what is wrong),
 /// and the answers written.
 enum ShelfJSON {
+    /// The most groups (lists) one batch may add to: each is counted when the batch is applied.
+    static let maximumGroups = 20
+
     /// The changes of `body`, each checked by `Kind`, and the movie each key's record is about.
     static func batch<Kind: ShelfKind>(_ body: Data, of kind: Kind.Type) throws(ErrorAnswer) -> (changes: [ShelfChangeRecord], movies: [String: Int], groups: [String: String]) {
         let fields: ShelfWire<Kind.Value>.Batch
@@ -22,6 +25,9 @@ enum ShelfJSON {
             let place = "Change \(index + 1)"
             if let problem = Kind.problem(withKey: change.key) { throw .badRequest("\(place): \(problem).") }
             var text: String?
+            // A removal is held to the catalogue too when its key names the movie, so that
+            // removals of movies that do not exist cannot pile up tombstones.
+            if change.value == nil, let movie = Kind.movieID(key: change.key) { movies[change.key] = movie }
             if let value = change.value {
                 if let problem = Kind.problem(with: value, key: change.key) { throw .badRequest("\(place): \(problem).") }
                 text = Kind.text(of: value)
@@ -32,6 +38,9 @@ enum ShelfJSON {
                 id: try WatchlistJSON.key(change.id, what: "\(place): the id"), kind: Kind.name, key: change.key, value: text,
                 changedAt: try WatchlistJSON.time(change.changedAt), device: try WatchlistJSON.device(change.device)
             ))
+        }
+        if Set(groups.values).count > maximumGroups {
+            throw .badRequest("A batch changes the movies of at most \(maximumGroups) lists, not \(Set(groups.values).count).")
         }
         return (changes, movies, groups)
     }

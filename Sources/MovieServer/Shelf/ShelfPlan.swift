@@ -23,6 +23,14 @@ public struct ShelfPlan: Sendable {
             if stored.fingerprint == write.fingerprint { answer = stored.answer }
             return
         }
+        let newKeys = Set(write.changes.map(\.key)).subtracting(state.entries.keys).count
+        if newKeys > 0, state.recordCount + newKeys > write.recordLimit {
+            let error = ErrorAnswer.badRequest(
+                "This account keeps at most \(write.recordLimit) records of \(write.kind), removed ones included, and holds \(state.recordCount)."
+            )
+            answer = WatchlistAnswer(status: 400, body: String(decoding: error.body, as: UTF8.self))
+            return
+        }
         if let full = Self.fullGroup(write, state: state) {
             let error = ErrorAnswer.badRequest("A list holds at most \(write.groupLimit) items: '\(ParameterParsing.excerpt(full))' is full. Remove some first.")
             answer = WatchlistAnswer(status: 400, body: String(decoding: error.body, as: UTF8.self))

@@ -48,6 +48,7 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
             var write = ShelfWrite(owner: owner, account: account, kind: Kind.name, key: key, body: body, changes: changes, movies: movies)
             write.groups = groups
             write.groupLimit = Kind.groupLimit ?? .max
+            write.recordLimit = Kind.recordLimit ?? .max
             let answer = try await answering { () async throws(StorageError) in try await storage.applyShelf(write, now: Date()) }
             guard answer != .accountRemoved else { throw ErrorAnswer.accountRemoved }
             written()

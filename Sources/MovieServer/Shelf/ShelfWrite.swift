@@ -21,6 +21,9 @@ public struct ShelfWrite: Sendable {
     /// force a group may hold (``ShelfKind/groupLimit``); empty for a kind not counted.
     public var groups: [String: String] = [:]
     public var groupLimit = Int.max
+    /// How many records (removed ones included) the owner may keep of the kind
+    /// (``ShelfKind/recordLimit``).
+    public var recordLimit = Int.max
     /// The latest `changedAt` a change is ordered by, as for the watchlist
     /// (``WatchlistWrite/futureMargin``).
     public var latestChangeTime: Int64
@@ -51,6 +54,9 @@ public struct ShelfState: Sendable {
     public var knownMovies: Set<Int>
     /// How many records in force each group the write adds to holds.
     public var groupCounts: [String: Int] = [:]
+    /// How many records (removed ones included) the owner keeps of the kind; read only when the
+    /// kind has a limit.
+    public var recordCount = 0
 
     public init(storedRequest: (fingerprint: [UInt8], answer: WatchlistAnswer)?, seenChanges: [String: SeenChange], entries: [String: ShelfEntry], knownMovies: Set<Int>) {
         self.storedRequest = storedRequest

@@ -45,6 +45,9 @@ extension ServerDatabaseTests {
                     ("listItems", Self.item("b4", list: "list-a", movie: 6, position: "V0"), "a position is"),
                     ("listItems", Self.item("b5", list: "list a", movie: 6, position: "V"), "a list item is keyed"),
                     ("listItems", #"{"id":"b6","key":"list-a","value":{"position":"V","note":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "a list item is keyed"),
+                    ("lists", #"{"id":"b7","key":"l","value":{"name":"\u200b","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "invisible or direction-changing"),
+                    ("lists", #"{"id":"b8","key":"l","value":{"name":"abc\u202Egpj.exe","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "U+202E"),
+                    ("lists", #"{"id":"b9","key":"l","value":{"name":" \u3000 ","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#, "cannot be empty"),
                 ]
                 for (index, (kind, change, words)) in bad.enumerated() {
                     let answer = try await Self.batch(alice, kind, key: "bad\(index)", [change])
@@ -71,6 +74,28 @@ extension ServerDatabaseTests {
                 #expect(moved.status == 200, "moving an item of a full list adds none")
                 let other = try await Self.batch(alice, "listItems", key: "other", [Self.item("o5", list: "list-b", movie: 8, position: "x")])
                 #expect(other.status == 200, "another list is not full")
+                let spread = try await Self.batch(alice, "listItems", key: "spread", (0..<21).map { Self.item("s\($0)", list: "g\($0)", movie: 6, position: "V") })
+                #expect(spread.status == 400 && (spread.json?["error_description"] as? String)?.contains("at most 20 lists") == true,
+                        "each list a batch adds to is counted: 21 is too many")
+            } }
+        }
+
+        @Test("a person keeps at most 1,000 lists, removed ones included: the 1,001st is refused whole, a change of one kept is not", arguments: Backend.allCases)
+        func listCap(backend: Backend) async throws {
+            try await backend.withStorage { storage in try await withServerClient(auth: Watchlist.auth, storage: storage) { client in
+                let alice = try await Watchlister(client, token: try await Watchlist.token(client, "marquee-dev", "marquee-dev-secret"))
+                func list(_ index: Int, name: String = "n") -> String {
+                    #"{"id":"c\#(index)-\#(name)","key":"l\#(index)","value":{"name":"\#(name)","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#
+                }
+                for part in 0..<2 {
+                    let answer = try await Self.batch(alice, "lists", key: "p\(part)", (0..<500).map { list(part * 500 + $0) })
+                    #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self).prefix(300))")
+                }
+                let over = try await Self.batch(alice, "lists", key: "over", [list(1_000)])
+                #expect(over.status == 400 && (over.json?["error_description"] as? String)?.contains("at most 1000 records of lists") == true,
+                        "\(String(decoding: over.body, as: UTF8.self))")
+                let renamed = try await Self.batch(alice, "lists", key: "rename", [list(3, name: "m")])
+                #expect(renamed.status == 200, "a list kept may still change")
             } }
         }
     }

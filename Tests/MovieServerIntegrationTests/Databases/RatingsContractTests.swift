@@ -93,6 +93,7 @@ extension ServerDatabaseTests {
                     ("score ten", try await Self.batch(alice, key: "d", [#"{"id":"d","key":"6","value":{"score":"ten"},"changedAt":"\#(at)","device":"d"}"#])),
                     ("key not a movie", try await Self.batch(alice, key: "e", [#"{"id":"e","key":"six","value":{"score":7},"changedAt":"\#(at)","device":"d"}"#])),
                     ("key 0", try await Self.batch(alice, key: "f", [Self.rating("f", 0, 7, at: at, device: "d")])),
+                    ("key 06", try await Self.batch(alice, key: "f2", [#"{"id":"f2","key":"06","value":{"score":7},"changedAt":"\#(at)","device":"d"}"#])),
                     ("bad time", try await Self.batch(alice, key: "g", [Self.rating("g", 6, 7, at: "yesterday", device: "d")])),
                     ("empty batch", try await Self.batch(alice, key: "h", [])),
                     ("501 changes", try await Self.batch(alice, key: "i", (0...500).map { Self.rating("z\($0)", 6, 7, at: at, device: "d") })),
@@ -105,6 +106,10 @@ extension ServerDatabaseTests {
                 let huge = try await alice.send("/api/ratings/changes", .POST, key: "k", String(repeating: " ", count: 3 * 1024 * 1024))
                 #expect(huge.status == 413)
                 #expect(Self.scores(try await Self.list(alice)) == [])
+                #expect((try await Self.list(alice).json?["removed"] as? [Any])?.isEmpty == true)
+                let clearUnknown = try await Self.batch(alice, key: "l", [Self.rating("l", 424242, nil, at: at, device: "d")])
+                #expect((clearUnknown.json?["results"] as? [[String: Any]])?.first?["outcome"] as? String == "unknownMovie",
+                        "a clear of a movie the catalogue lacks keeps no tombstone: \(String(decoding: clearUnknown.body, as: UTF8.self))")
                 #expect((try await Self.list(alice).json?["removed"] as? [Any])?.isEmpty == true)
             } }
         }

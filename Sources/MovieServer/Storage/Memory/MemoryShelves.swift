@@ -26,7 +26,8 @@ final class MemoryShelves: Sendable {
         let keys = Set(write.changes.map(\.key))
         let answerKey = write.kind + "\u{0}" + write.key
         return owners.withLockedValue { owners in
-            var owner = owners[write.owner] ?? Owner()
+            // Taken out while it changes, so that its dictionaries are not copied on each write.
+            var owner = owners.removeValue(forKey: write.owner) ?? Owner()
             if now.timeIntervalSince(owner.prunedAt) > 600 {
                 owner.answers = owner.answers.filter { now.timeIntervalSince($0.value.at) < WatchlistRetention.keys }
                 owner.prunedAt = now
@@ -39,6 +40,7 @@ final class MemoryShelves: Sendable {
                 knownMovies: known
             )
             var counted = state
+            counted.recordCount = kept.count
             for group in Set(write.groups.values) {
                 counted.groupCounts[group] = kept.values.count { !$0.removed && ShelfKeys.group(of: $0.key) == group }
             }
