@@ -9,19 +9,21 @@ import PostgresNIO
 /// applied one after another.
 enum PostgresShelf {
     /// The records and the feed's last sequence in one statement, so one snapshot.
-    static func read(_ connection: PostgresConnection, owner: String, kind: String, logger: Logger) async throws -> ShelfRead {
+    static func page(_ connection: PostgresConnection, owner: String, kind: String, after: String?, limit: Int, logger: Logger) async throws -> ShelfRead {
         var entries: [ShelfEntry] = [], position: Int64 = 0
         for (latest, key, value, changedAt, device, removed) in try await connection.allRows("""
             SELECT position.latest, entry.key, entry.value, entry.changed_at, entry.device, entry.removed
             FROM (SELECT GREATEST(coalesce((SELECT max(sequence) FROM feed_event), 0), pruned_through) AS latest FROM feed_state WHERE id = 1) AS position
-            LEFT JOIN shelf_entry AS entry ON entry.owner = \(owner) AND entry.kind = \(kind)
-            ORDER BY entry.changed_at DESC, entry.key
+            LEFT JOIN LATERAL (
+                SELECT * FROM shelf_entry WHERE owner = \(owner) AND kind = \(kind) AND key > \(after ?? "") ORDER BY key LIMIT \(limit + 1)
+            ) AS entry ON true
+            ORDER BY entry.key
             """, logger: logger).decode((Int64, String?, String?, Int64?, String?, Bool?).self) {
             position = latest
             guard let key, let value, let changedAt, let device, let removed else { continue }
             entries.append(ShelfEntry(key: key, value: value, version: WatchlistVersion(changedAt: changedAt, device: device), removed: removed))
         }
-        return ShelfRead(entries: entries, feedPosition: position)
+        return ShelfRead(entries: Array(entries.prefix(limit)), feedPosition: position, more: entries.count > limit)
     }
 
     static func apply(

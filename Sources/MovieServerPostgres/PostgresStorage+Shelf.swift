@@ -4,9 +4,11 @@ import MovieServer
 import PostgresNIO
 
 extension PostgresStorage: ShelfStorage {
-    public func shelfRead(owner: String, kind: String) async throws(StorageError) -> ShelfRead {
+    public func shelfPage(owner: String, kind: String, after: String?, limit: Int) async throws(StorageError) -> ShelfRead {
         try await run { client in
-            try await client.withConnection { connection in try await PostgresShelf.read(connection, owner: owner, kind: kind, logger: self.logger) }
+            try await client.withConnection { connection in
+                try await PostgresShelf.page(connection, owner: owner, kind: kind, after: after, limit: limit, logger: self.logger)
+            }
         }
     }
 

@@ -23,11 +23,13 @@ enum SQLiteShelf {
             PRIMARY KEY (owner, kind, id)) WITHOUT ROWID;
         """
 
-    static func list(_ db: Database, owner: String, kind: String) throws -> [ShelfEntry] {
-        try Row.fetchAll(db, sql: """
+    /// Up to `limit` records after `after`, by key, and whether more follow.
+    static func page(_ db: Database, owner: String, kind: String, after: String?, limit: Int) throws -> (entries: [ShelfEntry], more: Bool) {
+        let rows = try Row.fetchAll(db, sql: """
             SELECT key, value, changed_at, device, removed FROM shelf_entry
-            WHERE owner = ? AND kind = ? ORDER BY changed_at DESC, key
-            """, arguments: [owner, kind]).map(entry)
+            WHERE owner = ? AND kind = ? AND key > ? ORDER BY key LIMIT ?
+            """, arguments: [owner, kind, after ?? "", limit + 1]).map(entry)
+        return (Array(rows.prefix(limit)), rows.count > limit)
     }
 
     static func apply(_ db: Database, _ write: ShelfWrite, now: Date, purging: Bool) throws -> WatchlistAnswer {

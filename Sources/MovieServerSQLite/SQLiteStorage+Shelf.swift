@@ -4,9 +4,10 @@ import MovieContract
 import MovieServer
 
 extension SQLiteStorage: ShelfStorage {
-    public func shelfRead(owner: String, kind: String) async throws(StorageError) -> ShelfRead {
+    public func shelfPage(owner: String, kind: String, after: String?, limit: Int) async throws(StorageError) -> ShelfRead {
         try await read { db in
-            ShelfRead(entries: try SQLiteShelf.list(db, owner: owner, kind: kind), feedPosition: try SQLiteFeed.bounds(in: db).latest)
+            let page = try SQLiteShelf.page(db, owner: owner, kind: kind, after: after, limit: limit)
+            return ShelfRead(entries: page.entries, feedPosition: try SQLiteFeed.bounds(in: db).latest, more: page.more)
         }
     }
 

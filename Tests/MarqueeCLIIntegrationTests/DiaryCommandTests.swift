@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeTestSupport
+import MovieContract
 import MovieServer
 import ServerTestSupport
 import Testing
@@ -81,6 +82,29 @@ struct DiaryCommandTests {
             }
             let diary = try await here.marquee.run(["diary", "--json", "--env", api])
             #expect(Self.entries(diary.standardOutput).isEmpty && Self.object(diary.standardOutput)["pendingChanges"] as? Int == 0, "\(diary.standardOutput)")
+        }
+    }
+}
+
+extension DiaryCommandTests {
+    @Test("a new device's first diary of 6,000 entries reads every page (5,000 a request) and shows them all")
+    func manyPages() async throws {
+        let storage = MemoryStorage(catalog: try Catalog.reference())
+        try await withMovieServer(auth: LoginFlow.auth(), storage: storage) { server in
+            let api = server.baseURL.absoluteString
+            let here = try TemporaryConfigHome()
+            #expect(try await LoginFlow.login(here.marquee, api: api, port: server.port, as: "alice").status == 0)
+            let owner = storage.owner(ofAccount: "alice")
+            for part in 0..<12 {
+                let changes = (0..<500).map { index in
+                    ShelfChangeRecord(id: "c\(part)-\(index)", kind: Diary.name, key: "e\(part)-\(index)",
+                                      value: #"{"movieId":6,"note":"","rewatch":false,"watchedOn":"2020-01-01"}"#, changedAt: 1_700_000_000_000, device: "d")
+                }
+                _ = storage.applyShelf(ShelfWrite(owner: owner, account: nil, kind: Diary.name, key: "p\(part)", body: Data([UInt8(part)]), changes: changes, movies: [:]), now: Date())
+            }
+            let diary = try await here.marquee.run(["diary", "--json", "--env", api])
+            #expect(diary.status == 0, "\(diary.standardError)")
+            #expect(Self.entries(diary.standardOutput).count == 6_000)
         }
     }
 }

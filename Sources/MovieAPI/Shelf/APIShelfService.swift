@@ -14,16 +14,34 @@ public final class APIShelfService: ShelfService {
 
     public func records<Kind: ShelfKind>(_ kind: Kind.Type) async throws(NetworkError) -> ShelfSnapshot {
         let path = "/api/\(Kind.name)"
-        let response = try await client.send(Endpoint(path: [Kind.name]))
-        let list = try ResponseDecoding.decode(ShelfWire<Kind.Value>.List.self, from: response.body)
-        let records = try list.entries.map { entry throws(NetworkError) in
-            ShelfSnapshot.Record(key: entry.key, value: Kind.text(of: entry.value), changedAt: try Self.time(entry.changedAt, path: path), title: entry.title, year: entry.year)
-        }
+        var records: [ShelfSnapshot.Record] = []
         var removals: [String: Int64] = [:]
-        for removal in list.removed {
-            removals[removal.key] = max(removals[removal.key] ?? .min, try Self.time(removal.changedAt, path: path))
-        }
-        let position = response.headerFields[.feedPosition].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        var position: Int64?
+        var after: String?
+        var pages = 0
+        repeat {
+            pages += 1
+            guard pages <= Self.maximumPages else {
+                throw .cannotDecode(path: path, reason: "the server sent more than \(Self.maximumPages) pages, more than any person keeps")
+            }
+            let query = [URLQueryItem(name: "limit", value: String(Self.pageSize))] + (after.map { [URLQueryItem(name: "after", value: $0)] } ?? [])
+            let response = try await client.send(Endpoint(path: [Kind.name], queryItems: query))
+            let list = try ResponseDecoding.decode(ShelfWire<Kind.Value>.List.self, from: response.body)
+            for entry in list.entries {
+                records.append(ShelfSnapshot.Record(
+                    key: entry.key, value: Kind.text(of: entry.value), changedAt: try Self.time(entry.changedAt, path: path), title: entry.title, year: entry.year
+                ))
+            }
+            for removal in list.removed {
+                removals[removal.key] = max(removals[removal.key] ?? .min, try Self.time(removal.changedAt, path: path))
+            }
+            // The first page's position: every page holds at least the changes up to it.
+            position = position ?? response.headerFields[.feedPosition].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            guard list.next == nil || list.next.map({ next in after.map { $0.utf8.lexicographicallyPrecedes(next.utf8) } ?? true }) == true else {
+                throw .cannotDecode(path: path, reason: "a page's next does not come after the page before it")
+            }
+            after = list.next
+        } while after != nil
         return ShelfSnapshot(records: records, removals: removals, feedPosition: position)
     }
 
@@ -57,6 +75,12 @@ public final class APIShelfService: ShelfService {
             return WatchlistChangeResult(outcome, orderedAt: orderedAt, firstOutcome: result.firstOutcome.flatMap(WatchlistChangeOutcome.init(rawValue:)))
         }
     }
+
+    /// Records asked per page: the server's largest.
+    static let pageSize = APILimits.shelfPageSizes.upperBound
+    /// Pages read before a server that never ends its records is given up on: 1,000,000 records
+    /// (what one person may keep of a kind) is 200 pages.
+    static let maximumPages = 1_000
 
     private static func time(_ text: String, path: String) throws(NetworkError) -> Int64 {
         guard let time = WatchlistClock.milliseconds(text) else { throw .cannotDecode(path: path, reason: "a changedAt is not an RFC 3339 time") }

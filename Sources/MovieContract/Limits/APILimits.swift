@@ -15,6 +15,9 @@ public enum APILimits {
     public static let topListCount = 10
     /// The most changes one `POST /api/watchlist/changes` may carry.
     public static let watchlistBatch = 500
+    /// The records of a page of `GET /api/{kind}` (the shelf's kinds): 1,000 unless asked, at most 5,000.
+    public static let shelfPageSizes = 1...5_000
+    public static let defaultShelfPageSize = 1_000
     /// The longest note, in Unicode code points.
     public static let noteLength = 1000
     /// The longest device name of a watchlist change, in visible ASCII characters.

@@ -1,14 +1,17 @@
 /// A shelf kind's bodies as they travel (`/api/ratings`, …): times are RFC 3339 in UTC with
 /// milliseconds, as the watchlist's; a record is named by its key and carries the kind's value.
 public enum ShelfWire<Value: Codable & Hashable & Sendable> {
-    /// `GET /api/{kind}`: the records, newest change first, and the keys removed, with when.
+    /// `GET /api/{kind}`: a page of the records and of the keys removed (with when), by key;
+    /// `next`, when more follow, is the `after` of the next page.
     public struct List: Codable, Sendable, Hashable {
         public var entries: [Entry]
         public var removed: [Removal]
+        public var next: String?
 
-        public init(entries: [Entry], removed: [Removal]) {
+        public init(entries: [Entry], removed: [Removal], next: String? = nil) {
             self.entries = entries
             self.removed = removed
+            self.next = next
         }
     }
 

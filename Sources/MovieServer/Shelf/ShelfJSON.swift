@@ -56,9 +56,9 @@ enum ShelfJSON {
         return WatchlistAnswer(status: 200, body: encode(ShelfResults(results: results)))
     }
 
-    /// `{"entries": [{"key", "value", "changedAt", "title", "year"}], "removed": [{"key", "changedAt"}]}`,
-    /// newest change first.
-    static func list<Kind: ShelfKind>(_ entries: [ShelfEntry], of kind: Kind.Type, titles: [Int: MovieTitle]) -> String {
+    /// `{"entries": [{"key", "value", "changedAt", "title", "year"}], "removed": [{"key", "changedAt"}], "next"}`,
+    /// by key.
+    static func list<Kind: ShelfKind>(_ entries: [ShelfEntry], of kind: Kind.Type, titles: [Int: MovieTitle], next: String? = nil) -> String {
         var kept: [ShelfWire<Kind.Value>.Entry] = []
         var removed: [ShelfWire<Kind.Value>.Removal] = []
         for entry in entries {
@@ -70,7 +70,7 @@ enum ShelfJSON {
                 kept.append(.init(key: entry.key, value: value, changedAt: changedAt, title: title?.name, year: title?.year))
             }
         }
-        return encode(ShelfWire<Kind.Value>.List(entries: kept, removed: removed))
+        return encode(ShelfWire<Kind.Value>.List(entries: kept, removed: removed, next: next))
     }
 
     private static func encode(_ value: some Encodable) -> String {

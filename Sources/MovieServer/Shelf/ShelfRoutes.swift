@@ -31,12 +31,14 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
         let router = api.group(RouterPath(Kind.name)).add(middleware: AccessTokenAuthenticator<Context>(check: check, missing: .missingShelfToken))
         router.get("") { request, context in
             let owner = try await owner(context).owner
-            let read = try await answering { () async throws(StorageError) in try await storage.shelfRead(owner: owner, kind: Kind.name) }
+            let (after, limit) = try ShelfPaging.parse(request.uri)
+            let read = try await answering { () async throws(StorageError) in try await storage.shelfPage(owner: owner, kind: Kind.name, after: after, limit: limit) }
             let movies = read.entries.compactMap { entry in
                 entry.removed ? nil : Kind.value(ofText: entry.value).flatMap { Kind.movieID(key: entry.key, value: $0) }
             }
             let titles = try await answering { () async throws(StorageError) in try await catalogue.titles(ofMovies: movies) }
-            var response = caching.response(for: CacheableBody(json: ShelfJSON.list(read.entries, of: Kind.self, titles: titles)), to: request)
+            let next = read.more ? read.entries.last?.key : nil
+            var response = caching.response(for: CacheableBody(json: ShelfJSON.list(read.entries, of: Kind.self, titles: titles, next: next)), to: request)
             response.headers[.feedPosition] = String(read.feedPosition)
             return response
         }

@@ -70,3 +70,39 @@ extension ServerDatabaseTests {
         }
     }
 }
+
+extension ServerDatabaseTests.DiaryContractTests {
+    @Test("2,500 entries read 1,000 at a time: each page by key, after the one before, every entry once; a bad limit or after is a 400", arguments: Backend.allCases)
+    func pages(backend: Backend) async throws {
+        try await backend.withStorage { storage in try await withServerClient(auth: Watchlist.auth, storage: storage) { client in
+            let alice = try await Watchlister(client, token: try await Watchlist.token(client, "marquee-dev", "marquee-dev-secret"))
+            let owner = try await IdentityFixtures.owner("marquee-dev", in: storage)
+            let keys = (0..<2_500).map { String(format: "e%05d", $0) }
+            for (part, start) in stride(from: 0, to: keys.count, by: 500).enumerated() {
+                let changes = keys[start..<start + 500].map { key in
+                    ShelfChangeRecord(id: "c-\(key)", kind: Diary.name, key: key, value: #"{"movieId":6,"note":"","rewatch":false,"watchedOn":"2020-01-01"}"#,
+                                      changedAt: 1_700_000_000_000, device: "d")
+                }
+                let write = ShelfWrite(owner: owner, account: nil, kind: Diary.name, key: "fill\(part)", body: Data([UInt8(part)]), changes: changes, movies: [:])
+                #expect(try await storage.applyShelf(write, now: Date()).status == 200)
+            }
+            var seen: [String] = []
+            var after: String?
+            var pages = 0
+            repeat {
+                let query = "limit=1000" + (after.map { "&after=\($0)" } ?? "")
+                let page = try await alice.client.get("/api/diary?\(query)", headers: [("Authorization", "Bearer \(alice.token)")])
+                #expect(page.status == 200 && page.headers.first(name: "etag") != nil)
+                seen += ((page.json?["entries"] as? [[String: Any]]) ?? []).compactMap { $0["key"] as? String }
+                after = page.json?["next"] as? String
+                pages += 1
+            } while after != nil && pages < 10
+            #expect(pages == 3)
+            #expect(seen == keys, "by key, each once")
+            for query in ["limit=0", "limit=5001", "limit=ten", "after=", "limit=10&limit=20", "page=2"] {
+                let answer = try await alice.client.get("/api/diary?\(query)", headers: [("Authorization", "Bearer \(alice.token)")])
+                #expect(answer.status == 400, "\(query)")
+            }
+        } }
+    }
+}

@@ -14,10 +14,12 @@ final class MemoryShelves: Sendable {
 
     private let owners = NIOLockedValueBox<[String: Owner]>([:])
 
-    func read(owner: String, kind: String, feed: MemoryFeedLog) -> ShelfRead {
+    func page(owner: String, kind: String, after: String?, limit: Int, feed: MemoryFeedLog) -> ShelfRead {
         owners.withLockedValue { owners in
-            let entries = owners[owner]?.entries[kind].map { Array($0.values) } ?? []
-            return ShelfRead(entries: ShelfEntry.newestFirst(entries), feedPosition: feed.bounds.latest)
+            // Keys compare by their bytes, as the databases' do.
+            let entries = (owners[owner]?.entries[kind]?.values.filter { entry in after.map { $0.utf8.lexicographicallyPrecedes(entry.key.utf8) } ?? true } ?? [])
+                .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            return ShelfRead(entries: Array(entries.prefix(limit)), feedPosition: feed.bounds.latest, more: entries.count > limit)
         }
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import MovieContract
 
 extension MemoryStorage: ShelfStorage {
-    public func shelfRead(owner: String, kind: String) -> ShelfRead {
-        shelves.read(owner: owner, kind: kind, feed: feed)
+    public func shelfPage(owner: String, kind: String, after: String?, limit: Int) -> ShelfRead {
+        shelves.page(owner: owner, kind: kind, after: after, limit: limit, feed: feed)
     }
 
     public func applyShelf(_ write: ShelfWrite, now: Date) -> WatchlistAnswer {
