@@ -1,6 +1,6 @@
 import MovieContract
 
-/// What a shelf write does, decided by the engine's one rule (``SyncDecision``) from what storage
+/// What a shelf write does, decided by the engine's one rule (`SyncDecision`) from what storage
 /// holds, the same for every kind and backend, as ``WatchlistPlan`` is for the watchlist: a
 /// request key seen before gets its first answer (a 422 for other content), a change id seen
 /// before is `repeated`, the greater version wins, removals stay as tombstones, and a change about

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Each owner's shelf on the server beyond the watchlist (ratings, and every ``ShelfKind`` after
+/// Each owner's shelf on the server beyond the watchlist (ratings, and every `ShelfKind` after
 /// it), written through ``ShelfPlan``: one set of tables for every kind on each backend.
 public protocol ShelfStorage: Sendable {
     /// Up to `limit` of `owner`'s records of `kind` whose keys come after `after` (nil: from the

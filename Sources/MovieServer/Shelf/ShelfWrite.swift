@@ -9,7 +9,7 @@ public struct ShelfWrite: Sendable {
     public var owner: String
     /// The account whose shelf it is: once it is removed, storage refuses the write whole.
     public var account: String?
-    /// The ``ShelfKind/name`` of every change.
+    /// The `ShelfKind.name` of every change.
     public var kind: String
     public var key: String
     public var fingerprint: [UInt8]
@@ -18,11 +18,11 @@ public struct ShelfWrite: Sendable {
     /// must hold it. A removal names no movie and is always taken.
     public var movies: [String: Int]
     /// The group each key of the write that is given a value counts in, and how many records in
-    /// force a group may hold (``ShelfKind/groupLimit``); empty for a kind not counted.
+    /// force a group may hold (`ShelfKind.groupLimit`); empty for a kind not counted.
     public var groups: [String: String] = [:]
     public var groupLimit = Int.max
     /// How many records (removed ones included) the owner may keep of the kind
-    /// (``ShelfKind/recordLimit``).
+    /// (`ShelfKind.recordLimit`).
     public var recordLimit = Int.max
     /// The latest `changedAt` a change is ordered by, as for the watchlist
     /// (``WatchlistWrite/futureMargin``).
