@@ -13,6 +13,20 @@ struct WatchlistClockTests {
         }
     }
 
+    @Test("times written by hand are Foundation's ISO 8601 text with the milliseconds, across the whole range the wire carries")
+    func writtenAsFoundationWould() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let span = UInt64(WatchlistClock.latest - WatchlistClock.earliest)
+        for _ in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let milliseconds = WatchlistClock.earliest + Int64(state % span)
+            let text = WatchlistClock.string(milliseconds)
+            let seconds = Date(timeIntervalSince1970: Double(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)).formatted(Date.ISO8601FormatStyle())
+            #expect(text == seconds.dropLast() + "." + String(format: "%03d", milliseconds % 1000) + "Z", "\(milliseconds)")
+            #expect(WatchlistClock.milliseconds(text) == milliseconds)
+        }
+    }
+
     @Test("the wire form is RFC 3339 in UTC with three digits of milliseconds; other offsets and no fraction are read")
     func wireForm() {
         #expect(WatchlistClock.string(1_795_000_000_001) == "2026-11-18T11:06:40.001Z")

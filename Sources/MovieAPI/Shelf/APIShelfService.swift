@@ -27,9 +27,9 @@ public final class APIShelfService: ShelfService {
             let query = [URLQueryItem(name: "limit", value: String(Self.pageSize))] + (after.map { [URLQueryItem(name: "after", value: $0)] } ?? [])
             let response = try await client.send(Endpoint(path: [Kind.name], queryItems: query))
             let list = try ResponseDecoding.decode(ShelfWire<Kind.Value>.List.self, from: response.body)
-            for entry in list.entries {
+            for (entry, text) in zip(list.entries, Kind.texts(of: list.entries.map(\.value))) {
                 records.append(ShelfSnapshot.Record(
-                    key: entry.key, value: Kind.text(of: entry.value), changedAt: try Self.time(entry.changedAt, path: path), title: entry.title, year: entry.year
+                    key: entry.key, value: text, changedAt: try Self.time(entry.changedAt, path: path), title: entry.title, year: entry.year
                 ))
             }
             for removal in list.removed {

@@ -48,6 +48,23 @@ extension ShelfKind {
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
+    /// ``text(of:)`` of each of `values`, with one encoder.
+    public static func texts(of values: [Value]) -> [String] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return values.map { value in (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}" }
+    }
+
+    /// The values kept as `texts`, read as one JSON array (one parse for a whole list); each nil
+    /// that is not one of this kind's.
+    public static func values(ofTexts texts: [String]) -> [Value?] {
+        guard !texts.isEmpty else { return [] }
+        if let all = try? JSONDecoder().decode([Value].self, from: Data(("[" + texts.joined(separator: ",") + "]").utf8)), all.count == texts.count {
+            return all
+        }
+        return texts.map(value(ofText:))
+    }
+
     /// The value kept as `text`, or nil when it is not one of this kind's.
     public static func value(ofText text: String) -> Value? {
         try? JSONDecoder().decode(Value.self, from: Data(text.utf8))

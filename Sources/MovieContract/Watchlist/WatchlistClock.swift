@@ -3,51 +3,126 @@ import Foundation
 /// The watchlist's times: milliseconds since 1970 in UTC, written on the wire as RFC 3339 with
 /// milliseconds (`2026-11-24T09:30:00.250Z`).
 public enum WatchlistClock {
-    private static let wholeSeconds = Date.ISO8601FormatStyle()
-
-    /// Written from whole seconds and the milliseconds apart: Foundation's formatter cuts the
-    /// fraction of a `Double` (…40.001 prints as …40.000), which would give two changes one
-    /// millisecond apart the same time.
+    /// Written by hand, digit by digit, from the milliseconds: no formatter (a `Double` would cut
+    /// …40.001 to …40.000, and a formatter costs more than the rest of a list's answer).
     public static func string(_ milliseconds: Int64) -> String {
-        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        let (whole, part) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let text = Date(timeIntervalSince1970: Double(whole)).formatted(wholeSeconds)
-        let digits = String(part)
-        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        let (days, withinDay) = floorDivision(milliseconds, 86_400_000)
+        let (year, month, day) = civil(daysSince1970: days)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        // A year past 9999 (never a change's: times are kept to ``latest``) is written whole.
+        if (0...9999).contains(year) { digits(year, 4) } else { bytes += Array(String(year).utf8) }
+        bytes.append(UInt8(ascii: "-")); digits(month, 2); bytes.append(UInt8(ascii: "-")); digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(withinDay / 3_600_000, 2); bytes.append(UInt8(ascii: ":")); digits(withinDay / 60_000 % 60, 2); bytes.append(UInt8(ascii: ":"))
+        digits(withinDay / 1000 % 60, 2); bytes.append(UInt8(ascii: ".")); digits(withinDay % 1000, 3); bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The milliseconds `text` names, or `nil` when it is not such a time or not from the year
     /// 2000 to 9999. Any RFC 3339 date-time is read: without fractions, with any offset to ±23:59,
     /// and with a leap second (`:60`), read as the last millisecond of its minute. Every field is
-    /// checked and the time computed here, not by Foundation's parser, which rolls a minute of 99
-    /// or a February 30 over into the next hour or month, and stops the process on an offset
-    /// beyond 18 hours.
+    /// checked and the time computed here, byte by byte, not by Foundation's parser, which rolls a
+    /// minute of 99 or a February 30 over into the next hour or month, and stops the process on an
+    /// offset beyond 18 hours.
     public static func milliseconds(_ text: String) -> Int64? {
-        guard let match = text.wholeMatch(of: shape),
-              let year = Int64(match.1), let month = Int64(match.2), let day = Int64(match.3),
-              let hour = Int64(match.4), let minute = Int64(match.5), let second = Int64(match.6),
+        var reader = TimeReader(text.utf8)
+        guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"), let day = reader.number(2),
+              reader.skip("T") || reader.skip("t"), let hour = reader.number(2), reader.skip(":"), let minute = reader.number(2), reader.skip(":"),
+              let second = reader.number(2),
               (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
               (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        var offsetMinutes: Int64 = 0
-        if let hours = match.9.flatMap({ Int64($0) }), let minutes = match.10.flatMap({ Int64($0) }) {
-            guard (0...23).contains(hours), (0...59).contains(minutes) else { return nil }
-            offsetMinutes = (hours * 60 + minutes) * (match.8.hasPrefix("-") ? -1 : 1)
+        var fraction: Int64 = 0
+        if reader.skip(".") {
+            guard let read = reader.fraction() else { return nil }
+            fraction = read
         }
+        var offsetMinutes: Int64 = 0
+        if reader.skip("Z") || reader.skip("z") {
+        } else if let sign: Int64 = reader.skip("+") ? 1 : (reader.skip("-") ? -1 : nil) {
+            guard let hours = reader.number(2), reader.skip(":"), let minutes = reader.number(2), (0...23).contains(hours), (0...59).contains(minutes) else { return nil }
+            offsetMinutes = (hours * 60 + minutes) * sign
+        } else {
+            return nil
+        }
+        guard reader.isAtEnd else { return nil }
         let minuteStart = ((daysSince1970(year: year, month: month, day: day) * 24 + hour) * 60 + minute - offsetMinutes) * 60_000
-        let withinMinute = second == 60 ? 59_999 : second * 1000 + fractionMilliseconds(match.7)
+        let withinMinute = second == 60 ? 59_999 : second * 1000 + fraction
         let milliseconds = minuteStart + withinMinute
         return (earliest...latest).contains(milliseconds) ? milliseconds : nil
     }
 
-    private static var shape: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring?, Substring, Substring?, Substring?)> { /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/ }
+    /// Reads a time's fields from its bytes.
+    private struct TimeReader {
+        var bytes: String.UTF8View
+        var index: String.UTF8View.Index
 
-    /// `.d…` as milliseconds, rounded half up (a fraction that rounds to 1,000 carries).
-    private static func fractionMilliseconds(_ fraction: Substring?) -> Int64 {
-        guard let digits = fraction?.dropFirst() else { return 0 }
-        let padded = Array((digits + "000").prefix(4))
-        let whole = Int64(String(padded.prefix(3))) ?? 0
-        return padded[3] >= "5" ? whole + 1 : whole
+        init(_ bytes: String.UTF8View) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
+
+        var isAtEnd: Bool { index == bytes.endIndex }
+
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard index != bytes.endIndex, bytes[index] == UInt8(ascii: character) else { return false }
+            bytes.formIndex(after: &index)
+            return true
+        }
+
+        /// Exactly `count` digits, as a number.
+        mutating func number(_ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for _ in 0..<count {
+                guard index != bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                bytes.formIndex(after: &index)
+            }
+            return value
+        }
+
+        /// One to nine digits after the point, as milliseconds rounded half up (a fraction that
+        /// rounds to 1,000 carries).
+        mutating func fraction() -> Int64? {
+            var digits: [Int64] = []
+            while index != bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                digits.append(Int64(bytes[index] - UInt8(ascii: "0")))
+                bytes.formIndex(after: &index)
+            }
+            guard (1...9).contains(digits.count) else { return nil }
+            let padded = digits + [0, 0, 0]
+            let whole = padded[0] * 100 + padded[1] * 10 + padded[2]
+            return padded[3] >= 5 ? whole + 1 : whole
+        }
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    /// The date of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
+    private static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -58,19 +58,26 @@ enum ShelfJSON {
 
     /// `{"entries": [{"key", "value", "changedAt", "title", "year"}], "removed": [{"key", "changedAt"}], "next"}`,
     /// by key.
-    static func list<Kind: ShelfKind>(_ entries: [ShelfEntry], of kind: Kind.Type, titles: [Int: MovieTitle], next: String? = nil) -> String {
+    static func list<Kind: ShelfKind>(_ entries: [(ShelfEntry, Kind.Value?)], of kind: Kind.Type, titles: [Int: MovieTitle], next: String? = nil) -> String {
         var kept: [ShelfWire<Kind.Value>.Entry] = []
         var removed: [ShelfWire<Kind.Value>.Removal] = []
-        for entry in entries {
+        for (entry, value) in entries {
             let changedAt = WatchlistClock.string(entry.version.changedAt)
             if entry.removed {
                 removed.append(.init(key: entry.key, changedAt: changedAt))
-            } else if let value = Kind.value(ofText: entry.value) {
+            } else if let value {
                 let title = Kind.movieID(key: entry.key, value: value).flatMap { titles[$0] }
                 kept.append(.init(key: entry.key, value: value, changedAt: changedAt, title: title?.name, year: title?.year))
             }
         }
         return encode(ShelfWire<Kind.Value>.List(entries: kept, removed: removed, next: next))
+    }
+
+    /// Each entry with its value read (nil for a removal), all values of a page in one parse.
+    static func decoded<Kind: ShelfKind>(_ entries: [ShelfEntry], of kind: Kind.Type) -> [(ShelfEntry, Kind.Value?)] {
+        let kept = entries.filter { !$0.removed }
+        var values = Kind.values(ofTexts: kept.map(\.value)).makeIterator()
+        return entries.map { entry in (entry, entry.removed ? nil : values.next() ?? nil) }
     }
 
     private static func encode(_ value: some Encodable) -> String {

@@ -33,12 +33,11 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
             let owner = try await owner(context).owner
             let (after, limit) = try ShelfPaging.parse(request.uri)
             let read = try await answering { () async throws(StorageError) in try await storage.shelfPage(owner: owner, kind: Kind.name, after: after, limit: limit) }
-            let movies = read.entries.compactMap { entry in
-                entry.removed ? nil : Kind.value(ofText: entry.value).flatMap { Kind.movieID(key: entry.key, value: $0) }
-            }
+            let decoded = ShelfJSON.decoded(read.entries, of: Kind.self)
+            let movies = decoded.compactMap { entry, value in value.flatMap { Kind.movieID(key: entry.key, value: $0) } }
             let titles = try await answering { () async throws(StorageError) in try await catalogue.titles(ofMovies: movies) }
             let next = read.more ? read.entries.last?.key : nil
-            var response = caching.response(for: CacheableBody(json: ShelfJSON.list(read.entries, of: Kind.self, titles: titles, next: next)), to: request)
+            var response = caching.response(for: CacheableBody(json: ShelfJSON.list(decoded, of: Kind.self, titles: titles, next: next)), to: request)
             response.headers[.feedPosition] = String(read.feedPosition)
             return response
         }

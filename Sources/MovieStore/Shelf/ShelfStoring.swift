@@ -52,12 +52,12 @@ enum ShelfStoring {
     /// Keeps what the server said of one key, unless a later state of it is known; the title
     /// and year known of the key stay when the record brings none.
     static func learn(_ record: ShelfSnapshot.Record, removed: Bool, kind: String, apiID: Int64, now: Date, in db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO shelfRecord (apiId, kind, key, value, changedAt, removed, title, year, learnedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (apiId, kind, key) DO UPDATE SET value = excluded.value, changedAt = excluded.changedAt, removed = excluded.removed,
                 title = coalesce(excluded.title, shelfRecord.title), year = coalesce(excluded.year, shelfRecord.year), learnedAt = excluded.learnedAt
             WHERE excluded.changedAt >= shelfRecord.changedAt
-            """, arguments: [apiID, kind, record.key, removed ? "" : record.value, record.changedAt, removed, record.title, record.year, now.timeIntervalSince1970])
+            """).execute(arguments: [apiID, kind, record.key, removed ? "" : record.value, record.changedAt, removed, record.title, record.year, now.timeIntervalSince1970])
     }
 
     /// Keeps a record the live feed brought, unless a later state of its key is known.
@@ -89,14 +89,18 @@ enum ShelfStoring {
     /// pending change of its key; newest change first.
     static func view<Kind: ShelfKind>(_ kind: Kind.Type, api: String, in db: Database) throws -> ShelfView<Kind> {
         guard let apiID = try StoredAPI.id(of: api, in: db) else { return ShelfView(lines: [], pendingCount: 0, pendingRemovals: []) }
-        var lines: [String: ShelfView<Kind>.Line] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT key, value, changedAt, title, year FROM shelfRecord WHERE apiId = ? AND kind = ? AND removed = 0",
-                                    arguments: [apiID, Kind.name]) {
-            guard let value = Kind.value(ofText: row["value"]) else { continue }
-            lines[row["key"]] = .init(key: row["key"], value: value, changedAt: row["changedAt"], title: row["title"], year: row["year"], isPending: false)
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT key, value, changedAt, title, year FROM shelfRecord WHERE apiId = ? AND kind = ? AND removed = 0 ORDER BY changedAt DESC, key
+            """, arguments: [apiID, Kind.name])
+        let values = Kind.values(ofTexts: rows.map { $0["value"] })
+        let known = zip(rows, values).compactMap { row, value in
+            value.map { ShelfView<Kind>.Line(key: row["key"], value: $0, changedAt: row["changedAt"], title: row["title"], year: row["year"], isPending: false) }
         }
         let pending = try Row.fetchAll(db, sql: "SELECT key, value, changedAt FROM shelfOutbox WHERE apiId = ? AND kind = ? ORDER BY sequence",
                                        arguments: [apiID, Kind.name])
+        // Known records come in order: only pending changes make a sort needed.
+        guard !pending.isEmpty else { return ShelfView(lines: known, pendingCount: 0, pendingRemovals: []) }
+        var lines = Dictionary(known.map { ($0.key, $0) }) { first, _ in first }
         var removals = Set<String>()
         for row in pending {
             let key: String = row["key"]
