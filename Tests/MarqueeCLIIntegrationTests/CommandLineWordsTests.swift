@@ -9,12 +9,13 @@ import Testing
 struct CommandLineWordsTests {
     let marquee = MarqueeProcess()
 
-    @Test("a negative or bad movie id is one line and status 64, for movie, watch add and watch remove")
+    @Test("a negative or bad movie id is one line and status 64, for movie, watch add and watch remove, rate, watched and list add")
     func badIDs() async throws {
         let rule = "ids are whole numbers of 0 or more, as in the Id column of every list"
         for (arguments, help) in [
             (["movie", "-3"], "marquee movie --help"), (["watch", "add", "-3"], "marquee watch add --help"),
             (["watch", "remove", "-12", "--offline"], "marquee watch remove --help"), (["movie", "--env", "stub:success", "-3"], "marquee movie --help"),
+            (["rate", "-3", "7"], "marquee rate --help"), (["watched", "-3"], "marquee watched --help"), (["list", "add", "Noir", "-3"], "marquee list add --help"),
         ] {
             let outcome = try await marquee.run(arguments)
             #expect(outcome.status == 64, "\(arguments)")
@@ -51,9 +52,9 @@ struct CommandLineWordsTests {
     func helpGroups() async throws {
         let help = try await marquee.run(["--help"]).standardOutput
         let headings = help.split(separator: "\n").filter { $0.hasSuffix("SUBCOMMANDS:") }.map(String.init)
-        #expect(headings == ["MOVIES SUBCOMMANDS:", "WATCHLIST SUBCOMMANDS:", "SIGNING IN SUBCOMMANDS:", "LOCAL STORE SUBCOMMANDS:", "SERVER SUBCOMMANDS:"])
+        #expect(headings == ["MOVIES SUBCOMMANDS:", "WATCHLIST SUBCOMMANDS:", "SHELF SUBCOMMANDS:", "SIGNING IN SUBCOMMANDS:", "LOCAL STORE SUBCOMMANDS:", "SERVER SUBCOMMANDS:"])
         let listed = help.split(separator: "\n").compactMap { line in line.firstMatch(of: #/^  ([a-z][a-z-]*)  /#).map { String($0.1) } }
-        #expect(listed == ["top-grossing", "top-rated", "movie", "search", "movies", "browse", "watch", "watchlist", "sync", "login", "logout", "auth", "cache", "serve", "accounts", "catalog", "generate-catalog"])
+        #expect(listed == ["top-grossing", "top-rated", "movie", "search", "movies", "browse", "watch", "watchlist", "sync", "rate", "ratings", "watched", "diary", "lists", "list", "login", "logout", "auth", "cache", "serve", "accounts", "catalog", "generate-catalog"])
     }
 
     @Test("a wrong base URL: the server's sentence and the hint without a doubled stop")

@@ -148,7 +148,7 @@ struct EveryCLITests {
 
     @Test("a mistyped command gets a suggestion; an unknown one the list of commands", arguments: [
         ("top-grosing", "did you mean 'top-grossing'?"), ("brows", "did you mean 'browse'?"), ("top-rate", "did you mean 'top-rated'?"),
-        ("xyzzy", "the commands are top-grossing, top-rated, movie, search, movies, browse, watch, watchlist, sync, login, logout, auth, cache, serve, accounts, catalog, generate-catalog"),
+        ("xyzzy", "the commands are top-grossing, top-rated, movie, search, movies, browse, watch, watchlist, sync, rate, ratings, watched, diary, lists, list, login, logout, auth, cache, serve, accounts, catalog, generate-catalog"),
     ])
     func suggestion(typed: String, advice: String) async throws {
         let outcome = try await marquee.run([typed, "--year", "2016"])

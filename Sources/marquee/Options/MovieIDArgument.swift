@@ -17,10 +17,13 @@ enum MovieIDArgument {
     }
 
     /// The first word of `arguments` that looks like a negative number, when the command takes a
-    /// movie id (`movie`, `watch add`, `watch remove`).
+    /// movie id (`movie`, `watch add`, `watch remove`, `rate`, `watched`, `list add|remove|move`).
     static func negativeID(in arguments: [String]) -> String? {
         let words = arguments.filter { !$0.hasPrefix("-") }
-        guard words.first == "movie" || (words.first == "watch" && ["add", "remove"].contains(words.dropFirst().first)) else { return nil }
+        let takesAnID = ["movie", "rate", "watched"].contains(words.first)
+            || (words.first == "watch" && ["add", "remove"].contains(words.dropFirst().first))
+            || (words.first == "list" && ["add", "remove", "move"].contains(words.dropFirst().first))
+        guard takesAnID else { return nil }
         return arguments.first { $0.count > 1 && $0.hasPrefix("-") && $0.dropFirst().allSatisfy(\.isNumber) }
     }
 }
