@@ -54,6 +54,24 @@ struct BrowserWatchlistMarksTests {
         #expect(lines(state).last?.contains("w add") == true)
     }
 
+    @Test("a movie's page shows the person's rating, as the store has it, under the watchlist's line; a movie not rated shows none")
+    func rating() {
+        var state = BrowserState(apiName: "test", year: 2016)
+        _ = state.start()
+        state.apply(.listAnswer(.topGrossing, year: 2016, movies: Sample.ten, answer: Answer(source: .network, fetchedAt: now)))
+        var view = WatchlistView(lines: [], pendingChanges: 0, pulledAt: nil, serverHasNone: false)
+        view.ratings = [1: 7]
+        state.apply(.watchlistShown(view))
+        _ = state.handle(.enter, visibleRows: 10)
+        let page = lines(state)
+        let watchlistRow = page.firstIndex { $0.hasPrefix(" Watchlist ") }
+        #expect(watchlistRow.map { page[$0 + 1].hasPrefix(" Yours     7/10 (★★★½)") } == true, "\(page)")
+        _ = state.handle(.escape, visibleRows: 10)
+        _ = state.handle(.down, visibleRows: 10)
+        _ = state.handle(.enter, visibleRows: 10)
+        #expect(!lines(state).contains { $0.hasPrefix(" Yours") })
+    }
+
     @Test("while a person signs in nothing is marked, and w offers the sign-in, not a change")
     func signingIn() {
         var state = state()

@@ -80,3 +80,14 @@ struct ShelfStoreTests {
         #expect(view.pendingCount == 0)
     }
 }
+
+extension ShelfStoreTests {
+    @Test("the watchlist's view carries the person's ratings, pending ones included, for a movie's page")
+    func watchlistViewCarriesRatings() async throws {
+        let store = try makeStore()
+        _ = try await store.recordShelfChange(Ratings.self, key: "6", value: .init(score: 7), api: api, now: now)
+        _ = try await store.recordShelfChange(Ratings.self, key: "8", value: .init(score: 2), api: api, now: now)
+        _ = try await store.recordShelfChange(Ratings.self, key: "8", value: nil, api: api, now: now)
+        #expect(try await store.watchlist(api: api).ratings == [6: 7])
+    }
+}

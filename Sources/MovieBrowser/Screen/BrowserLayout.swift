@@ -279,6 +279,9 @@ public struct BrowserLayout: Sendable {
             plain(" Rating    \(NumberText.rating(movie.rating))"),
             plain(" Id        \(movie.id)  (marquee movie \(movie.id))"),
             plain(" Watchlist " + Self.watchlistLine(movie.id, watchlist)),
+        ]
+        if watchlist.signIn == nil, let score = watchlist.ratings[movie.id] { lines.append(plain(" Yours     " + Ratings.text(score))) }
+        lines += [
             plain(""),
             styled(" Cast", .bold),
         ]

@@ -15,6 +15,8 @@ public struct WatchlistPane: Sendable, Equatable {
     public var status: String?
     /// The sign-in screen, shown instead of the list while a person signs in.
     public var signIn: BrowserSignIn?
+    /// The person's ratings by movie, as the store has them: a movie's page shows its own.
+    public var ratings: [Int: Int] = [:]
 
     public init() {}
 
@@ -43,6 +45,7 @@ public struct WatchlistPane: Sendable, Equatable {
     mutating func show(_ view: WatchlistView) {
         let selectedID = selectedLine?.movieID
         lines = view.lines
+        ratings = view.ratings
         isLoaded = true
         select(lines.firstIndex { $0.movieID == selectedID } ?? selection)
     }

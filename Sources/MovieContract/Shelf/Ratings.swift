@@ -29,6 +29,11 @@ public enum Ratings: ShelfKind {
         movieID(key)
     }
 
+    /// "7/10 (★★★½)": a score, and the same as half-stars out of five.
+    public static func text(_ score: Int) -> String {
+        "\(score)/10 (" + String(repeating: "★", count: max(0, score) / 2) + (score % 2 == 1 ? "½" : "") + ")"
+    }
+
     /// The movie id a rating's key names: a positive whole number written as it is (`6`, not `06`),
     /// so that one movie has one key.
     public static func movieID(_ key: String) -> Int? {

@@ -161,11 +161,15 @@ enum WatchlistStoring {
             lines[id]?.year = known[id]?.year
         }
         let state = try WatchlistPullState.fetchOne(db, key: apiID)
-        return WatchlistView(
+        var view = WatchlistView(
             lines: lines.values.sorted { ($0.changedAt, $1.movieID) > ($1.changedAt, $0.movieID) },
             pendingChanges: pending.count,
             pulledAt: state?.pulledDate,
             serverHasNone: state?.serverHasNone ?? false
         )
+        for line in try ShelfStoring.view(Ratings.self, api: api, in: db).lines {
+            if let movieID = Ratings.movieID(line.key) { view.ratings[movieID] = line.value.score }
+        }
+        return view
     }
 }

@@ -49,6 +49,9 @@ public struct WatchlistView: Sendable, Hashable {
     public var pulledAt: Date?
     /// Whether the server said it keeps no watchlist (the list lives on this machine only).
     public var serverHasNone: Bool
+    /// The person's ratings as this machine sees them (pending changes included), by movie: what
+    /// a movie's page shows beside whether it is on the list.
+    public var ratings: [Int: Int] = [:]
 
     public init(lines: [Line], pendingChanges: Int, pulledAt: Date?, serverHasNone: Bool) {
         self.lines = lines

@@ -12,7 +12,7 @@ enum ShelfText {
 
     /// "7/10 (★★★½)": a score, and the same as half-stars out of five.
     static func score(_ score: Int) -> String {
-        "\(score)/10 (" + String(repeating: "★", count: score / 2) + (score % 2 == 1 ? "½" : "") + ")"
+        Ratings.text(score)
     }
 
     /// A score typed on the command line: a whole number from 1 to 10.
