@@ -67,7 +67,7 @@ public enum CalendarDate {
     }
 
     /// The day `days` after 1970-01-01 (H. Hinnant's civil-from-days).
-    private static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

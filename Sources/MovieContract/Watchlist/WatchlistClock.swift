@@ -112,17 +112,10 @@ public enum WatchlistClock {
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
-    /// The date of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
+    /// The date of a day counted from 1970-01-01, as ``CalendarDate`` finds it.
     private static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let (year, month, day) = CalendarDate.civil(daysSince1970: Int(days))
+        return (Int64(year), Int64(month), Int64(day))
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
