@@ -99,6 +99,8 @@ extension ServerDatabaseTests.DiaryContractTests {
             } while after != nil && pages < 10
             #expect(pages == 3)
             #expect(seen == keys, "by key, each once")
+            let unasked = try await alice.client.get("/api/diary", headers: [("Authorization", "Bearer \(alice.token)")])
+            #expect((unasked.json?["entries"] as? [Any])?.count == 1_000 && unasked.json?["next"] as? String == keys[999], "1,000 a page unless asked")
             for query in ["limit=0", "limit=5001", "limit=ten", "after=", "limit=10&limit=20", "page=2"] {
                 let answer = try await alice.client.get("/api/diary?\(query)", headers: [("Authorization", "Bearer \(alice.token)")])
                 #expect(answer.status == 400, "\(query)")
