@@ -20,6 +20,7 @@ public enum Diary: ShelfKind {
     }
 
     public static let name = "diary"
+    public static let recordsNoun = "diary entries"
     /// The most entries one person keeps (removed ones included): thirty years of a film a day, ten times over.
     public static var recordLimit: Int? { 100_000 }
     /// The first day a viewing may have: the year the first motion pictures were made.

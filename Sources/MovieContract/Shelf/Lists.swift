@@ -14,6 +14,7 @@ public enum Lists: ShelfKind {
     }
 
     public static let name = "lists"
+    public static let recordsNoun = "lists"
     /// The most lists one person keeps (removed ones included).
     public static var recordLimit: Int? { 1_000 }
     /// The most code points a list's name holds.
@@ -70,6 +71,7 @@ public enum ListItems: ShelfKind {
     }
 
     public static let name = "listItems"
+    public static let recordsNoun = "movies on lists"
     /// The most items a list holds.
     public static let itemLimit = 100_000
     public static var groupLimit: Int? { itemLimit }

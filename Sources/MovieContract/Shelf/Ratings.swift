@@ -10,6 +10,7 @@ public enum Ratings: ShelfKind {
     }
 
     public static let name = "ratings"
+    public static let recordsNoun = "ratings"
     /// The scores a rating may have.
     public static let scores = 1...10
 

@@ -26,6 +26,9 @@ public protocol ShelfKind: Sendable {
     /// removal is then held to the catalogue too. nil for a kind whose keys do not.
     static func movieID(key: String) -> Int?
 
+    /// What a person calls the records, in a sentence ("diary entries").
+    static var recordsNoun: String { get }
+
     /// How many records (removed ones included) one person may keep of the kind; nil for a kind
     /// bounded otherwise (by the catalogue, or by its groups).
     static var recordLimit: Int? { get }

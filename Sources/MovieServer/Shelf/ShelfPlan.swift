@@ -26,7 +26,7 @@ public struct ShelfPlan: Sendable {
         let newKeys = Set(write.changes.map(\.key)).subtracting(state.entries.keys).count
         if newKeys > 0, state.recordCount + newKeys > write.recordLimit {
             let error = ErrorAnswer.badRequest(
-                "This account keeps at most \(write.recordLimit) records of \(write.kind), removed ones included, and holds \(state.recordCount)."
+                "An account keeps at most \(write.recordLimit) \(write.recordsNoun), removed ones included: this one holds \(state.recordCount)."
             )
             answer = WatchlistAnswer(status: 400, body: String(decoding: error.body, as: UTF8.self))
             return

@@ -50,6 +50,7 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
             write.groups = groups
             write.groupLimit = Kind.groupLimit ?? .max
             write.recordLimit = Kind.recordLimit ?? .max
+            write.recordsNoun = Kind.recordsNoun
             let answer = try await answering { () async throws(StorageError) in try await storage.applyShelf(write, now: Date()) }
             guard answer != .accountRemoved else { throw ErrorAnswer.accountRemoved }
             written()

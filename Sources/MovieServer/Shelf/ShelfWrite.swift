@@ -24,6 +24,8 @@ public struct ShelfWrite: Sendable {
     /// How many records (removed ones included) the owner may keep of the kind
     /// (`ShelfKind.recordLimit`).
     public var recordLimit = Int.max
+    /// What a person calls the kind's records, for the refusal past ``recordLimit``.
+    public var recordsNoun = "records"
     /// The latest `changedAt` a change is ordered by, as for the watchlist
     /// (``WatchlistWrite/futureMargin``).
     public var latestChangeTime: Int64

@@ -92,7 +92,7 @@ extension ServerDatabaseTests {
                     #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self).prefix(300))")
                 }
                 let over = try await Self.batch(alice, "lists", key: "over", [list(1_000)])
-                #expect(over.status == 400 && (over.json?["error_description"] as? String)?.contains("at most 1000 records of lists") == true,
+                #expect(over.status == 400 && (over.json?["error_description"] as? String)?.contains("An account keeps at most 1000 lists, removed ones included: this one holds 1000.") == true,
                         "\(String(decoding: over.body, as: UTF8.self))")
                 let renamed = try await Self.batch(alice, "lists", key: "rename", [list(3, name: "m")])
                 #expect(renamed.status == 200, "a list kept may still change")
