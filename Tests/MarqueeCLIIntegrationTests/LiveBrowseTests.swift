@@ -78,6 +78,68 @@ struct LiveBrowseTests {
         }
     }
 
+    @Test("A's rating, viewing and list made through instance A appear in B's open Ratings, Diary and Lists segments on instance B, with titles, no key pressed")
+    func shelfOnAShowsOnB() async throws {
+        let database = try await PostgresCluster.required().makeDatabase()
+        let folder = TestFolders.temporary.appendingPathComponent("live-shelf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keys = folder.appendingPathComponent("signing-keys")
+        try "k1 \(Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\n".write(to: keys, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)
+        let catalog = folder.appendingPathComponent("catalog.json")
+        try JSONEncoder().encode(try Catalog.reference().movies).write(to: catalog)
+        #expect(try await laptop.run(["catalog", "import", catalog.path, "--database", database]).status == 0)
+
+        let (instanceA, portA) = try await serve(database, keys: keys)
+        let (instanceB, portB) = try await serve(database, keys: keys)
+        let browse = BrowseTerminalTests()
+        var opened: TmuxTerminal?
+        try await finally(try await {
+            let apiA = "http://127.0.0.1:\(portA)/api/", apiB = "http://127.0.0.1:\(portB)/api/"
+            #expect(try await LoginFlow.login(laptop, api: apiA, port: portA, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone, api: apiB, port: portB, as: "alice", signUp: false).status == 0)
+            #expect(try await laptop.run(["rate", "6", "7", "--env", apiA]).status == 0)
+
+            let terminal = try await TmuxTerminal.start(
+                command: try browse.browseScript(["--env", apiB, "--store", browse.store.path]), environment: phone.environment, width: 120, height: 30
+            )
+            opened = terminal
+            try await terminal.waitForScreen("the list from the network, live") { screen in
+                screen.contains { $0.hasPrefix("from the network, ") && $0.hasSuffix(" live") }
+            }
+            let movies = try Catalog.reference().movies
+            let title6 = try #require(movies.first { $0.id == 6 }), title2 = try #require(movies.first { $0.id == 2 })
+            try await terminal.send("3")
+            _ = try await terminal.waitForText("7/10 (★★★½)    \(title6.name) (\(title6.year))", timeLimit: .seconds(30))
+
+            #expect(try await laptop.run(["rate", "2", "9", "--env", apiA]).status == 0)
+            try await terminal.waitForScreen(timeLimit: .seconds(30), "the laptop's second rating, counted") { screen in
+                screen.contains { $0.contains("9/10 (★★★★½)   \(title2.name) (\(title2.year))") } && screen.contains { $0.hasPrefix("2 movies rated") }
+            }
+
+            try await terminal.send("4")
+            _ = try await terminal.waitForText("Nothing logged yet")
+            let watched = try await laptop.run(["watched", "6", "--on", "2026-01-02", "--note", "at the laptop", "--env", apiA])
+            #expect(watched.status == 0, "\(watched.standardError)")
+            _ = try await terminal.waitForText("2026-01-02  \(title6.name) (\(title6.year))  at the laptop", timeLimit: .seconds(30))
+
+            try await terminal.send("5")
+            _ = try await terminal.waitForText("No lists yet")
+            #expect(try await laptop.run(["list", "create", "Noir", "--env", apiA]).status == 0)
+            #expect(try await laptop.run(["list", "add", "Noir", "2", "--env", apiA]).status == 0)
+            try await terminal.waitForScreen(timeLimit: .seconds(30), "the laptop's list and its movie") { screen in
+                screen.contains { $0.contains("▸  Noir · 1 movie") } && screen.contains { $0.contains("1.  \(title2.name) (\(title2.year))") }
+            }
+
+            try await terminal.send("q")
+            try await browse.expectRestored(terminal, status: 0)
+        }()) {
+            opened?.kill()
+            _ = await instanceA.signal(SIGTERM)
+            _ = await instanceB.signal(SIGTERM)
+        }
+    }
+
     /// Starts `marquee serve --database` with the shared key file, and returns it with its port.
     private func serve(_ database: String, keys: URL) async throws -> (ChildProcess, Int) {
         try await laptop.serve(["--port", "0", "--database", database, "--signing-keys", keys.path])

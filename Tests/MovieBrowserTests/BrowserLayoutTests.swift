@@ -64,13 +64,16 @@ struct BrowserLayoutTests {
         #expect(lines(state(), width: 80)[2].hasPrefix(" ›  1  Movie 1 (2016)"), "a short list keeps its two-column ranks")
     }
 
-    @Test("the title shows the three segments, the selected one marked, the API and the year; short names when narrow")
+    @Test("the title shows the six segments, the selected one marked, the API and the year; short names, then the selected one alone, as the terminal narrows; the year outlasts the API's name")
     func title() {
         var shown = state()
-        #expect(lines(shown, width: 80)[0] == " [Top grossing]  Top rated   Watchlist             the embedded API · Year 2016 ")
+        #expect(lines(shown, width: 120)[0] == " [Top grossing]  Top rated   Ratings   Diary   Lists   Watchlist" + String(repeating: " ", count: 27) + "the embedded API · Year 2016 ")
         _ = shown.handle(.right, visibleRows: 4)
-        #expect(lines(shown, width: 80)[0] == "  Top grossing  [Top rated]  Watchlist             the embedded API · Year 2016 ")
-        #expect(lines(shown, width: 40)[0] == "  Grossing  [Rated]  Watch  the embedde…")
+        #expect(lines(shown, width: 80)[0] == "  Top grossing  [Top rated]  Ratings   Diary   Lists   Watchlist      Year 2016 ")
+        #expect(lines(shown, width: 70)[0] == "  Grossing  [Rated]  Stars   Diary   Lists   Watch          Year 2016 ")
+        #expect(lines(shown, width: 40)[0] == " ‹ [Top rated] 2/6 ›          Year 2016 ")
+        _ = shown.handle(.character("4"), visibleRows: 4)
+        #expect(lines(shown, width: 40)[0] == " ‹ [Diary] 4/6 ›              Year 2016 ")
     }
 
     @Test("the Watchlist segment lists each movie with its note, pending changes marked, and says how many wait")

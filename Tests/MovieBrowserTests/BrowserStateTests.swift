@@ -13,21 +13,29 @@ struct BrowserStateTests {
         return state
     }
 
-    @Test("←, → and Tab cycle through the three segments, cancelling the old load and starting the new one")
+    @Test("←, → and Tab cycle through the six segments, cancelling the old load and starting the new one; a digit goes straight to one")
     func switching() {
         var state = loaded()
         #expect(state.handle(.right, visibleRows: 5) == [.cancelList, .loadList(.topRated, year: 2016)])
         #expect(state.tab == .topRated)
         #expect(state.pane.answer.isRefreshing)
-        #expect(state.handle(.tab, visibleRows: 5) == [.cancelList, .loadWatchlist])
-        #expect(state.tab == .watchlist)
+        for shelf in [BrowserTab.ratings, .diary, .lists, .watchlist] {
+            #expect(state.handle(.tab, visibleRows: 5) == [.cancelList, .loadWatchlist], "the person's segments read the store, then sync")
+            #expect(state.tab == shelf)
+        }
         #expect(state.handle(.tab, visibleRows: 5) == [.cancelList, .loadList(.topGrossing, year: 2016)])
         #expect(state.tab == .topGrossing)
         #expect(state.pane.movies == Sample.ten, "a segment keeps its table while it refreshes")
         _ = state.handle(.left, visibleRows: 5)
         #expect(state.tab == .watchlist)
         _ = state.handle(.backTab, visibleRows: 5)
-        #expect(state.tab == .topRated)
+        #expect(state.tab == .lists)
+        #expect(state.handle(.character("4"), visibleRows: 5) == [.cancelList, .loadWatchlist])
+        #expect(state.tab == .diary)
+        #expect(state.handle(.character("4"), visibleRows: 5) == [], "the segment shown is not loaded again")
+        #expect(state.handle(.character("2"), visibleRows: 5) == [.cancelList, .loadList(.topRated, year: 2016)])
+        _ = state.handle(.character("7"), visibleRows: 5)
+        #expect(state.tab == .topRated, "there is no seventh segment")
     }
 
     @Test("w adds the selected movie to the watchlist, or removes it when it is on it; the Watchlist segment shows pending changes and removes with w")

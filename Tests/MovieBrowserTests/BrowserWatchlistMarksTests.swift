@@ -60,7 +60,7 @@ struct BrowserWatchlistMarksTests {
         _ = state.start()
         state.apply(.listAnswer(.topGrossing, year: 2016, movies: Sample.ten, answer: Answer(source: .network, fetchedAt: now)))
         var view = WatchlistView(lines: [], pendingChanges: 0, pulledAt: nil, serverHasNone: false)
-        view.ratings = [1: 7]
+        view.shelf = ShelfOverview(ratings: [ShelfOverview.Rating(movieID: 1, score: 7, title: nil, isPending: false)])
         state.apply(.watchlistShown(view))
         _ = state.handle(.enter, visibleRows: 10)
         let page = lines(state)

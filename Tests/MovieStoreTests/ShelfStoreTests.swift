@@ -91,3 +91,32 @@ extension ShelfStoreTests {
         #expect(try await store.watchlist(api: api).ratings == [6: 7])
     }
 }
+
+extension ShelfStoreTests {
+    @Test("the watchlist's view carries the whole shelf for browse: ratings newest first, the diary by day, each list by name with its movies in the owner's order, titles from the server or the stored movie, pending changes marked")
+    func overview() async throws {
+        let store = try makeStore()
+        try await store.saveMovies([Fixtures.movie(4, name: "Stored Four")], api: api, fetchedAt: now)
+        try await store.replaceShelf(
+            ShelfSnapshot(records: [.init(key: "3", value: #"{"score":5}"#, changedAt: 100, title: "Three", year: 2003)], removals: [:]),
+            kind: Ratings.name, api: api, askedAt: now, now: now
+        )
+        _ = try await store.recordShelfChange(Ratings.self, key: "4", value: .init(score: 8), api: api, now: now)
+        _ = try await store.recordShelfChange(Diary.self, key: "a", value: .init(movieId: 4, watchedOn: "2026-03-01", rewatch: false, note: ""), api: api, now: now)
+        _ = try await store.recordShelfChange(Diary.self, key: "b", value: .init(movieId: 5, watchedOn: "2026-05-01", rewatch: true, note: "again"), api: api, now: now)
+        _ = try await store.recordShelfChange(Lists.self, key: "z", value: .init(name: "zebra", description: ""), api: api, now: now)
+        _ = try await store.recordShelfChange(Lists.self, key: "y", value: .init(name: "Apes", description: "d"), api: api, now: now)
+        _ = try await store.recordShelfChange(ListItems.self, key: "y/5", value: .init(position: "b", note: ""), api: api, now: now)
+        _ = try await store.recordShelfChange(ListItems.self, key: "y/4", value: .init(position: "a", note: "top"), api: api, now: now)
+        let shelf = try await store.watchlist(api: api).shelf
+        #expect(shelf.ratings.map(\.movieID) == [4, 3], "newest first")
+        #expect(shelf.ratings.map(\.title) == ["Stored Four (2016)", "Three (2003)"])
+        #expect(shelf.ratings.map(\.isPending) == [true, false])
+        #expect(shelf.diary.map(\.entry) == ["b", "a"], "by the day watched, newest first")
+        #expect(shelf.diary.first?.title == nil, "a movie neither the server nor the store knows has no title")
+        #expect(shelf.lists.map(\.name) == ["Apes", "zebra"], "by name, whatever the case")
+        #expect(shelf.lists.first?.items.map(\.movieID) == [4, 5], "in the owner's order")
+        #expect(shelf.lists.first?.items.first?.note == "top")
+        #expect(shelf.lists.last?.items.isEmpty == true)
+    }
+}

@@ -97,6 +97,9 @@ public struct BrowserLayout: Sendable {
         } else if state.tab == .watchlist {
             body = watchlistLines(state.watchlist)
             answer = Answer()
+        } else if state.tab.isShelf {
+            body = state.watchlist.signIn.map(signInLines) ?? shelfLines(state.shelf[state.tab] ?? ShelfPane(), tab: state.tab, loaded: state.watchlist.isLoaded)
+            answer = Answer()
         } else {
             body = [header(ranks: state.pane.movies.count)] + tableLines(state.pane, watchlist: state.watchlist)
             answer = state.pane.answer
@@ -105,9 +108,10 @@ public struct BrowserLayout: Sendable {
         body = Array(body.prefix(bodyHeight))
         body += Array(repeating: plain(""), count: bodyHeight - body.count)
         let searching = state.search.map { $0.text.trimmingCharacters(in: .whitespaces).isEmpty && state.detail == nil && !state.showsHelp } ?? false
-        let listStatus = state.tab == .watchlist && state.detail == nil && state.search == nil && !state.showsHelp
-            ? Self.watchlistStatus(state.watchlist)
-            : answer.status(now: now, subject: subject)
+        let onShelf = state.tab.list == nil && state.detail == nil && state.search == nil && !state.showsHelp
+        let listStatus = !onShelf ? answer.status(now: now, subject: subject)
+            : state.tab == .watchlist ? Self.watchlistStatus(state.watchlist)
+            : Self.shelfStatus(state.shelf[state.tab] ?? ShelfPane(), tab: state.tab, watchlist: state.watchlist)
         let status = state.notice.map { notice in state.watchlist.isSyncing ? notice + " · syncing…" : notice }
             ?? (searching ? "type words of a title or of a cast" : listStatus)
         return [title(state)] + body + [statusLine(status, live: state.live), styled(keyLine(state), .dim)]
@@ -128,16 +132,31 @@ public struct BrowserLayout: Sendable {
 
     // MARK: Parts
 
+    /// The segments, with the API and the year at the right: every segment by its title when
+    /// they fit with room to spare, else by its short title, else the selected one alone with
+    /// its place (`‹ Diary 4/6 ›`).
     private func title(_ state: BrowserState) -> String {
-        let fullWidth = 1 + BrowserTab.allCases.map { DisplayWidth.of($0.title) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
-        let name: (BrowserTab) -> String = fullWidth + 12 <= width ? { $0.title } : { $0.shortTitle }
-        let segments = BrowserTab.allCases.map { tab in
-            tab == state.tab ? (color ? Style.reverse.wrap(" \(name(tab)) ") : "[\(name(tab))]") : " \(name(tab)) "
+        let segmentsWidth: ((BrowserTab) -> String) -> Int = { name in
+            1 + BrowserTab.allCases.map { DisplayWidth.of(name($0)) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
         }
-        let left = " " + segments.joined(separator: " ")
-        let leftWidth = 1 + BrowserTab.allCases.map { DisplayWidth.of(name($0)) + 2 }.reduce(0, +) + BrowserTab.allCases.count - 1
+        let left: String
+        let leftWidth: Int
+        if let name: (BrowserTab) -> String = [{ $0.title }, { $0.shortTitle }].first(where: { segmentsWidth($0) + 12 <= width }) {
+            let segments = BrowserTab.allCases.map { tab in
+                tab == state.tab ? (color ? Style.reverse.wrap(" \(name(tab)) ") : "[\(name(tab))]") : " \(name(tab)) "
+            }
+            left = " " + segments.joined(separator: " ")
+            leftWidth = segmentsWidth(name)
+        } else {
+            let place = " \(state.tab.rawValue + 1)/\(BrowserTab.allCases.count)"
+            left = " ‹ " + (color ? Style.reverse.wrap(" \(state.tab.title) ") : "[\(state.tab.title)]") + place + " ›"
+            leftWidth = 3 + DisplayWidth.of(state.tab.title) + 2 + DisplayWidth.of(place) + 2
+        }
         let yearText = state.yearDraft.map { "Year: \($0)_" } ?? "Year \(state.year)"
-        let right = DisplayWidth.truncate("\(TerminalText.safe(state.apiName)) · \(yearText) ", to: max(0, width - leftWidth - 1))
+        let room = max(0, width - leftWidth - 1)
+        let named = "\(TerminalText.safe(state.apiName)) · \(yearText) "
+        // The year matters more than the API's name: it stays when both do not fit.
+        let right = DisplayWidth.truncate(DisplayWidth.of(named) <= room ? named : yearText + " ", to: room)
         let gap = max(1, width - leftWidth - DisplayWidth.of(right))
         return left + String(repeating: " ", count: gap) + (state.yearDraft != nil ? styled(right, .bold, padded: false) : right)
     }
@@ -228,6 +247,66 @@ public struct BrowserLayout: Sendable {
         return lines
     }
 
+    /// A shelf segment: the ratings with their scores, the diary's viewings by day, or each list
+    /// followed by its movies; pending changes marked.
+    private func shelfLines(_ pane: ShelfPane, tab: BrowserTab, loaded: Bool) -> [String] {
+        guard !pane.rows.isEmpty else {
+            let empty = switch tab {
+            case .ratings: "   Nothing rated yet: 'marquee rate ID SCORE' rates a movie."
+            case .diary: "   Nothing logged yet: 'marquee watched ID' logs a viewing."
+            default: "   No lists yet: 'marquee list create NAME' makes one."
+            }
+            return [plain(loaded ? empty : "   Loading…")]
+        }
+        var lines: [String] = []
+        for index in pane.rows.indices.dropFirst(pane.firstVisible).prefix(visibleRows * 2) {
+            let row = pane.rows[index]
+            let title = row.title.map(TerminalText.safe) ?? row.movieID.map { "movie \($0) (title not fetched)" } ?? ""
+            let lead: String
+            var text: String
+            switch row.kind {
+            case let .rating(score):
+                lead = DisplayWidth.fit(Ratings.text(score), to: 13)
+                text = title
+            case let .viewing(watchedOn, rewatch):
+                lead = watchedOn
+                text = title + (rewatch ? "  (rewatch)" : "")
+            case let .list(movies):
+                lead = "▸"
+                text = title + " · " + NumberText.counted(movies, "movie")
+            case let .listItem(place):
+                lead = "  " + DisplayWidth.fit("\(place).", to: 5, alignRight: true)
+                text = title
+            }
+            if !row.note.isEmpty { text += "  " + TerminalText.safe(row.note) }
+            if row.isPending { text += "  [pending]" }
+            let selected = index == pane.selection
+            let drawn = " \(selected ? "›" : " ") " + lead + "  " + text
+            if selected && color {
+                lines.append(Style.reverse.wrap(DisplayWidth.fit(drawn, to: width)))
+            } else if case .list = row.kind {
+                lines.append(styled(drawn, .bold))
+            } else {
+                lines.append(plain(drawn))
+            }
+        }
+        return lines
+    }
+
+    static func shelfStatus(_ pane: ShelfPane, tab: BrowserTab, watchlist: WatchlistPane) -> String {
+        if case .ended = watchlist.signIn { return "not signed in: press r for a new code" }
+        if watchlist.signIn != nil { return "signing in…" }
+        if watchlist.isSyncing { return "syncing the shelf…" }
+        var text = switch tab {
+        case .ratings: NumberText.counted(pane.rows.count, "movie") + " rated"
+        case .diary: NumberText.counted(pane.rows.count, "viewing") + " in the diary"
+        default: NumberText.counted(pane.rows.filter { if case .list = $0.kind { true } else { false } }.count, "list")
+        }
+        if pane.pendingCount > 0 { text += ", \(pane.pendingCount) pending" }
+        if let status = watchlist.status { text += " · " + status }
+        return text
+    }
+
     /// The sign-in screen: where to go, the code to enter, and that the browser waits.
     private func signInLines(_ signIn: BrowserSignIn) -> [String] {
         switch signIn {
@@ -302,7 +381,14 @@ public struct BrowserLayout: Sendable {
         if state.search != nil {
             return Self.fitting(["type to search", "↑/↓ move", "Enter open", "Esc back to the lists"], leastNeededFirst: [1, 2], width: width)
         }
-        if state.tab == .watchlist {
+        if state.tab.isShelf, state.watchlist.signIn == nil {
+            let w = state.shelf[state.tab]?.selectedRow?.movieID.map { state.watchlist.key(for: $0) } ?? "w watchlist"
+            return Self.fitting(
+                ["←/→ switch", "↑/↓ move", "Enter open", w, "r sync", "? keys", "q quit"],
+                leastNeededFirst: [4, 2, 1, 3, 0], width: width
+            )
+        }
+        if state.tab.list == nil {
             switch state.watchlist.signIn {
             case .ended?:
                 return Self.fitting(["←/→ switch", "r new code", "? keys", "q quit"], leastNeededFirst: [0], width: width)
@@ -344,7 +430,7 @@ public struct BrowserLayout: Sendable {
     static let helpLines = [
         " Keys",
         "",
-        "   ← → Tab        switch between Top grossing, Top rated and Watchlist",
+        "   ← → Tab        switch between the segments; 1 to 6 go straight to one",
         "   ↑ ↓            move the selection",
         "   PgUp PgDn      move a page",
         "   Home End       first and last movie",
@@ -354,7 +440,7 @@ public struct BrowserLayout: Sendable {
         "   y              type a year",
         "   /              search the whole catalogue (Esc: back to the lists)",
         "   w              add the selected movie to the watchlist, or remove it (✓: on it)",
-        "   r              ask the network again (on the Watchlist: sync it)",
+        "   r              ask the network again (on your segments: sync them)",
         "   ?              this help",
         "   q Ctrl-C       quit",
     ]

@@ -24,6 +24,10 @@ public struct BrowserState: Sendable, Equatable {
     public var search: SearchPane?
     /// The Watchlist segment, loaded at start so that `w` knows what is on it.
     public var watchlist = WatchlistPane()
+    /// The Ratings, Diary and Lists segments, read with the watchlist.
+    public var shelf: [BrowserTab: ShelfPane] = [:]
+    /// The movie asked for from a shelf segment, whose page opens when it arrives.
+    public var opening: Int?
     /// The live feed's state (`live`, `reconnecting in 4 s`, or why not); `nil` before the feed
     /// has said anything (and when nothing is followed).
     public var live: String?
@@ -45,7 +49,7 @@ public struct BrowserState: Sendable, Equatable {
 
     /// The first load of the screen.
     public mutating func start() -> [BrowserEffect] {
-        beginLoading(tab) + (tab == .watchlist ? [] : [.loadWatchlist])
+        beginLoading(tab) + (tab.list == nil ? [] : [.loadWatchlist])
     }
 
     // MARK: Keys
@@ -62,6 +66,7 @@ public struct BrowserState: Sendable, Equatable {
         if detail != nil { return handleDetail(key, visibleRows: visibleRows) }
         if search != nil { return handleSearch(key, visibleRows: visibleRows) }
         if tab == .watchlist, let effects = handleWatchlist(key, visibleRows: visibleRows) { return effects }
+        if tab.isShelf, let effects = handleShelf(key, visibleRows: visibleRows) { return effects }
         var pane = self.pane
         defer { panes[tab] = pane }
         switch key {
@@ -74,6 +79,12 @@ public struct BrowserState: Sendable, Equatable {
         case .left, .right, .tab, .backTab:
             panes[tab] = pane
             tab = key == .left || key == .backTab ? tab.previous : tab.next
+            pane = self.pane
+            return [.cancelList] + beginLoading(tab, into: &pane)
+        case let .character(digit) where BrowserTab(digit: digit) != nil:
+            guard let chosen = BrowserTab(digit: digit), chosen != tab else { return [] }
+            panes[tab] = pane
+            tab = chosen
             pane = self.pane
             return [.cancelList] + beginLoading(tab, into: &pane)
         case .character("w"):
@@ -161,6 +172,35 @@ public struct BrowserState: Sendable, Equatable {
         }
         // A watchlist line takes one screen line, a list's movie two (title and cast).
         watchlist.reveal(visibleLines: visibleRows * 2)
+        return []
+    }
+
+    /// The keys of a shelf segment that differ from the lists'; `nil` for those they share.
+    private mutating func handleShelf(_ key: Key, visibleRows: Int) -> [BrowserEffect]? {
+        var pane = shelf[tab] ?? ShelfPane()
+        defer { shelf[tab] = pane }
+        switch key {
+        case .up: pane.move(by: -1)
+        case .down: pane.move(by: 1)
+        case .pageUp: pane.move(by: -max(1, visibleRows * 2))
+        case .pageDown: pane.move(by: max(1, visibleRows * 2))
+        case .home: pane.select(0)
+        case .end: pane.select(pane.rows.count - 1)
+        case .enter:
+            guard let movieID = pane.selectedRow?.movieID else { return [] }
+            opening = movieID
+            notice = "opening \(pane.selectedRow?.title.map(TerminalText.safe) ?? "movie \(movieID)")…"
+            return [.cancelMovie, .loadMovie(id: movieID)]
+        case .character("w"):
+            guard let row = pane.selectedRow, let movieID = row.movieID else { return [] }
+            return toggleWatchlist(movieID, name: row.title ?? "movie \(movieID)")
+        case .character("r"):
+            watchlist.isSyncing = true
+            return [.syncWatchlist]
+        default:
+            return nil
+        }
+        pane.reveal(visibleLines: visibleRows * 2)
         return []
     }
 
@@ -268,7 +308,7 @@ public struct BrowserState: Sendable, Equatable {
     }
 
     private func beginLoading(_ tab: BrowserTab, into pane: inout ListPane) -> [BrowserEffect] {
-        guard tab != .watchlist else { return [.loadWatchlist] }
+        guard tab.list != nil else { return [.loadWatchlist] }
         pane.answer.isRefreshing = true
         pane.answer.failure = nil
         return [.loadList(tab, year: year)]
@@ -278,7 +318,7 @@ public struct BrowserState: Sendable, Equatable {
     /// list, the open movie, the search); the other segment's list is asked for when shown.
     public mutating func catalogChanged() -> [BrowserEffect] {
         var effects: [BrowserEffect] = []
-        if tab != .watchlist { effects += [.cancelList] + beginLoading(tab) }
+        if tab.list != nil { effects += [.cancelList] + beginLoading(tab) }
         if var detail {
             detail.answer.isRefreshing = true
             detail.answer.failure = nil
@@ -322,6 +362,11 @@ public struct BrowserState: Sendable, Equatable {
             pane.answer.failure = nil
             panes[tab] = pane
         case let .movieAnswer(id, movie, answer):
+            if detail == nil, opening == id {
+                opening = nil
+                notice = nil
+                detail = DetailPane(movie: movie, answer: answer)
+            }
             guard var detail, detail.movie.id == id else { return }
             detail.movie = movie
             detail.answer.source = answer.source
@@ -330,6 +375,10 @@ public struct BrowserState: Sendable, Equatable {
             if answer.source == .network { detail.answer.isRefreshing = false }
             self.detail = detail
         case let .movieFinished(id, failure):
+            if detail == nil, opening == id {
+                opening = nil
+                notice = "the movie could not be opened: " + (failure ?? "the API has no such movie")
+            }
             guard var detail, detail.movie.id == id else { return }
             detail.answer.isRefreshing = false
             if let failure { detail.answer.failure = failure }
@@ -350,6 +399,9 @@ public struct BrowserState: Sendable, Equatable {
             self.search = search
         case let .watchlistShown(view):
             watchlist.show(view)
+            for tab in BrowserTab.allCases where tab.isShelf {
+                shelf[tab, default: ShelfPane()].show(ShelfPane.rows(of: tab, in: view.shelf))
+            }
         case let .watchlistSynced(status):
             watchlist.isSyncing = false
             watchlist.status = status

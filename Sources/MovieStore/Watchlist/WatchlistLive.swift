@@ -15,6 +15,9 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
         case refetched(afterReset: Bool)
         /// The catalogue changed: what is shown of it may be stale.
         case catalogChanged(version: Int64)
+        /// A record of the shelf beyond the watchlist (a rating, a viewing, a list or its movie)
+        /// changed on the server and is kept in the store now.
+        case shelfChanged(kind: String)
     }
 
     /// How often the store's change log is read besides after each update of this process's feed:
@@ -123,8 +126,11 @@ public struct WatchlistLive<Service: WatchlistService>: Sendable {
         }
         do {
             switch update {
-            case .watchlist, .shelf:
+            case .watchlist:
                 _ = try await store.applyLiveUpdate(update, api: api)
+            case let .shelf(change, _):
+                _ = try await store.applyLiveUpdate(update, api: api)
+                report(.shelfChanged(kind: change.kind))
             case let .catalog(version, _):
                 _ = try await store.applyLiveUpdate(update, api: api)
                 report(.catalogChanged(version: version))

@@ -167,9 +167,7 @@ enum WatchlistStoring {
             pulledAt: state?.pulledDate,
             serverHasNone: state?.serverHasNone ?? false
         )
-        for line in try ShelfStoring.view(Ratings.self, api: api, in: db).lines {
-            if let movieID = Ratings.movieID(line.key) { view.ratings[movieID] = line.value.score }
-        }
+        view.shelf = try ShelfOverview.read(api: api, in: db)
         return view
     }
 }

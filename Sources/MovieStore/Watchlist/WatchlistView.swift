@@ -49,9 +49,13 @@ public struct WatchlistView: Sendable, Hashable {
     public var pulledAt: Date?
     /// Whether the server said it keeps no watchlist (the list lives on this machine only).
     public var serverHasNone: Bool
-    /// The person's ratings as this machine sees them (pending changes included), by movie: what
-    /// a movie's page shows beside whether it is on the list.
-    public var ratings: [Int: Int] = [:]
+    /// The rest of the person's shelf as this machine sees it (pending changes included).
+    public var shelf = ShelfOverview()
+
+    /// The person's ratings by movie: what a movie's page shows beside whether it is on the list.
+    public var ratings: [Int: Int] {
+        Dictionary(shelf.ratings.map { ($0.movieID, $0.score) }) { first, _ in first }
+    }
 
     public init(lines: [Line], pendingChanges: Int, pulledAt: Date?, serverHasNone: Bool) {
         self.lines = lines

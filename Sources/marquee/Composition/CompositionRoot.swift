@@ -50,7 +50,10 @@ enum CompositionRoot {
         return try await AppContainer.running(options, environment: environment, stubScenario: selection.stubScenario, store: store, embeddedServer: embeddedServer, person: person) { app in
             let sync = sends ? app.watchlistSync(store: store, api: key) : nil
             if let sync { await WatchlistDelivery.pushQuietly(sync) }
-            let watchlist = AppWatchlist(store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed())
+            let watchlist = AppWatchlist(
+                store: store, api: key, home: home, sync: sync, feed: sync == nil ? nil : app.liveFeed(),
+                shelf: sync == nil ? nil : app.shelfSync(store: store, api: key)
+            )
             if home == .server, options.cachePolicy != .cacheOnly {
                 // Signed in or not, a sign-in that ends while the screen is open is asked for again.
                 let person = app.personSignIn

@@ -23,7 +23,10 @@ struct PersonSignIn: Sendable {
             requestTimeout: settings.requestTimeout, callDeadline: settings.callDeadline, curlPlaceholders: settings.curlPlaceholders
         )
         let sync = WatchlistSync(service: APIWatchlistService(client: stack.client), store: store, api: api)
-        return AppWatchlist(store: store, api: api, home: .server, sync: sync, feed: APILiveFeed(client: stack.client))
+        return AppWatchlist(
+            store: store, api: api, home: .server, sync: sync, feed: APILiveFeed(client: stack.client),
+            shelf: ShelfSync(service: APIShelfService(client: stack.client), store: store, api: api)
+        )
     }
 
     /// Signs a person in from `browse` with the device flow, showing the code on screen, and gives

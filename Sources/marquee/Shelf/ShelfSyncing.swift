@@ -14,6 +14,22 @@ enum ShelfSyncing {
         try await sync(ListItems.self, shelf, watchlist, named: "the lists' movies", counted: "movie")
     }
 
+    /// Syncs every kind without a word; what to tell the person when one could not be synced.
+    static func syncQuietly(_ shelf: AppShelfSync) async -> String? {
+        func sync<Kind: ShelfKind>(_ kind: Kind.Type) async -> String? {
+            do throws(ShelfSyncFailure<NetworkError>) {
+                _ = try await shelf.sync(kind)
+                return nil
+            } catch {
+                return ShelfText.describe(error)
+            }
+        }
+        for kind in ShelfKinds.all {
+            if let problem = await sync(kind) { return problem }
+        }
+        return nil
+    }
+
     private static func sync<Kind: ShelfKind>(_ kind: Kind.Type, _ shelf: AppShelfSync, _ watchlist: AppWatchlist, named title: String, counted noun: String) async throws {
         do throws(ShelfSyncFailure<NetworkError>) {
             let report = try await shelf.sync(kind)

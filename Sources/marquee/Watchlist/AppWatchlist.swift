@@ -54,7 +54,8 @@ extension AppWatchlist: BrowserWatchlist {
         guard let sync else { return "offline: pending changes are sent later" }
         do {
             _ = try await sync.sync()
-            return nil
+            guard let shelf, let problem = await ShelfSyncing.syncQuietly(shelf) else { return nil }
+            return "the shelf not synced: \(problem)"
         } catch .noWatchlist {
             return "kept on this machine: the server keeps no watchlist"
         } catch {
@@ -64,6 +65,6 @@ extension AppWatchlist: BrowserWatchlist {
 
     func follow(_ report: @escaping @Sendable (BrowserLive) async -> Void) async {
         guard home == .server, let sync, let feed else { return }
-        await BrowserFollowing.watchlist(WatchlistLive(store: store, api: api, sync: sync, feed: feed), sync: sync, report: report)
+        await BrowserFollowing.watchlist(WatchlistLive(store: store, api: api, sync: sync, feed: feed), sync: sync, shelf: shelf, report: report)
     }
 }

@@ -50,6 +50,8 @@ enum WatchlistFollow {
                 line(json ? #"{"event":"refetched","entries":\#(count)}"# : "the list was fetched again: \(count) movie\(count == 1 ? "" : "s")")
             case let .catalogChanged(version):
                 line(json ? #"{"event":"catalog","version":\#(version)}"# : "the catalogue changed (version \(version))")
+            case .shelfChanged:
+                break
             }
         }
         if let reason = stopReason.withLockedValue({ $0 }) { throw CLIError.failed(reason) }

@@ -12,7 +12,9 @@ enum BrowserFollowing {
     /// The person's feed. When a live stream breaks, their sign-in is asked after at once (a pull
     /// of the list): the server ends a signed-out person's stream, and the feed would only learn
     /// why after its wait to reconnect.
-    static func watchlist(_ live: WatchlistLive<APIWatchlistService>, sync: AppWatchlistSync, report: @escaping @Sendable (BrowserLive) async -> Void) async {
+    static func watchlist(
+        _ live: WatchlistLive<APIWatchlistService>, sync: AppWatchlistSync, shelf: AppShelfSync?, report: @escaping @Sendable (BrowserLive) async -> Void
+    ) async {
         let wasLive = NIOLockedValueBox(false)
         await live.run { item in
             switch item {
@@ -29,11 +31,13 @@ enum BrowserFollowing {
                     await report(.status(LiveStatus.signedOut(reason).description))
                     await report(.signedOut(reason))
                 }
-            case .changed, .refetched(afterReset: false):
+            case .changed, .shelfChanged:
                 await report(.watchlistChanged)
-            case .refetched(afterReset: true):
+            case let .refetched(afterReset):
+                // The shelf is fetched again with the list: its events were lost with the list's.
+                if let shelf { _ = await ShelfSyncing.syncQuietly(shelf) }
                 await report(.watchlistChanged)
-                await report(.catalogChanged)
+                if afterReset { await report(.catalogChanged) }
             case .catalogChanged:
                 await report(.catalogChanged)
             }
