@@ -6,7 +6,23 @@
 public enum DisplayWidth {
     /// The columns `text` takes.
     public static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + columns(of: $1) }
+        if let columns = printableASCIIColumns(text) { return columns }
+        return text.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    /// The columns of text made only of printable ASCII (a space to `~`), one each, read from its
+    /// bytes; nil for any other text. Most titles and notes are such text, and a table of
+    /// thousands of rows measures each.
+    private static func printableASCIIColumns(_ text: some StringProtocol) -> Int? {
+        func count(_ bytes: some Sequence<UInt8>) -> Int? {
+            var count = 0
+            for byte in bytes {
+                guard byte >= 0x20, byte < 0x7F else { return nil }
+                count += 1
+            }
+            return count
+        }
+        return text.utf8.withContiguousStorageIfAvailable { count($0) } ?? count(text.utf8)
     }
 
     /// The columns one character (a grapheme cluster) takes: 0, 1 or 2.
@@ -30,6 +46,7 @@ public enum DisplayWidth {
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard of(text) > width else { return text }
+        if printableASCIIColumns(text) != nil { return String(decoding: text.utf8.prefix(width - 1), as: UTF8.self) + "…" }
         var result = ""
         var used = 0
         for character in text {

@@ -20,6 +20,12 @@ public enum Diary: ShelfKind {
     }
 
     public static let name = "diary"
+
+    public static func value(of object: FlatJSONObject) -> Value? {
+        guard let movieId = object.integer("movieId"), let watchedOn = object.string("watchedOn"), let rewatch = object.bool("rewatch"),
+              let note = object.string("note") else { return nil }
+        return Value(movieId: movieId, watchedOn: watchedOn, rewatch: rewatch, note: note)
+    }
     public static let recordsNoun = "diary entries"
     /// The most entries one person keeps (removed ones included): thirty years of a film a day, ten times over.
     public static var recordLimit: Int? { 100_000 }

@@ -14,6 +14,11 @@ public enum Lists: ShelfKind {
     }
 
     public static let name = "lists"
+
+    public static func value(of object: FlatJSONObject) -> Value? {
+        guard let name = object.string("name"), let description = object.string("description") else { return nil }
+        return Value(name: name, description: description)
+    }
     public static let recordsNoun = "lists"
     /// The most lists one person keeps (removed ones included).
     public static var recordLimit: Int? { 1_000 }
@@ -71,6 +76,11 @@ public enum ListItems: ShelfKind {
     }
 
     public static let name = "listItems"
+
+    public static func value(of object: FlatJSONObject) -> Value? {
+        guard let position = object.string("position"), let note = object.string("note") else { return nil }
+        return Value(position: position, note: note)
+    }
     public static let recordsNoun = "movies on lists"
     /// The most items a list holds.
     public static let itemLimit = 100_000

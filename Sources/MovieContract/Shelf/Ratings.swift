@@ -10,6 +10,10 @@ public enum Ratings: ShelfKind {
     }
 
     public static let name = "ratings"
+
+    public static func value(of object: FlatJSONObject) -> Value? {
+        object.integer("score").map(Value.init(score:))
+    }
     public static let recordsNoun = "ratings"
     /// The scores a rating may have.
     public static let scores = 1...10

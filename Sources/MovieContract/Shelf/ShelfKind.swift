@@ -36,12 +36,18 @@ public protocol ShelfKind: Sendable {
     /// How many records in force one group may hold (a list's items), a group being the part of
     /// a key before its first `/` (``ShelfKeys/group(of:)``); nil for a kind not counted.
     static var groupLimit: Int? { get }
+
+    /// The value a one-level JSON object holds, read without `JSONDecoder`; nil when it holds
+    /// none of this kind's, or for a kind that does not read them so (``value(ofText:)`` then
+    /// decodes). It must give what decoding gives for every object both accept.
+    static func value(of object: FlatJSONObject) -> Value?
 }
 
 extension ShelfKind {
     public static var groupLimit: Int? { nil }
     public static var recordLimit: Int? { nil }
     public static func movieID(key: String) -> Int? { nil }
+    public static func value(of object: FlatJSONObject) -> Value? { nil }
 
     /// `value` as the engine keeps it: compact JSON, keys sorted, so that the same value is the
     /// same text on every device and server (a change's fingerprint is taken over it).
@@ -62,6 +68,13 @@ extension ShelfKind {
     /// that is not one of this kind's.
     public static func values(ofTexts texts: [String]) -> [Value?] {
         guard !texts.isEmpty else { return [] }
+        var read: [Value?] = []
+        read.reserveCapacity(texts.count)
+        for text in texts {
+            guard let object = FlatJSONObject(text), let value = value(of: object) else { break }
+            read.append(value)
+        }
+        if read.count == texts.count { return read }
         if let all = try? JSONDecoder().decode([Value].self, from: Data(("[" + texts.joined(separator: ",") + "]").utf8)), all.count == texts.count {
             return all
         }
@@ -70,6 +83,7 @@ extension ShelfKind {
 
     /// The value kept as `text`, or nil when it is not one of this kind's.
     public static func value(ofText text: String) -> Value? {
-        try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        if let object = FlatJSONObject(text), let value = value(of: object) { return value }
+        return try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
     }
 }

@@ -89,12 +89,24 @@ enum ShelfStoring {
     /// pending change of its key; newest change first.
     static func view<Kind: ShelfKind>(_ kind: Kind.Type, api: String, in db: Database) throws -> ShelfView<Kind> {
         guard let apiID = try StoredAPI.id(of: api, in: db) else { return ShelfView(lines: [], pendingCount: 0, pendingRemovals: []) }
-        let rows = try Row.fetchAll(db, sql: """
+        // Read by column index, in one pass: a diary holds tens of thousands of rows.
+        var keys: [String] = [], texts: [String] = [], stamps: [Int64] = [], titles: [String?] = [], years: [Int?] = []
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT key, value, changedAt, title, year FROM shelfRecord WHERE apiId = ? AND kind = ? AND removed = 0 ORDER BY changedAt DESC, key
-            """, arguments: [apiID, Kind.name])
-        let values = Kind.values(ofTexts: rows.map { $0["value"] })
-        let known = zip(rows, values).compactMap { row, value in
-            value.map { ShelfView<Kind>.Line(key: row["key"], value: $0, changedAt: row["changedAt"], title: row["title"], year: row["year"], isPending: false) }
+            """), arguments: [apiID, Kind.name])
+        while let row = try rows.next() {
+            keys.append(row[0])
+            texts.append(row[1])
+            stamps.append(row[2])
+            titles.append(row[3])
+            years.append(row[4])
+        }
+        let values = Kind.values(ofTexts: texts)
+        var known: [ShelfView<Kind>.Line] = []
+        known.reserveCapacity(keys.count)
+        for index in keys.indices {
+            guard let value = values[index] else { continue }
+            known.append(.init(key: keys[index], value: value, changedAt: stamps[index], title: titles[index], year: years[index], isPending: false))
         }
         let pending = try Row.fetchAll(db, sql: "SELECT key, value, changedAt FROM shelfOutbox WHERE apiId = ? AND kind = ? ORDER BY sequence",
                                        arguments: [apiID, Kind.name])

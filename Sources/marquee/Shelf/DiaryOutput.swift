@@ -48,7 +48,9 @@ enum DiaryOutput {
         }
         let titles = rows.map { row in TerminalText.safe(row.title.map { "\($0) (\(row.year.map(String.init) ?? "?"))" } ?? "movie \(row.movieId)") }
         let titleWidth = OutputColumns.width(of: titles, header: "Title", beside: 2 + 10 + 2 + 8 + 2 + 12, columns: columns)
-        print("  " + DisplayWidth.fit("Watched", to: 10) + "  " + DisplayWidth.fit("Entry", to: 8) + "  " + DisplayWidth.fit("Title", to: titleWidth) + "  Note")
+        // One write for the table: a diary of thousands of rows is printed as one text.
+        var table = "  " + DisplayWidth.fit("Watched", to: 10) + "  " + DisplayWidth.fit("Entry", to: 8) + "  " + DisplayWidth.fit("Title", to: titleWidth) + "  Note\n"
+        table.reserveCapacity(rows.count * (titleWidth + 40))
         for (row, title) in zip(rows, titles) {
             var text = "  " + row.watchedOn + "  " + String(row.entry.prefix(8)) + "  " + DisplayWidth.fit(title, to: titleWidth) + "  "
             var notes: [String] = []
@@ -57,8 +59,9 @@ enum DiaryOutput {
             if row.pending, home == .server { notes.append("[pending]") }
             text += notes.joined(separator: " ")
             while text.last == " " { text.removeLast() }
-            print(text)
+            table += text + "\n"
         }
+        print(table, terminator: "")
     }
 
     static func printJSON(_ rows: [Row], pending: Int) throws {
