@@ -25,10 +25,16 @@ enum SQLiteShelf {
 
     /// Up to `limit` records after `after`, by key, and whether more follow.
     static func page(_ db: Database, owner: String, kind: String, after: String?, limit: Int) throws -> (entries: [ShelfEntry], more: Bool) {
-        let rows = try Row.fetchAll(db, sql: """
+        // Read by column index from a cursor: a page holds up to thousands of records.
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT key, value, changed_at, device, removed FROM shelf_entry
             WHERE owner = ? AND kind = ? AND key > ? ORDER BY key LIMIT ?
-            """, arguments: [owner, kind, after ?? "", limit + 1]).map(entry)
+            """), arguments: [owner, kind, after ?? "", limit + 1])
+        var rows: [ShelfEntry] = []
+        rows.reserveCapacity(min(limit + 1, 5_001))
+        while let row = try cursor.next() {
+            rows.append(ShelfEntry(key: row[0], value: row[1], version: WatchlistVersion(changedAt: row[2], device: row[3]), removed: row[4]))
+        }
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
 

@@ -19,11 +19,16 @@ extension SQLiteStorage: CatalogueStorage {
     public func titles(ofMovies ids: [Int]) async throws(StorageError) -> [Int: MovieTitle] {
         guard !ids.isEmpty else { return [:] }
         return try await read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT id, name, year FROM movie WHERE id IN (SELECT value FROM json_each(?))",
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT id, name, year FROM movie WHERE id IN (SELECT value FROM json_each(?))"),
                 arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"]
             )
-            return Dictionary(rows.map { (Int($0["id"] as Int64), MovieTitle(name: $0["name"], year: $0["year"])) }) { first, _ in first }
+            var titles: [Int: MovieTitle] = [:]
+            titles.reserveCapacity(ids.count)
+            while let row = try rows.next() {
+                titles[Int(row[0] as Int64)] = titles[Int(row[0] as Int64)] ?? MovieTitle(name: row[1], year: row[2])
+            }
+            return titles
         }
     }
 

@@ -49,7 +49,7 @@ def item_key(n):
 
 
 def item_value(n):
-    return {"position": f"{n:06d}", "note": ""}
+    return {"position": f"{n:06d}V", "note": ""}
 
 
 def fill_person(port, token):
@@ -96,7 +96,7 @@ def load_postgres(cluster, name, others):
             SELECT 'account/other-' || lpad(p::text, 5, '0'), 'diary', 'e' || lpad(n::text, 6, '0'), {value}, 1767261600000, 'elsewhere', false
             FROM generate_series(0, {others - 1}) p, generate_series(0, {OTHERS_EACH - 1}) n""")
     run(f"""INSERT INTO shelf_entry (owner, kind, key, value, changed_at, device, removed)
-            SELECT 'account/other-' || lpad(p::text, 5, '0'), 'listItems', '{LIST}/' || (n + 1), '{{"position":"' || lpad(n::text, 6, '0') || '","note":""}}', 1767261600000, 'elsewhere', false
+            SELECT 'account/other-' || lpad(p::text, 5, '0'), 'listItems', '{LIST}/' || (n + 1), '{{"position":"' || lpad(n::text, 6, '0') || 'V","note":""}}', 1767261600000, 'elsewhere', false
             FROM generate_series(0, {others - 1}) p, generate_series(0, {OTHERS_EACH - 1}) n""")
     run("VACUUM ANALYZE shelf_entry")
 
@@ -135,8 +135,8 @@ def backend_rows(backend, found, others):
     for kind, what in (("diary", "the diary"), ("listItems", "a list")):
         for limit in (100, 1000):
             base, loaded = found[("baseline", kind, limit)], found[("loaded", kind, limit)]
-            b50, b99 = benchkit.percentile_ms(base, 50), benchkit.percentile_ms(base, 99)
-            l50, l99 = benchkit.percentile_ms(loaded, 50), benchkit.percentile_ms(loaded, 99)
+            b50, b99 = benchkit.percentile_ms(base, 0.5), benchkit.percentile_ms(base, 0.99)
+            l50, l99 = benchkit.percentile_ms(loaded, 0.5), benchkit.percentile_ms(loaded, 0.99)
             met = l99 < 10
             rows.append(f"| {backend} | a page of {what}, {limit:,} | {b50:.1f} / {b99:.1f} ms | {l50:.1f} / {l99:.1f} ms | {l99 / b99:.2f}× | < 10 ms | {'met' if met else 'missed'} |")
             goals.append((f"a page of {what} ({limit:,}) on {backend}, {others * OTHERS_EACH * 2:,} other records, p99", f"{l99:.1f} ms", met, f"{l99 / b99:.2f}× (the person alone)"))

@@ -43,6 +43,11 @@ public enum ContractJSON {
     /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as is.
     public static func writeString(_ text: String, to output: inout String) {
         output += "\""
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
