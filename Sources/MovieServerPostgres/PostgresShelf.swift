@@ -85,6 +85,16 @@ enum PostgresShelf {
                 state.groupCounts[group] = count
             }
         }
+        if stored == nil, let parentKind = write.parentKind, !write.parents.isEmpty {
+            // The owner's writes of every kind take the one lock above: a list cannot be deleted
+            // between this read and the write of its movie.
+            let groups = Array(Set(write.parents.values))
+            for key in try await connection.allRows(
+                "SELECT key FROM shelf_entry WHERE owner = \(write.owner) AND kind = \(parentKind) AND NOT removed AND key = ANY(\(groups))", logger: logger
+            ).decode(String.self) {
+                state.knownParents.insert(key)
+            }
+        }
         let plan = ShelfPlan(write, state: state)
         if !plan.entries.isEmpty {
             let entries = plan.entries

@@ -81,6 +81,13 @@ enum SQLiteShelf {
                 SELECT count(*) FROM shelf_entry WHERE owner = ? AND kind = ? AND key > ? AND key < ? AND removed = 0
                 """, arguments: [write.owner, write.kind, ShelfKeys.start(of: group), ShelfKeys.end(of: group)]) ?? 0
         }
+        if stored == nil, let parentKind = write.parentKind, !write.parents.isEmpty {
+            let groups = Array(Set(write.parents.values))
+            state.knownParents = Set(try String.fetchAll(
+                db, sql: "SELECT key FROM shelf_entry WHERE owner = ? AND kind = ? AND removed = 0 AND key IN (\(placeholders(groups.count)))",
+                arguments: StatementArguments([write.owner, parentKind] + groups)
+            ))
+        }
         let plan = ShelfPlan(write, state: state)
         for entry in plan.entries {
             try db.execute(sql: """

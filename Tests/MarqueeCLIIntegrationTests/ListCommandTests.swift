@@ -59,6 +59,29 @@ struct ListCommandTests {
         }
     }
 
+    @Test("a movie added offline to a list another device deletes meanwhile is dropped at the sync, with the reason, and nothing of it is kept or left pending")
+    func addedToADeletedList() async throws {
+        try await withMovieServer(auth: LoginFlow.auth(), storage: MemoryStorage(catalog: try Catalog.reference())) { server in
+            let api = server.baseURL.absoluteString
+            let laptop = try TemporaryConfigHome(), phone = try TemporaryConfigHome()
+            #expect(try await LoginFlow.login(laptop.marquee, api: api, port: server.port, as: "alice").status == 0)
+            #expect(try await LoginFlow.login(phone.marquee, api: api, port: server.port, as: "alice", signUp: false).status == 0)
+            #expect(try await laptop.marquee.run(["list", "create", "Short", "--env", api]).status == 0)
+            #expect(try await Self.order(phone.marquee, "Short", api).isEmpty)
+
+            let added = try await phone.marquee.run(["list", "add", "Short", "6", "--env", api, "--offline"])
+            #expect(added.status == 0, "\(added.standardError)")
+            #expect(try await laptop.marquee.run(["list", "delete", "Short", "--env", api]).status == 0)
+            let synced = try await phone.marquee.run(["sync", "--env", api])
+            #expect(synced.status == 0, "\(synced.standardError)")
+            #expect(synced.standardOutput.contains("1 change dropped: the list was deleted on another device."), "\(synced.standardOutput)")
+            let lists = try await phone.marquee.run(["lists", "--json", "--env", api, "--offline"])
+            #expect((Self.object(lists.standardOutput)["lists"] as? [Any])?.isEmpty == true, "\(lists.standardOutput)")
+            let again = try await phone.marquee.run(["sync", "--env", api])
+            #expect(!again.standardOutput.contains("dropped"), "nothing left pending: \(again.standardOutput)")
+        }
+    }
+
     @Test("bad input is one clear line and a non-zero exit, nothing stored: an empty name, 101 characters, a control character, a name taken, an unknown list, place 0, a movie not on it")
     func badInput() async throws {
         try await withMovieServer(auth: LoginFlow.auth(), storage: MemoryStorage(catalog: try Catalog.reference())) { server in

@@ -26,7 +26,7 @@ struct SyncDecisionTests {
     static let latest: Int64 = 10_000
 
     static func decide(_ changes: [ScoreChange], seen: [String: SeenChange] = [:], stored: [String: Score] = [:]) -> SyncDecision<ScoreChange>? {
-        try? SyncDecision.decide(changes, seen: seen, stored: stored, latest: latest, isKnown: { $0 != "unknown" }).get()
+        try? SyncDecision.decide(changes, seen: seen, stored: stored, latest: latest, refusal: { $0 == "unknown" ? .unknownMovie : nil }).get()
     }
 
     @Test("the later version wins, the earlier loses, a removal is kept as a tombstone, and the written records are the last per key, in key order")

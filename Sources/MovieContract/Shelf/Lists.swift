@@ -76,6 +76,7 @@ public enum ListItems: ShelfKind {
     }
 
     public static let name = "listItems"
+    public static var groupParent: String? { Lists.name }
 
     public static func value(of object: FlatJSONObject) -> Value? {
         guard let position = object.string("position"), let note = object.string("note") else { return nil }

@@ -37,6 +37,11 @@ public protocol ShelfKind: Sendable {
     /// a key before its first `/` (``ShelfKeys/group(of:)``); nil for a kind not counted.
     static var groupLimit: Int? { get }
 
+    /// The kind whose record in force each group must be (a list's movies are kept only on a list
+    /// that exists): a change that sets a record of a group without one is `unknownList`. nil for
+    /// a kind whose groups need none.
+    static var groupParent: String? { get }
+
     /// The value a one-level JSON object holds, read without `JSONDecoder`; nil when it holds
     /// none of this kind's, or for a kind that does not read them so (``value(ofText:)`` then
     /// decodes). It must give what decoding gives for every object both accept.
@@ -45,6 +50,7 @@ public protocol ShelfKind: Sendable {
 
 extension ShelfKind {
     public static var groupLimit: Int? { nil }
+    public static var groupParent: String? { nil }
     public static var recordLimit: Int? { nil }
     public static func movieID(key: String) -> Int? { nil }
     public static func value(of object: FlatJSONObject) -> Value? { nil }

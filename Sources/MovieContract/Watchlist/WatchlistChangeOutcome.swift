@@ -8,4 +8,7 @@ public enum WatchlistChangeOutcome: String, Sendable, Hashable, Codable {
     case repeated
     /// The server's catalogue has no such movie.
     case unknownMovie
+    /// The person has no such list (it was never made, or was deleted): a list's movie is kept
+    /// only on a list in force. Changes nothing.
+    case unknownList
 }

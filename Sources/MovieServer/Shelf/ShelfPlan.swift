@@ -36,8 +36,12 @@ public struct ShelfPlan: Sendable {
             answer = WatchlistAnswer(status: 400, body: String(decoding: error.body, as: UTF8.self))
             return
         }
-        let isKnown = { (key: String) in write.movies[key].map(state.knownMovies.contains) ?? true }
-        switch SyncDecision.decide(write.changes, seen: state.seenChanges, stored: state.entries, latest: write.latestChangeTime, isKnown: isKnown) {
+        let refusal = { (key: String) -> WatchlistChangeOutcome? in
+            if let movie = write.movies[key], !state.knownMovies.contains(movie) { return .unknownMovie }
+            if let parent = write.parents[key], !state.knownParents.contains(parent) { return .unknownList }
+            return nil
+        }
+        switch SyncDecision.decide(write.changes, seen: state.seenChanges, stored: state.entries, latest: write.latestChangeTime, refusal: refusal) {
         case let .failure(reused):
             answer = WatchlistJSON.changeReused(reused.id)
         case let .success(decision):

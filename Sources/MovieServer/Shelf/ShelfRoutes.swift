@@ -48,6 +48,10 @@ struct ShelfRoutes<Kind: ShelfKind>: Sendable {
             let (changes, movies, groups) = try ShelfJSON.batch(body, of: Kind.self)
             var write = ShelfWrite(owner: owner, account: account, kind: Kind.name, key: key, body: body, changes: changes, movies: movies)
             write.groups = groups
+            if let parent = Kind.groupParent {
+                write.parentKind = parent
+                for change in changes where !change.isRemoval { write.parents[change.key] = ShelfKeys.group(of: change.key) }
+            }
             write.groupLimit = Kind.groupLimit ?? .max
             write.recordLimit = Kind.recordLimit ?? .max
             write.recordsNoun = Kind.recordsNoun

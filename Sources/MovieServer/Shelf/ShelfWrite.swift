@@ -20,6 +20,10 @@ public struct ShelfWrite: Sendable {
     /// The group each key of the write that is given a value counts in, and how many records in
     /// force a group may hold (`ShelfKind.groupLimit`); empty for a kind not counted.
     public var groups: [String: String] = [:]
+    /// The kind whose record in force must name each group this write sets a record of, and the
+    /// group of each key set (removals are taken on any group).
+    public var parentKind: String?
+    public var parents: [String: String] = [:]
     public var groupLimit = Int.max
     /// How many records (removed ones included) the owner may keep of the kind
     /// (`ShelfKind.recordLimit`).
@@ -56,6 +60,8 @@ public struct ShelfState: Sendable {
     public var knownMovies: Set<Int>
     /// How many records in force each group the write adds to holds.
     public var groupCounts: [String: Int] = [:]
+    /// The groups of ``ShelfWrite/parents`` whose parent record is in force.
+    public var knownParents: Set<String> = []
     /// How many records (removed ones included) the owner keeps of the kind; read only when the
     /// kind has a limit.
     public var recordCount = 0

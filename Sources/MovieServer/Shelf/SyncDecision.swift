@@ -2,7 +2,8 @@ import MovieContract
 
 /// The engine's one rule for a write of any kind of record, decided from what storage holds, the
 /// same for every kind and every backend: a change whose id was seen is `repeated` (or makes the
-/// whole write a 422 when it says something else), one whose key is not known is `unknownMovie`,
+/// whole write a 422 when it says something else), one whose key storage refuses is refused so
+/// (`unknownMovie`, `unknownList`),
 /// and otherwise the greater ``WatchlistVersion`` wins (`applied`) or the change loses
 /// (`superseded`), removals kept as tombstones. Each change is ordered first by
 /// ``SyncDecision/order(_:latest:after:)``.
@@ -30,7 +31,8 @@ package struct SyncDecision<Change: SyncedChange>: Sendable {
 
     /// The decision for `changes`, or the id of a change sent again with other content.
     package static func decide(
-        _ changes: [Change], seen: [String: SeenChange], stored: [Change.Key: Change.Record], latest: Int64, isKnown: (Change.Key) -> Bool
+        _ changes: [Change], seen: [String: SeenChange], stored: [Change.Key: Change.Record], latest: Int64,
+        refusal: (Change.Key) -> WatchlistChangeOutcome?
     ) -> Result<SyncDecision, ReusedChangeID> {
         var seen = seen
         var records = stored
@@ -46,8 +48,8 @@ package struct SyncDecision<Change: SyncedChange>: Sendable {
                 outcome = .repeated
                 orderedAt = earlier.orderedAt
                 firstOutcome = earlier.outcome
-            } else if !isKnown(change.key) {
-                outcome = .unknownMovie
+            } else if let refused = refusal(change.key) {
+                outcome = refused
             } else if let record = records[change.key], record.version >= change.version {
                 outcome = .superseded
             } else {

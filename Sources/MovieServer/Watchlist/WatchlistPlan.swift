@@ -85,7 +85,7 @@ extension WatchlistPlan {
             return
         }
         let decision: SyncDecision<WatchlistChangeRecord>
-        switch SyncDecision.decide(write.changes, seen: state.seenChanges, stored: state.entries, latest: write.latestChangeTime, isKnown: state.knownMovies.contains) {
+        switch SyncDecision.decide(write.changes, seen: state.seenChanges, stored: state.entries, latest: write.latestChangeTime, refusal: { state.knownMovies.contains($0) ? nil : .unknownMovie }) {
         case let .success(decided): decision = decided
         case let .failure(reused):
             self.init(answer: WatchlistJSON.changeReused(reused.id), recordsAnswer: false, entries: [], journal: [])

@@ -89,6 +89,8 @@ public struct ShelfSync<Service: ShelfService>: Sendable {
 public struct ShelfPushReport: Sendable, Hashable {
     public var counts: [WatchlistChangeOutcome: Int] = [:]
     public var unknownMovieChanges: [ShelfChangeRecord] = []
+    /// The changes the server refused because their list is not in force (deleted elsewhere).
+    public var unknownListChanges: [ShelfChangeRecord] = []
 
     public init() {}
 
@@ -104,6 +106,7 @@ public struct ShelfPushReport: Sendable, Hashable {
     mutating func add(_ change: ShelfChangeRecord, _ outcome: WatchlistChangeOutcome) {
         counts[outcome, default: 0] += 1
         if outcome == .unknownMovie { unknownMovieChanges.append(change) }
+        if outcome == .unknownList { unknownListChanges.append(change) }
     }
 }
 

@@ -11,7 +11,9 @@ enum ShelfSending {
         do {
             let report = try await shelf.push(kind)
             try? await shelf.pull(kind)
-            return .sent(superseded: (report.counts[.superseded] ?? 0) > 0, unknownMovies: report.unknownMovies(of: kind))
+            return .sent(
+                superseded: (report.counts[.superseded] ?? 0) > 0, unknownMovies: report.unknownMovies(of: kind), deletedLists: report.unknownListChanges.count
+            )
         } catch {
             return .notSent(ShelfText.describe(error))
         }

@@ -36,7 +36,11 @@ enum ShelfSyncing {
             let held = (try? await watchlist.store.shelf(kind, api: watchlist.api).lines.count) ?? 0
             // A kind never used is not named: most people's sync is about their watchlist.
             guard report.delivered > 0 || held > 0 else { return }
-            print("Synced \(title): sent \(NumberText.counted(report.delivered, "change")); \(NumberText.counted(held, noun)) here.")
+            var line = "Synced \(title): sent \(NumberText.counted(report.delivered, "change")); \(NumberText.counted(held, noun)) here."
+            if !report.unknownListChanges.isEmpty {
+                line += " \(NumberText.counted(report.unknownListChanges.count, "change")) dropped: the list was deleted on another device."
+            }
+            print(line)
         } catch {
             let pending = (try? await watchlist.store.pendingShelfChanges(kind: Kind.name, api: watchlist.api).count) ?? 0
             throw CLIError.failed("sync of \(title): \(ShelfText.describe(error)); \(NumberText.counted(pending, "change")) still pending on this machine")

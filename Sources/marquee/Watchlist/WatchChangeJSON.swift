@@ -48,7 +48,7 @@ extension WatchlistSending {
     /// One word for scripts: `sent`, `superseded`, `pending`, `busy` or `kept`.
     var word: String {
         switch self {
-        case let .sent(superseded, _): superseded ? "superseded" : "sent"
+        case let .sent(superseded, _, _): superseded ? "superseded" : "sent"
         case .busy: "busy"
         case .notSent, .pending: "pending"
         case .kept: "kept"

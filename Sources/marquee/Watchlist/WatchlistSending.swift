@@ -1,10 +1,12 @@
 import MovieAPI
 import MovieStore
 import Movies
+import TextFormatting
 
 /// What became of the outbox after a `watch` change: sent, refused in part, or kept for later.
 enum WatchlistSending {
-    case sent(superseded: Bool, unknownMovies: [Int])
+    /// `deletedLists`: how many changes were refused because their list was deleted elsewhere.
+    case sent(superseded: Bool, unknownMovies: [Int], deletedLists: Int = 0)
     /// Another process is sending the changes.
     case busy
     /// The server could not take them now (its words).
@@ -31,7 +33,7 @@ enum WatchlistSending {
 
     /// Whether the server said it has no movie `movieID`.
     func refused(_ movieID: Int) -> Bool {
-        if case let .sent(_, unknown) = self { unknown.contains(movieID) } else { false }
+        if case let .sent(_, unknown, _) = self { unknown.contains(movieID) } else { false }
     }
 
     /// Whether the server took the changes (so it checked the movie).
@@ -50,8 +52,9 @@ enum WatchlistSending {
     /// The end of the command's sentence; a signed-out person is an error.
     func sentence() throws -> String {
         switch self {
-        case let .sent(superseded, unknown):
-            let dropped = unknown.isEmpty ? "" : " (earlier changes for movie \(unknown.map(String.init).joined(separator: ", ")) were dropped: the server has no such movie)"
+        case let .sent(superseded, unknown, deletedLists):
+            var dropped = unknown.isEmpty ? "" : " (earlier changes for movie \(unknown.map(String.init).joined(separator: ", ")) were dropped: the server has no such movie)"
+            if deletedLists > 0 { dropped += " (\(NumberText.counted(deletedLists, "change")) dropped: the list was deleted on another device)" }
             return (superseded ? "sent, but a newer change made on another device stands" : "sent to the server") + dropped + "."
         case .busy: return "pending: another process is sending changes."
         case let .kept(reason): return "kept on this machine: \(reason)."

@@ -72,11 +72,50 @@ extension ServerDatabaseTests {
                 #expect(last.status == 200, "the 100,000th fits")
                 let moved = try await Self.batch(alice, "listItems", key: "move", [Self.item("o4", list: "list-a", movie: 6, position: "1")])
                 #expect(moved.status == 200, "moving an item of a full list adds none")
+                _ = try await Self.batch(alice, "lists", key: "l2", [
+                    #"{"id":"c5","key":"list-b","value":{"name":"Other","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#,
+                ])
                 let other = try await Self.batch(alice, "listItems", key: "other", [Self.item("o5", list: "list-b", movie: 8, position: "x")])
                 #expect(other.status == 200, "another list is not full")
+                #expect((other.json?["results"] as? [[String: Any]])?.first?["outcome"] as? String == "applied")
                 let spread = try await Self.batch(alice, "listItems", key: "spread", (0..<21).map { Self.item("s\($0)", list: "g\($0)", movie: 6, position: "V") })
                 #expect(spread.status == 400 && (spread.json?["error_description"] as? String)?.contains("at most 20 lists") == true,
                         "each list a batch adds to is counted: 21 is too many")
+            } }
+        }
+
+        @Test("a movie is kept only on a list in force: on a list never made or deleted it is unknownList and nothing is kept; a removal is taken on any list; a repeat says what it was", arguments: Backend.allCases)
+        func unknownList(backend: Backend) async throws {
+            try await backend.withStorage { storage in try await withServerClient(auth: Watchlist.auth, storage: storage) { client in
+                let alice = try await Watchlister(client, token: try await Watchlist.token(client, "marquee-dev", "marquee-dev-secret"))
+                func outcomes(_ answer: ServerClient.Answer) -> [String] {
+                    (answer.json?["results"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String } ?? []
+                }
+                func listed() async throws -> [String] {
+                    let answer = try await alice.client.get("/api/listItems", headers: [("Authorization", "Bearer \(alice.token)")])
+                    return ((answer.json?["entries"] as? [[String: Any]]) ?? []).compactMap { $0["key"] as? String }
+                }
+                let ghost = try await Self.batch(alice, "listItems", key: "g1", [Self.item("c1", list: "ghost", movie: 6, position: "V")])
+                #expect(ghost.status == 200 && outcomes(ghost) == ["unknownList"], "\(String(decoding: ghost.body, as: UTF8.self))")
+                #expect(try await listed().isEmpty)
+
+                _ = try await Self.batch(alice, "lists", key: "l1", [
+                    #"{"id":"c2","key":"real","value":{"name":"Real","description":""},"changedAt":"2026-01-01T10:00:00Z","device":"d"}"#,
+                ])
+                let kept = try await Self.batch(alice, "listItems", key: "i1", [Self.item("c3", list: "real", movie: 6, position: "V")])
+                #expect(outcomes(kept) == ["applied"])
+                _ = try await Self.batch(alice, "lists", key: "l2", [
+                    #"{"id":"c4","key":"real","value":null,"changedAt":"2026-01-01T11:00:00Z","device":"d"}"#,
+                ])
+                let late = try await Self.batch(alice, "listItems", key: "i2", [
+                    Self.item("c5", list: "real", movie: 7, position: "k", at: "2026-01-01T12:00:00Z"),
+                    #"{"id":"c6","key":"real/6","value":null,"changedAt":"2026-01-01T12:00:00Z","device":"d"}"#,
+                ])
+                #expect(outcomes(late) == ["unknownList", "applied"], "a movie added after the list was deleted is refused; taking one off is not")
+                #expect(try await listed().isEmpty)
+                let again = try await Self.batch(alice, "listItems", key: "i3", [Self.item("c5", list: "real", movie: 7, position: "k", at: "2026-01-01T12:00:00Z")])
+                let result = (again.json?["results"] as? [[String: Any]])?.first
+                #expect(result?["outcome"] as? String == "repeated" && result?["firstOutcome"] as? String == "unknownList")
             } }
         }
 

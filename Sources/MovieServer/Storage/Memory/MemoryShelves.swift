@@ -46,6 +46,10 @@ final class MemoryShelves: Sendable {
             for group in Set(write.groups.values) {
                 counted.groupCounts[group] = kept.values.count { !$0.removed && ShelfKeys.group(of: $0.key) == group }
             }
+            if let parentKind = write.parentKind {
+                let parents = owner.entries[parentKind] ?? [:]
+                counted.knownParents = Set(write.parents.values.filter { parents[$0].map { !$0.removed } ?? false })
+            }
             let plan = ShelfPlan(write, state: counted)
             for entry in plan.entries { owner.entries[write.kind, default: [:]][entry.key] = entry }
             feed.append(plan.entries.map { NewFeedEvent.shelf(owner: write.owner, kind: write.kind, entry: $0) }, now: now)
