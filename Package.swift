@@ -43,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         // OTLP over HTTP only: the gRPC exporter would build gRPC and HTTP/2 for nothing Marquee uses.
@@ -50,6 +51,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "MovieContract"),
+        .target(
+            name: "IMDbDataSets",
+            dependencies: [
+                "MovieContract",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .target(name: "Movies", dependencies: ["MovieContract"]),
         .target(name: "FileLocking"),
         .target(
@@ -154,7 +163,7 @@ let package = Package(
             name: "marquee",
             dependencies: [
                 "Movies", "Networking", "MovieAPI", "MovieServer", "MovieServerDatabases", "MovieStore", "MovieBrowser", "ReferenceAPI", "TextFormatting",
-                "Telemetry",
+                "Telemetry", "IMDbDataSets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -200,6 +209,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             path: "Tests/Support/Server"
         ),
@@ -262,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "MovieServerTests",
             dependencies: [
-                "MovieServer", "MovieContract", "MovieServerDatabases", "SearchPlanning", "MarqueeTestSupport", "ServerTestSupport",
+                "MovieServer", "MovieContract", "MovieServerDatabases", "SearchPlanning", "MarqueeTestSupport", "ServerTestSupport", "IMDbDataSets",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
