@@ -282,7 +282,7 @@ let package = Package(
         .testTarget(
             name: "MovieServerIntegrationTests",
             dependencies: [
-                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "MovieContract", "SearchPlanning", "ReferenceAPI",
+                "MovieServer", "MovieServerDatabases", "MovieServerSQLite", "MovieServerPostgres", "MovieContract", "SearchPlanning", "ReferenceAPI", "IMDbDataSets",
                 "MarqueeTestSupport", "NetworkTestSupport", "ServerTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

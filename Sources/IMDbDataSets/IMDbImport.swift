@@ -106,6 +106,7 @@ public struct IMDbImport: Sendable {
                 return
             }
             let id = try row.identifier(0, prefix: "tt", "tconst")
+            let imdbID = try row.text(0, "tconst")
             guard let title = try row.text(2, "primaryTitle"), !title.isEmpty else { throw row.refusal("primaryTitle", "is empty") }
             guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw row.refusal("primaryTitle", "holds a control character")
@@ -121,9 +122,22 @@ public struct IMDbImport: Sendable {
                 return
             }
             guard (1850...9999).contains(year) else { throw row.refusal("startYear", "is \(year), not a year from 1850 to 9999") }
-            _ = try row.integer(7, "runtimeMinutes")
+            let runtime = try row.integer(7, "runtimeMinutes")
+            let genres = try row.text(8, "genres").map { $0.split(separator: ",").map(String.init) }
+            if let genres, let unknown = genres.first(where: { !CatalogMovieDetails.knownGenres.contains($0) }) {
+                throw row.refusal("genres", "'\(unknown.prefix(40))' is not one of IMDb's genres")
+            }
+            let original = try row.text(3, "originalTitle").flatMap { original in
+                original == title || original.isEmpty || original.unicodeScalars.contains { $0.properties.generalCategory == .control } ? nil : original
+            }
             guard drafts[id] == nil else { throw row.refusal("tconst", "tt\(id) is listed twice") }
-            drafts[id] = MovieDraft(name: title, year: year)
+            var draft = MovieDraft(name: title, year: year)
+            draft.details = CatalogMovieDetails(
+                imdbID: imdbID, originalTitle: original,
+                runtimeMinutes: runtime.flatMap { (1...CatalogMovieDetails.longestRuntime).contains($0) ? $0 : nil },
+                genres: genres.map { Array($0.prefix(3)) }
+            )
+            drafts[id] = draft
         }, badLine: badLine)
         report.titlesRead = read
         report.leftOut = leftOut
@@ -140,7 +154,7 @@ public struct IMDbImport: Sendable {
             guard let votes = try row.integer(2, "numVotes") else { throw row.refusal("numVotes", "is missing") }
             guard drafts[id] != nil else { return }
             drafts[id]?.rating = (rating * 10).rounded()
-            drafts[id]?.votes = votes
+            drafts[id]?.details.votes = votes
         }, badLine: badLine)
     }
 
@@ -193,7 +207,7 @@ struct MovieDraft {
     var name: String
     var year: Int
     var rating: Double = 0
-    var votes = 0
+    var details = CatalogMovieDetails()
     var cast: [Member] = []
     var castNames: [String] = []
 
@@ -212,9 +226,11 @@ struct MovieDraft {
 
     /// IMDb's data sets carry a year but no release date: the date is the year's first day.
     func movie(id: Int) -> CatalogMovie {
-        CatalogMovie(
+        var movie = CatalogMovie(
             name: name, id: id, year: year, releaseDate: String(format: "%04d-01-01", year), grossing: 0, rating: rating,
             cast: castNames.map(CatalogMovie.Actor.init(name:))
         )
+        movie.details = details
+        return movie
     }
 }

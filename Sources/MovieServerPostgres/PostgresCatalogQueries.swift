@@ -25,11 +25,27 @@ enum PostgresCatalogQueries {
         for (movieID, name) in try await connection.allRows(castQuery, logger: logger).decode((Int, String).self) {
             casts[movieID, default: []].append(CatalogMovie.Actor(name: name))
         }
+        let details = try await self.details(of: movies.map(\.id), connection, logger: logger)
         return movies.map { movie in
             var movie = movie
             movie.cast = casts[movie.id] ?? []
+            movie.details = details[movie.id] ?? CatalogMovieDetails()
             return movie
         }
+    }
+
+    /// The details of those of `ids` that have any (a movie from IMDb's data sets).
+    private static func details(of ids: [Int], _ connection: PostgresConnection, logger: Logger) async throws -> [Int: CatalogMovieDetails] {
+        var details: [Int: CatalogMovieDetails] = [:]
+        for (id, imdbID, original, runtime, genres, votes) in try await connection.allRows("""
+            SELECT id, imdb_id, original_title, runtime_minutes, genres, votes FROM movie
+            WHERE id = ANY(\(ids)) AND (imdb_id IS NOT NULL OR original_title IS NOT NULL OR runtime_minutes IS NOT NULL OR genres IS NOT NULL OR votes IS NOT NULL)
+            """, logger: logger).decode((Int, String?, String?, Int?, String?, Int?).self) {
+            details[id] = CatalogMovieDetails(
+                imdbID: imdbID, originalTitle: original, runtimeMinutes: runtime, genres: genres.map { $0.split(separator: ",").map(String.init) }, votes: votes
+            )
+        }
+        return details
     }
 
     /// The stored movies among `ids`, by id.
@@ -62,6 +78,19 @@ struct PostgresCatalogWriter {
                 grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words,
                 title_key = excluded.title_key, all_words = excluded.all_words
             """, logger: logger)
+        // The details of the movies that have any, or had (a stored movie changed): arrays of
+        // optionals are written with a stand-in for nil, which NULLIF turns back.
+        let changed = Set(changedIDs)
+        let detailed = movies.filter { $0.details != CatalogMovieDetails() || changed.contains($0.id) }
+        let details = detailed.map(\.details)
+        if !detailed.isEmpty { try await connection.query("""
+            UPDATE movie SET imdb_id = NULLIF(detail.imdb_id, ''), original_title = NULLIF(detail.original_title, ''),
+                runtime_minutes = NULLIF(detail.runtime_minutes, 0), genres = NULLIF(detail.genres, ''), votes = NULLIF(detail.votes, -1)
+            FROM unnest(\(detailed.map(\.id))::bigint[], \(details.map { $0.imdbID ?? "" })::text[], \(details.map { $0.originalTitle ?? "" })::text[],
+                \(details.map { $0.runtimeMinutes ?? 0 })::bigint[], \(details.map { $0.genres?.joined(separator: ",") ?? "" })::text[],
+                \(details.map { $0.votes ?? -1 })::bigint[]) AS detail (id, imdb_id, original_title, runtime_minutes, genres, votes)
+            WHERE movie.id = detail.id
+            """, logger: logger) }
         if !changedIDs.isEmpty {
             try await connection.query("DELETE FROM movie_cast WHERE movie_id = ANY(\(changedIDs))", logger: logger)
         }

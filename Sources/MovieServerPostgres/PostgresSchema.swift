@@ -209,6 +209,15 @@ enum PostgresSchema {
                 PRIMARY KEY (owner, kind, id))
             """,
         ]),
+        // What IMDb's data sets tell of a movie beside the original fields. Only adds nullable
+        // columns: an older instance beside it reads and writes the movie as before.
+        Step(name: "server-v14-movie-details", statements: [
+            "ALTER TABLE movie ADD COLUMN imdb_id TEXT",
+            "ALTER TABLE movie ADD COLUMN original_title TEXT",
+            "ALTER TABLE movie ADD COLUMN runtime_minutes INTEGER",
+            "ALTER TABLE movie ADD COLUMN genres TEXT",
+            "ALTER TABLE movie ADD COLUMN votes BIGINT",
+        ]),
     ]
 
     /// Refuses `step` while another session is connected to the database that is not an

@@ -9,13 +9,21 @@ enum SQLiteCatalogQueries {
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         guard !rows.isEmpty else { return [] }
         let casts = try self.casts(db, movieIDs: rows.map { $0["id"] })
-        return rows.map { row in
-            let id: Int = row["id"]
-            return CatalogMovie(
-                name: row["name"], id: id, year: row["year"], releaseDate: row["release_date"],
-                grossing: row["grossing"], rating: row["rating"], cast: casts[id] ?? []
-            )
-        }
+        return rows.map { row in movie(row, cast: casts[row["id"]] ?? []) }
+    }
+
+    /// The movie of a `movie` row; the details are those the row's query selected.
+    static func movie(_ row: Row, cast: [CatalogMovie.Actor]) -> CatalogMovie {
+        var movie = CatalogMovie(
+            name: row["name"], id: row["id"], year: row["year"], releaseDate: row["release_date"],
+            grossing: row["grossing"], rating: row["rating"], cast: cast
+        )
+        let genres: String? = row["genres"]
+        movie.details = CatalogMovieDetails(
+            imdbID: row["imdb_id"], originalTitle: row["original_title"], runtimeMinutes: row["runtime_minutes"],
+            genres: genres.map { $0.split(separator: ",").map(String.init) }, votes: row["votes"]
+        )
+        return movie
     }
 
     /// The movies `sql` selects, in its order, each with its cast and the integer column `extra` of its row.
@@ -23,14 +31,7 @@ enum SQLiteCatalogQueries {
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         guard !rows.isEmpty else { return [] }
         let casts = try self.casts(db, movieIDs: rows.map { $0["id"] })
-        return rows.map { row in
-            let id: Int = row["id"]
-            let movie = CatalogMovie(
-                name: row["name"], id: id, year: row["year"], releaseDate: row["release_date"],
-                grossing: row["grossing"], rating: row["rating"], cast: casts[id] ?? []
-            )
-            return (movie, row[extra])
-        }
+        return rows.map { row in (movie(row, cast: casts[row["id"]] ?? []), row[extra]) }
     }
 
     /// The stored movies among `ids`, by id.
@@ -71,10 +72,16 @@ struct SQLiteCatalogWriter {
     mutating func write(_ movie: CatalogMovie, replaces: Bool = true) throws {
         let indexed = SearchText.Indexed(movie)
         try db.cachedStatement(sql: """
-            INSERT INTO movie (id, name, year, release_date, grossing, rating, title_words, title_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO movie (id, name, year, release_date, grossing, rating, title_words, title_key, imdb_id, original_title, runtime_minutes, genres, votes)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, year = excluded.year, release_date = excluded.release_date,
-                grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words, title_key = excluded.title_key
-            """).execute(arguments: [movie.id, movie.name, movie.year, movie.releaseDate, movie.grossing, movie.rating, indexed.titleWords, indexed.titleKey])
+                grossing = excluded.grossing, rating = excluded.rating, title_words = excluded.title_words, title_key = excluded.title_key,
+                imdb_id = excluded.imdb_id, original_title = excluded.original_title, runtime_minutes = excluded.runtime_minutes,
+                genres = excluded.genres, votes = excluded.votes
+            """).execute(arguments: [
+                movie.id, movie.name, movie.year, movie.releaseDate, movie.grossing, movie.rating, indexed.titleWords, indexed.titleKey,
+                movie.details.imdbID, movie.details.originalTitle, movie.details.runtimeMinutes, movie.details.genres?.joined(separator: ","), movie.details.votes,
+            ])
         try Self.index(movie.id, indexed, replacing: replaces, in: db)
         if replaces { try db.cachedStatement(sql: "DELETE FROM movie_cast WHERE movie_id = ?").execute(arguments: [movie.id]) }
         for (position, actor) in movie.cast.enumerated() {

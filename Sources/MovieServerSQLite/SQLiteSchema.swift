@@ -171,6 +171,15 @@ enum SQLiteSchema {
         migrator.registerMigration("server-v13-shelf") { db in
             try db.execute(sql: SQLiteShelf.tables)
         }
+        migrator.registerMigration("server-v14-movie-details") { db in
+            try db.execute(sql: """
+                ALTER TABLE movie ADD COLUMN imdb_id TEXT;
+                ALTER TABLE movie ADD COLUMN original_title TEXT;
+                ALTER TABLE movie ADD COLUMN runtime_minutes INTEGER;
+                ALTER TABLE movie ADD COLUMN genres TEXT;
+                ALTER TABLE movie ADD COLUMN votes INTEGER;
+                """)
+        }
         return migrator
     }
 

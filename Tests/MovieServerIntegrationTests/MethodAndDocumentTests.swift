@@ -1,4 +1,5 @@
 import Foundation
+import MovieContract
 import NIOHTTP1
 import NetworkTestSupport
 import Testing
@@ -49,6 +50,8 @@ struct MethodAndDocumentTests {
             for path in ["/api/movies/{id}:", "/api/movies/topGrossing/{year}:", "/api/movies/topRated/{year}:", "/api/auth:", "/api/auth/token:", "/api/openapi.yaml:", "/health/live:", "/health/ready:", "/metrics:"] {
                 #expect(text.contains("  \(path)\n"), "\(path) is not documented")
             }
+            #expect(text.contains("enum: [\(CatalogMovieDetails.knownGenres.joined(separator: ", "))]"), "the genres a movie may have are the contract's")
+            #expect(text.contains("runtimeMinutes: { type: integer, minimum: 1, maximum: \(CatalogMovieDetails.longestRuntime) }"))
         }
     }
 }

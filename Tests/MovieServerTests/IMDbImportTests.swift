@@ -17,6 +17,10 @@ struct IMDbImportTests {
         #expect(shawshank.name == "The Shawshank Redemption" && shawshank.year == 1994 && shawshank.releaseDate == "1994-01-01")
         #expect(shawshank.rating == 93 && shawshank.grossing == 0)
         #expect(shawshank.cast.map(\.name) == ["Tim Robbins", "Morgan Freeman", "Bob Gunton"])
+        #expect(shawshank.details == CatalogMovieDetails(imdbID: "tt0111161", originalTitle: nil, runtimeMinutes: 142, genres: ["Drama"], votes: 2_900_000),
+                "the original title only when it differs")
+        #expect(movies.first { $0.id == 211915 }?.details.originalTitle == "Le Fabuleux Destin d'Amélie Poulain")
+        #expect(movies.first { $0.id == 211915 }?.details.votes == nil, "no rating, no votes")
         #expect(movies.first { $0.id == 211915 }?.name == "Amélie")
         #expect(movies.first { $0.id == 211915 }?.rating == 0, "a movie nobody rated")
         #expect(report.titlesRead == 8 && report.movies == 3 && report.withCast == 3)

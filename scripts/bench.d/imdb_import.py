@@ -42,14 +42,17 @@ def write_data_sets(folder, movies, rng):
                 continue
             year = 1920 + rng.randrange(105)
             title = f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} {number}"
-            basics.write(f"{tconst}\tmovie\t{title}\t{title}\t0\t{year}\t\\N\t{80 + rng.randrange(80)}\tDrama,Crime\n")
+            runtime = 80 + rng.randrange(80)
+            basics.write(f"{tconst}\tmovie\t{title}\t{title}\t0\t{year}\t\\N\t{runtime}\tDrama,Crime\n")
             rating = rng.randrange(10, 100) / 10
-            ratings.write(f"{tconst}\t{rating}\t{rng.randrange(5, 2_000_000)}\n")
+            votes = rng.randrange(5, 2_000_000)
+            ratings.write(f"{tconst}\t{rating}\t{votes}\n")
             cast = [1 + rng.randrange(people) for _ in range(CAST)]
             for ordering, person in enumerate(cast, 1):
                 principals.write(f"{tconst}\t{ordering}\tnm{person:07d}\t{'actor' if person % 2 else 'actress'}\t\\N\t\\N\n")
             catalogue.append({"name": title, "id": number, "year": year, "releaseDate": f"{year:04d}-01-01", "grossing": 0,
-                              "rating": round(rating * 10), "cast": [{"name": f"Person {person}"} for person in dict.fromkeys(cast)]})
+                              "rating": round(rating * 10), "cast": [{"name": f"Person {person}"} for person in dict.fromkeys(cast)],
+                              "imdbId": tconst, "runtimeMinutes": runtime, "genres": ["Drama", "Crime"], "votes": votes})
     with gzip.open(os.path.join(folder, "name.basics.tsv.gz"), "wt", compresslevel=6) as names:
         names.write("nconst\tprimaryName\tbirthYear\tdeathYear\tprimaryProfession\tknownForTitles\n")
         for person in range(1, people + 1):
@@ -113,7 +116,7 @@ def main():
 Measured on {cpu}. {movies:,} films in IMDb's layout, written by the script ({written:.0f} s): title.basics
 with {int(movies * OTHER_TITLES):,} episodes among them, title.ratings, title.principals ({CAST} actors
 a film) and name.basics ({movies:,} people), gzip; and the same films, with the same casts, as
-Marquee's catalogue JSON. Each imported into a new SQLite file, {ROUNDS} interleaved rounds; medians,
+Marquee's catalogue JSON (details included: IMDb id, runtime, genres, votes). Each imported into a new SQLite file, {ROUNDS} interleaved rounds; medians,
 and the importer's peak resident memory (its own rusage).
 
 | import | Marquee's JSON | IMDb's layout | ratio | peak memory (JSON / IMDb) | goal |

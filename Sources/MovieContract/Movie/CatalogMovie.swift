@@ -17,6 +17,9 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
     public var grossing: Int
     public var rating: Double
     public var cast: [Actor]
+    /// What a catalogue loaded from IMDb's data sets knows beside: each absent from the JSON when
+    /// unknown, so that the original API's movies are written as they always were.
+    public var details = CatalogMovieDetails()
 
     public init(name: String, id: Int, year: Int, releaseDate: String, grossing: Int, rating: Double, cast: [Actor]) {
         self.name = name
@@ -29,7 +32,7 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, id, year, releaseDate, grossing, rating, cast
+        case name, id, year, releaseDate, grossing, rating, cast, imdbId, originalTitle, runtimeMinutes, genres, votes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -41,6 +44,11 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
         grossing = try Self.wholeNumber(.grossing, in: container)
         rating = try container.decode(Double.self, forKey: .rating)
         cast = try container.decode([Actor].self, forKey: .cast)
+        details.imdbID = try container.decodeIfPresent(String.self, forKey: .imdbId)
+        details.originalTitle = try container.decodeIfPresent(String.self, forKey: .originalTitle)
+        details.runtimeMinutes = try container.contains(.runtimeMinutes) ? Self.wholeNumber(.runtimeMinutes, in: container) : nil
+        details.genres = try container.decodeIfPresent([String].self, forKey: .genres)
+        details.votes = try container.contains(.votes) ? Self.wholeNumber(.votes, in: container) : nil
     }
 
     /// An integer field. A number with a fraction is named with its key and value, one too large
@@ -57,7 +65,8 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
         return try container.decode(Int.self, forKey: key)
     }
 
-    /// Encodes the keys in the contract's order: name, id, year, releaseDate, grossing, rating, cast.
+    /// Encodes the keys in the contract's order: name, id, year, releaseDate, grossing, rating, cast,
+    /// then the details that are known (imdbId, originalTitle, runtimeMinutes, genres, votes).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
@@ -67,5 +76,10 @@ public struct CatalogMovie: Codable, Sendable, Hashable {
         try container.encode(grossing, forKey: .grossing)
         try container.encode(rating, forKey: .rating)
         try container.encode(cast, forKey: .cast)
+        try container.encodeIfPresent(details.imdbID, forKey: .imdbId)
+        try container.encodeIfPresent(details.originalTitle, forKey: .originalTitle)
+        try container.encodeIfPresent(details.runtimeMinutes, forKey: .runtimeMinutes)
+        try container.encodeIfPresent(details.genres, forKey: .genres)
+        try container.encodeIfPresent(details.votes, forKey: .votes)
     }
 }

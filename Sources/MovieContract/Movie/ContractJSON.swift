@@ -1,5 +1,6 @@
 /// Writes movies as the contract's compact JSON, byte for byte: keys in the order
-/// `name, id, year, releaseDate, grossing, rating, cast`, no spaces, `/` unescaped,
+/// `name, id, year, releaseDate, grossing, rating, cast`, then the details a movie has
+/// (`imdbId, originalTitle, runtimeMinutes, genres, votes`), no spaces, `/` unescaped,
 /// non-ASCII text as UTF-8, integral ratings without a fraction (`74`, not `74.0`).
 ///
 /// `JSONEncoder` promises no key order, so the server writes these bodies itself.
@@ -30,7 +31,27 @@ public enum ContractJSON {
             writeString(actor.name, to: &output)
             output += "}"
         }
-        output += "]}"
+        output += "]"
+        let details = movie.details
+        if let imdbID = details.imdbID {
+            output += #","imdbId":"#
+            writeString(imdbID, to: &output)
+        }
+        if let originalTitle = details.originalTitle {
+            output += #","originalTitle":"#
+            writeString(originalTitle, to: &output)
+        }
+        if let runtime = details.runtimeMinutes { output += #","runtimeMinutes":\#(runtime)"# }
+        if let genres = details.genres {
+            output += #","genres":["#
+            for (index, genre) in genres.enumerated() {
+                if index > 0 { output += "," }
+                writeString(genre, to: &output)
+            }
+            output += "]"
+        }
+        if let votes = details.votes { output += #","votes":\#(votes)"# }
+        output += "}"
     }
 
     public static func number(_ value: Double) -> String {

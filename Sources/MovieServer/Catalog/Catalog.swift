@@ -75,6 +75,8 @@ public struct Catalog: Sendable {
         if !movie.rating.isFinite || !ratingRange.contains(movie.rating) {
             return "movie \(movie.id) has rating \(movie.rating), expected a number from 0 to 100"
         }
+        if let problem = movie.details.problem { return "movie \(movie.id) \(problem)" }
+        if let votes = movie.details.votes, votes > largestInteger { return "movie \(movie.id) has votes \(votes), larger than \(largestInteger)" }
         return nil
     }
 }
