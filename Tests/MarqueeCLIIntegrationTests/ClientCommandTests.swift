@@ -99,7 +99,7 @@ struct ClientCommandTests {
         (["top-rated"], ["OVERVIEW: List the ten highest rated movies of a year.", "USAGE: marquee top-rated", "--year <year>"]),
         (["movie"], ["OVERVIEW: Show one movie and its cast.", "USAGE: marquee movie [<options>] <id>"]),
         (["serve"], ["USAGE: marquee serve", "--database <url>", "MARQUEE_DATABASE_URL", "--query-timeout <seconds>", "--signing-keys"]),
-        (["catalog", "import"], ["USAGE: marquee catalog import [<file>] [--bundled] [--replace]", "--database <url>", "--query-timeout <seconds>"]),
+        (["catalog", "import"], ["USAGE: marquee catalog import [<file>] [--format <format>] [--tv-movies] [--adult] [--skip-bad-lines] [--bundled] [--replace]", "--format imdb reads a folder of IMDb", "--database <url>", "--query-timeout <seconds>"]),
     ])
     func help(command: [String], fragments: [String]) async throws {
         let outcome = try await marquee.run(command + ["--help"])

@@ -24,10 +24,21 @@ struct IMDbImportCommandTests {
 
         let (server, port) = try await marquee.serve(["--port", "0", "--database", database])
         try await finally(try await {
-            let shown = try await marquee.run(["movie", "111161", "--env", "http://127.0.0.1:\(port)/api/"])
+            let api = "http://127.0.0.1:\(port)/api/"
+            let shown = try await marquee.run(["movie", "111161", "--env", api])
             #expect(shown.status == 0, "\(shown.standardError)")
             #expect(shown.standardOutput.contains("The Shawshank Redemption (1994)"), "\(shown.standardOutput)")
             #expect(shown.standardOutput.contains("Tim Robbins"), "\(shown.standardOutput)")
+            for line in ["  Runtime   142 min", "  Genres    Drama", "  Votes     2,900,000 on IMDb", "  IMDb      tt0111161"] {
+                #expect(shown.standardOutput.contains(line + "\n"), "\(line): \(shown.standardOutput)")
+            }
+            let amelie = try await marquee.run(["movie", "211915", "--env", api])
+            #expect(amelie.standardOutput.contains("  Original  Le Fabuleux Destin d'Amélie Poulain\n"), "\(amelie.standardOutput)")
+            #expect(amelie.standardOutput.contains("  Genres    Comedy, Romance\n"), "\(amelie.standardOutput)")
+            let offline = try await marquee.run(["movie", "111161", "--env", api, "--offline"])
+            #expect(offline.standardOutput.contains("  Runtime   142 min\n"), "the store keeps the details: \(offline.standardOutput)")
+            let json = try await marquee.run(["movie", "111161", "--env", api, "--json"])
+            #expect(json.standardOutput.contains(#""imdbId" : "tt0111161""#) || json.standardOutput.contains(#""imdbId":"tt0111161""#), "\(json.standardOutput)")
         }()) {
             _ = await server.signal(SIGTERM)
         }

@@ -10,9 +10,13 @@ enum DomainMovies {
         guard let releaseDate = CalendarDate.date(from: movie.releaseDate) else {
             throw .cannotDecode(path: path + ".releaseDate", reason: "expected a yyyy-MM-dd date, found '\(movie.releaseDate.prefix(40))'")
         }
+        let details = movie.details
         return Movie(
             id: movie.id, name: movie.name, year: movie.year, releaseDate: releaseDate,
-            grossing: movie.grossing, rating: movie.rating, cast: movie.cast.map { MovieActor(name: $0.name) }
+            grossing: movie.grossing, rating: movie.rating, cast: movie.cast.map { MovieActor(name: $0.name) },
+            details: details == CatalogMovieDetails() ? nil : MovieDetails(
+                imdbID: details.imdbID, originalTitle: details.originalTitle, runtimeMinutes: details.runtimeMinutes, genres: details.genres, votes: details.votes
+            )
         )
     }
 

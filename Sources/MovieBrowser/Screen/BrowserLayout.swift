@@ -360,6 +360,9 @@ public struct BrowserLayout: Sendable {
             plain(" Watchlist " + Self.watchlistLine(movie.id, watchlist)),
         ]
         if watchlist.signIn == nil, let score = watchlist.ratings[movie.id] { lines.append(plain(" Yours     " + Ratings.text(score))) }
+        for (label, text) in MovieDetailsLines.lines(movie.details) {
+            lines.append(plain(" " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + text))
+        }
         lines += [
             plain(""),
             styled(" Cast", .bold),

@@ -21,6 +21,7 @@ enum StoreMigrations {
         migrator.registerMigration("v14: nothing kept under the id of an API removed", migrate: removeAPILeftovers)
         migrator.registerMigration("v15: the live feed's position each list was read at", migrate: addListFeedPosition)
         migrator.registerMigration("v16: the shelf beyond the watchlist (ratings, …), kept and changed offline as the watchlist is", migrate: addShelf)
+        migrator.registerMigration("v17: a movie's details from IMDb's data sets (id, original title, runtime, genres, votes)", migrate: addMovieDetails)
         return migrator
     }
 

@@ -27,6 +27,7 @@ struct StoredMovie: FetchableRecord, TableRecord {
     var fetchedAt: Double
     var entityTag: String?
     var maxAge: Double?
+    var details: MovieDetails?
 
     init(row: Row) throws {
         id = row["id"]
@@ -42,9 +43,15 @@ struct StoredMovie: FetchableRecord, TableRecord {
         fetchedAt = row["fetchedAt"]
         entityTag = row["entityTag"]
         maxAge = row["maxAge"]
+        let genres: String? = row["genres"]
+        let details = MovieDetails(
+            imdbID: row["imdbId"], originalTitle: row["originalTitle"], runtimeMinutes: row["runtimeMinutes"],
+            genres: genres.map { $0.split(separator: ",").map(String.init) }, votes: row["votes"]
+        )
+        self.details = details.isEmpty ? nil : details
     }
 
     func movie(cast: [MovieActor]) -> Movie {
-        Movie(id: id, name: name, year: year, releaseDate: releaseDate, grossing: grossing, rating: rating, cast: cast)
+        Movie(id: id, name: name, year: year, releaseDate: releaseDate, grossing: grossing, rating: rating, cast: cast, details: details)
     }
 }

@@ -15,6 +15,8 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
     public var rating: Double
     /// The cast in billing order.
     public var cast: [MovieActor]
+    /// What the catalogue knows beside; nil when it knows nothing more.
+    public var details: MovieDetails?
 
     public init(
         id: Int,
@@ -23,7 +25,8 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
         releaseDate: Date,
         grossing: Int,
         rating: Double,
-        cast: [MovieActor]
+        cast: [MovieActor],
+        details: MovieDetails? = nil
     ) {
         self.id = id
         self.name = name
@@ -32,5 +35,6 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
         self.grossing = grossing
         self.rating = rating
         self.cast = cast
+        self.details = details
     }
 }

@@ -1,3 +1,4 @@
+import MovieBrowser
 import MovieContract
 import Movies
 import TextFormatting
@@ -12,6 +13,9 @@ enum MovieDetail {
             "  Rating    \(NumberText.rating(movie.rating))",
             "  Id        \(movie.id)",
         ]
+        for (label, text) in MovieDetailsLines.lines(movie.details) {
+            lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + text)
+        }
         if let yourRating { lines.append("  Yours     " + ShelfText.score(yourRating)) }
         for (index, actor) in movie.cast.enumerated() {
             lines.append((index == 0 ? "  Cast      " : "            ") + TerminalText.safe(actor.name))
