@@ -63,7 +63,12 @@ public struct IMDbImport: Sendable {
         report.firstBadLines = firstBadLines
         report.movies = drafts.count
         report.withCast = drafts.values.count { !$0.cast.isEmpty }
-        let movies = drafts.keys.sorted().compactMap { id in drafts[id].map { $0.movie(id: id) } }
+        // Each draft is let go as its movie is made: a million of them are not held twice.
+        var movies: [CatalogMovie] = []
+        movies.reserveCapacity(drafts.count)
+        for id in drafts.keys.sorted() {
+            if let draft = drafts.removeValue(forKey: id) { movies.append(draft.movie(id: id)) }
+        }
         return (movies, report)
     }
 

@@ -24,6 +24,23 @@ extension Catalog {
 
     /// Decodes a catalog from JSON data; `source` names it in error messages.
     public static func decode(_ data: Data, source: String) throws(CatalogError) -> Catalog {
+        try Catalog(movies: decodeMovies(data, source: source), source: source)
+    }
+
+    /// The movies of a catalog file, checked as a catalog checks them, without building one.
+    public static func loadMovies(from url: URL) throws(CatalogError) -> [CatalogMovie] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(file: url.path, reason: FileErrorText.reason(error))
+        }
+        let movies = try decodeMovies(data, source: url.path)
+        try check(movies, source: url.path)
+        return movies
+    }
+
+    private static func decodeMovies(_ data: Data, source: String) throws(CatalogError) -> [CatalogMovie] {
         let movies: [CatalogMovie]
         do {
             movies = try JSONDecoder().decode([CatalogMovie].self, from: data)
@@ -32,7 +49,7 @@ extension Catalog {
         } catch {
             throw .malformed(file: source, reason: String(describing: error))
         }
-        return try Catalog(movies: movies, source: source)
+        return movies
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -81,14 +81,14 @@ struct CatalogImportCommand: AsyncParsableCommand {
     func run() async throws {
         guard let database = databaseOption ?? DatabaseArgument.fromEnvironment() else { throw CLIError.noDatabase }
         let location = try DatabaseLocation(parsing: database)
-        let catalog = try format == .imdb ? imdbCatalog() : file.map { try Catalog.load(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference()
+        let movies = try format == .imdb ? imdbMovies() : file.map { try Catalog.loadMovies(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference().movies
         let source = file.map { TerminalText.safe($0) } ?? "the bundled catalog"
         let storage = try await location.open(queryTimeout: .seconds(queryTimeout))
-        let progress = ImportProgress(total: catalog.movies.count)
+        let progress = ImportProgress(total: movies.count)
         let started = ContinuousClock.now
         let summary: CatalogImportSummary
         do {
-            summary = try await storage.importMovies(catalog.movies, batchSize: batchSize, replacement: replace ? .allowed : .refused) { done in progress.show(done) }
+            summary = try await storage.importMovies(movies, batchSize: batchSize, replacement: replace ? .allowed : .refused) { done in progress.show(done) }
         } catch {
             progress.finish()
             await storage.close()
@@ -102,8 +102,9 @@ struct CatalogImportCommand: AsyncParsableCommand {
         print("Imported \(NumberText.counted(summary.total, "movie")) from \(source) into the \(location): \(summary) (\(String(format: "%.1f", seconds)) s, \(rate) movies/s).")
     }
 
-    /// The movies of the IMDb data sets in the folder, with what was left out said on standard error.
-    private func imdbCatalog() throws -> Catalog {
+    /// The movies of the IMDb data sets in the folder, checked, with what was left out said on
+    /// standard error.
+    private func imdbMovies() throws -> [CatalogMovie] {
         guard let file else { throw CLIError.failed("give the folder of IMDb's data sets") }
         var options = IMDbImport.Options()
         options.tvMovies = tvMovies
@@ -129,7 +130,10 @@ struct CatalogImportCommand: AsyncParsableCommand {
             said += "; \(NumberText.counted(report.badLines, "bad line")) passed over (the first: \(TerminalText.safe(report.firstBadLines.first ?? "")))"
         }
         FileHandle.standardError.write(Data((said + ".\n").utf8))
-        do throws(CatalogError) { return try Catalog(movies: read.movies, source: TerminalText.safe(file)) } catch {
+        do throws(CatalogError) {
+            try Catalog.check(read.movies, source: TerminalText.safe(file))
+            return read.movies
+        } catch {
             throw CLIError.failed("\(TerminalText.safe(error.description)); nothing was imported")
         }
     }
