@@ -64,6 +64,10 @@ class Keys:
         return f"k{self.number} accepted"
 
 
+class ServerExited(RuntimeError):
+    """An instance exited before it was ready."""
+
+
 class World:
     def __init__(self, marquee, work, rng, log):
         self.marquee, self.work, self.rng, self.log = marquee, work, rng, log
@@ -81,19 +85,31 @@ class World:
         out = subprocess.run(self.cluster.psql("marquee", "-At", "-c", sql), check=True, capture_output=True, text=True)
         return out.stdout
 
-    async def start(self, index):
-        log = open(os.path.join(self.work, f"server-{index}.log"), "a")
-        self.processes[index] = await asyncio.create_subprocess_exec(
-            self.marquee, "serve", "--port", str(self.ports[index]), "--database", self.database, "--signing-keys", self.keys.path,
-            "--token-ttl", str(TOKEN_TTL), "--password-cost", "4", "--event-retention", "86400", "--drain-delay", "0",
-            "--log-level", "warning", stdout=log, stderr=log)
-        await self.ready(index)
+    async def start(self, index, attempts=20):
+        """Starts instance `index` and waits until it is ready. An instance that exits while it
+        starts (PostgreSQL restarting under another fault: `the database system is starting up`)
+        is started again a second later, as an operator's supervisor does, up to `attempts` times."""
+        for attempt in range(attempts):
+            log = open(os.path.join(self.work, f"server-{index}.log"), "a")
+            self.processes[index] = await asyncio.create_subprocess_exec(
+                self.marquee, "serve", "--port", str(self.ports[index]), "--database", self.database, "--signing-keys", self.keys.path,
+                "--token-ttl", str(TOKEN_TTL), "--password-cost", "4", "--event-retention", "86400", "--drain-delay", "0",
+                "--log-level", "warning", stdout=log, stderr=log)
+            try:
+                await self.ready(index)
+                return
+            except ServerExited:
+                if attempt == attempts - 1:
+                    raise
+                log.write(f"chaos: instance {index} exited while starting; started again (attempt {attempt + 2})\n")
+                log.flush()
+                await asyncio.sleep(1)
 
     async def ready(self, index, seconds=120):
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.processes[index].returncode is not None:
-                raise RuntimeError(f"server {index} exited with {self.processes[index].returncode}: see server-{index}.log")
+                raise ServerExited(f"server {index} exited with {self.processes[index].returncode}: see server-{index}.log")
             try:
                 status = await asyncio.to_thread(lambda: urllib.request.urlopen(f"http://127.0.0.1:{self.ports[index]}/health/ready", timeout=2).status)
                 if status == 200:
