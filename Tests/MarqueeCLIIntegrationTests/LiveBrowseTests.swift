@@ -19,16 +19,7 @@ struct LiveBrowseTests {
 
     @Test("A's watchlist change through instance A appears in B's open Watchlist segment on instance B; an import refreshes B's list on screen; the status line says live")
     func changeOnAShowsOnB() async throws {
-        let database = try await PostgresCluster.required().makeDatabase()
-        let folder = TestFolders.temporary.appendingPathComponent("live-browse-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let keys = folder.appendingPathComponent("signing-keys")
-        try "k1 \(Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\n".write(to: keys, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)
-        let catalog = folder.appendingPathComponent("catalog.json")
-        try JSONEncoder().encode(try Catalog.reference().movies).write(to: catalog)
-        let imported = try await laptop.run(["catalog", "import", catalog.path, "--database", database])
-        #expect(imported.status == 0, "\(imported.standardError)")
+        let (database, keys, catalog) = try await preparedDatabase("live-browse")
 
         let (instanceA, portA) = try await serve(database, keys: keys)
         let (instanceB, portB) = try await serve(database, keys: keys)
@@ -80,15 +71,7 @@ struct LiveBrowseTests {
 
     @Test("A's rating, viewing and list made through instance A appear in B's open Ratings, Diary and Lists segments on instance B, with titles, no key pressed")
     func shelfOnAShowsOnB() async throws {
-        let database = try await PostgresCluster.required().makeDatabase()
-        let folder = TestFolders.temporary.appendingPathComponent("live-shelf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let keys = folder.appendingPathComponent("signing-keys")
-        try "k1 \(Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\n".write(to: keys, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)
-        let catalog = folder.appendingPathComponent("catalog.json")
-        try JSONEncoder().encode(try Catalog.reference().movies).write(to: catalog)
-        #expect(try await laptop.run(["catalog", "import", catalog.path, "--database", database]).status == 0)
+        let (database, keys, _) = try await preparedDatabase("live-shelf")
 
         let (instanceA, portA) = try await serve(database, keys: keys)
         let (instanceB, portB) = try await serve(database, keys: keys)
@@ -138,6 +121,22 @@ struct LiveBrowseTests {
             _ = await instanceA.signal(SIGTERM)
             _ = await instanceB.signal(SIGTERM)
         }
+    }
+
+    /// A PostgreSQL database holding the bundled catalogue (imported from `catalog`, which a test
+    /// may import again changed), and the signing-key file its instances share.
+    private func preparedDatabase(_ name: String) async throws -> (database: String, keys: URL, catalog: URL) {
+        let database = try await PostgresCluster.required().makeDatabase()
+        let folder = TestFolders.temporary.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keys = folder.appendingPathComponent("signing-keys")
+        try "k1 \(Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\n".write(to: keys, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keys.path)
+        let catalog = folder.appendingPathComponent("catalog.json")
+        try JSONEncoder().encode(try Catalog.reference().movies).write(to: catalog)
+        let imported = try await laptop.run(["catalog", "import", catalog.path, "--database", database])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        return (database, keys, catalog)
     }
 
     /// Starts `marquee serve --database` with the shared key file, and returns it with its port.

@@ -21,6 +21,7 @@ import time
 import benchkit
 import pgcluster
 import signin
+from shelf import post
 
 MOVIES = 2_500
 ENTRIES = 10_000
@@ -29,15 +30,6 @@ ROUNDS = 8
 DRAWS_PER_ROUND = 60
 BATCH = 500
 LIST = "list-000"
-
-
-def post(port, token, kind, key, changes):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    c.request("POST", f"/api/{kind}/changes", json.dumps({"changes": changes}),
-              {"Authorization": "Bearer " + token, "Content-Type": "application/json", "Idempotency-Key": key})
-    answer = c.getresponse()
-    body = answer.read()
-    assert answer.status == 200, (answer.status, body[:300])
 
 
 def diary_value(n):
