@@ -47,8 +47,14 @@ public struct DataSetFile: Sendable {
         try lines.finish(body, badLine: badLine)
     }
 
+    /// Why a file could not be opened or read, in words (never a Swift value).
     static func words(_ error: any Error) -> String {
-        (error as? CocoaError).map { "\($0.code)" } ?? String(describing: type(of: error))
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?, .fileNoSuchFile?: "no such file"
+        case .fileReadNoPermission?: "permission denied"
+        case .fileReadCorruptFile?: "the file is damaged"
+        default: (error as NSError).localizedDescription
+        }
     }
 }
 
@@ -72,7 +78,7 @@ struct Inflater {
             return
         }
         let decompressor = CompressionAlgorithm.gzip().decompressor
-        do { try decompressor.startStream() } catch { throw .damaged(file: file, reason: "cannot start inflating (\(error))") }
+        do { try decompressor.startStream() } catch { throw .damaged(file: file, reason: "zlib could not start inflating it") }
         self.decompressor = decompressor
     }
 
@@ -93,7 +99,7 @@ struct Inflater {
             } catch let error as CompressNIOError where error == .bufferOverflow || error == .inputBufferOverflow {
                 // The output is full, or the input is used up: both mean go on.
             } catch {
-                throw .damaged(file: file, reason: "the gzip stream is damaged (\(error)); download the file again")
+                throw .damaged(file: file, reason: "the gzip stream is damaged; download the file again")
             }
             inflated &+= UInt64(output.readableBytes)
             let progressed = output.readableBytes > 0 || input.readableBytes != before
@@ -104,7 +110,7 @@ struct Inflater {
                 // A member ended and another follows (gzip files may be concatenated).
                 guard !stalled else { throw .damaged(file: file, reason: "bytes after the gzip stream are not gzip; download the file again") }
                 stalled = true
-                do { try decompressor.resetStream() } catch { throw .damaged(file: file, reason: "cannot read the next gzip member (\(error))") }
+                do { try decompressor.resetStream() } catch { throw .damaged(file: file, reason: "its next gzip member cannot be read; download the file again") }
                 inflated = 0
             }
         }

@@ -50,6 +50,8 @@ struct LineSplitter {
         lineNumber += 1
         var line = bytes
         if line.last == 13 { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+        // A file saved again by an editor may start with a byte order mark; IMDb's do not.
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = UnsafeBufferPointer(rebasing: line.dropFirst(3)) }
         fields.removeAll(keepingCapacity: true)
         var fieldStart = 0
         for index in line.indices where line[index] == 9 {

@@ -39,9 +39,9 @@ struct IMDbImportTests {
         #expect(movies.first { $0.id == 111161 }?.cast.map(\.name) == ["Tim Robbins", "Morgan Freeman"])
     }
 
-    @Test("without principals and names there is no cast; one of the two alone is refused with what to do; plain .tsv files and Windows line ends are read too")
+    @Test("without principals and names there is no cast; one of the two alone is refused with what to do; plain .tsv files, a byte order mark and Windows line ends are read too; a missing folder says so in words")
     func files() throws {
-        let plain = try IMDbFixtures.folder(["title.basics.tsv": IMDbFixtures.basics.map { $0 + "\r" }, "title.ratings.tsv": IMDbFixtures.ratings])
+        let plain = try IMDbFixtures.folder(["title.basics.tsv": IMDbFixtures.basics.enumerated().map { ($0.offset == 0 ? "\u{FEFF}" : "") + $0.element + "\r" }, "title.ratings.tsv": IMDbFixtures.ratings])
         let (movies, report) = try IMDbImport(folder: plain).read()
         #expect(movies.count == 3 && report.withCast == 0)
         #expect(movies.first { $0.id == 111161 }?.rating == 93)
@@ -51,6 +51,10 @@ struct IMDbImportTests {
         }
         let none = try IMDbFixtures.folder(["title.ratings.tsv.gz": IMDbFixtures.ratings])
         #expect(throws: DataSetError.self) { try IMDbImport(folder: none).read() }
+        let unreadable = DataSetFile(url: URL(fileURLWithPath: "/nonexistent/title.basics.tsv.gz"), columns: IMDbLayout.basics.columns)
+        #expect(throws: DataSetError.unreadable(file: "title.basics.tsv.gz", reason: "cannot be opened (no such file)")) {
+            try unreadable.forEachRow({ _ throws(DataSetError) in }, badLine: { (error: DataSetError) throws(DataSetError) in throw error })
+        }
     }
 
     @Test("a broken line, a bad number, another layout: the file, the line and the reason, nothing read; --skip-bad-lines counts them instead")
