@@ -54,7 +54,7 @@ public struct DataSetRow {
     public func identifier(_ index: Int, prefix: String, _ column: String) throws(DataSetError) -> Int {
         let text = raw(index)
         guard text.hasPrefix(prefix), let number = Int(text.dropFirst(prefix.count)), number > 0, text.count <= prefix.count + 12,
-              text.dropFirst(prefix.count).allSatisfy(\.isASCII) else {
+              text.dropFirst(prefix.count).allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw refusal(column, "'\(excerpt(index))' is not an IMDb id (\(prefix) and digits)")
         }
         return number

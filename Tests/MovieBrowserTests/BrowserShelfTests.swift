@@ -122,6 +122,10 @@ struct BrowserShelfTests {
         shown.apply(.movieFinished(id: 5, failure: "cannot connect"))
         #expect(shown.detail == nil)
         #expect(shown.notice == "the movie could not be opened: cannot connect")
+        _ = shown.handle(.enter, visibleRows: 5)
+        _ = shown.handle(.character("3"), visibleRows: 5)
+        shown.apply(.movieAnswer(id: 5, movie: Sample.ten[4], answer: Answer(source: .store)))
+        #expect(shown.detail == nil, "a movie asked for before the segment changed does not open over the new one")
     }
 
     @Test("a name or note from the server reaches the screen through the terminal-safe formatter")

@@ -77,6 +77,8 @@ struct IMDbImportTests {
         var badID = IMDbFixtures.basics
         badID[3] = "xx0068646\tmovie\tThe Godfather\tThe Godfather\t0\t1972\t\\N\t175\tCrime,Drama"
         #expect(failure(badID) == "title.basics.tsv.gz, line 4: tconst 'xx0068646' is not an IMDb id (tt and digits)")
+        badID[3] = "tt+068646\tmovie\tThe Godfather\tThe Godfather\t0\t1972\t\\N\t175\tCrime,Drama"
+        #expect(failure(badID) == "title.basics.tsv.gz, line 4: tconst 'tt+068646' is not an IMDb id (tt and digits)")
         var huge = IMDbFixtures.basics
         huge[3] = "tt0068646\tmovie\tThe Godfather\tThe Godfather\t0\t1972\t\\N\t99999999999999999999\tCrime,Drama"
         #expect(failure(huge)?.contains("runtimeMinutes '99999999999999999999' is not a whole number") == true)

@@ -108,7 +108,10 @@ extension ShelfStoreTests {
         _ = try await store.recordShelfChange(Lists.self, key: "y", value: .init(name: "Apes", description: "d"), api: api, now: now)
         _ = try await store.recordShelfChange(ListItems.self, key: "y/5", value: .init(position: "b", note: ""), api: api, now: now)
         _ = try await store.recordShelfChange(ListItems.self, key: "y/4", value: .init(position: "a", note: "top"), api: api, now: now)
-        let shelf = try await store.watchlist(api: api).shelf
+        #expect(try await store.watchlist(api: api).shelf == ShelfOverview(ratings: [
+            .init(movieID: 4, score: 8, title: nil, isPending: true), .init(movieID: 3, score: 5, title: nil, isPending: false),
+        ]), "the watchlist's commands read the ratings alone, not the diary or the lists")
+        let shelf = try await store.watchlistAndShelf(api: api).shelf
         #expect(shelf.ratings.map(\.movieID) == [4, 3], "newest first")
         #expect(shelf.ratings.map(\.title) == ["Stored Four (2016)", "Three (2003)"])
         #expect(shelf.ratings.map(\.isPending) == [true, false])

@@ -79,12 +79,14 @@ public struct BrowserState: Sendable, Equatable {
         case .left, .right, .tab, .backTab:
             panes[tab] = pane
             tab = key == .left || key == .backTab ? tab.previous : tab.next
+            opening = nil
             pane = self.pane
             return [.cancelList] + beginLoading(tab, into: &pane)
         case let .character(digit) where BrowserTab(digit: digit) != nil:
             guard let chosen = BrowserTab(digit: digit), chosen != tab else { return [] }
             panes[tab] = pane
             tab = chosen
+            opening = nil
             pane = self.pane
             return [.cancelList] + beginLoading(tab, into: &pane)
         case .character("w"):

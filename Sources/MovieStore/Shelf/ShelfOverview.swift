@@ -88,6 +88,13 @@ public struct ShelfOverview: Sendable, Hashable {
 }
 
 extension ShelfOverview {
+    /// The ratings alone, without their titles: what a movie's page needs beside the watchlist.
+    static func ratings(api: String, in db: Database) throws -> ShelfOverview {
+        ShelfOverview(ratings: try ShelfStoring.view(Ratings.self, api: api, in: db).lines.compactMap { line in
+            Ratings.movieID(line.key).map { Rating(movieID: $0, score: line.value.score, title: nil, isPending: line.isPending) }
+        })
+    }
+
     /// The overview of `api`'s shelf as the store holds it, in `db`'s transaction.
     static func read(api: String, in db: Database) throws -> ShelfOverview {
         var titles = ShelfTitles(api: api, db: db)

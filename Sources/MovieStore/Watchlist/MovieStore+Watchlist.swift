@@ -70,8 +70,15 @@ extension MovieStore {
         try await read { db in try WatchlistStoring.entityTag(api: api, in: db) }
     }
 
-    /// The watchlist of `api` as this machine sees it.
+    /// The watchlist of `api` as this machine sees it, with the person's ratings (what a movie's
+    /// page shows beside it).
     public func watchlist(api: APIKey) async throws(StoreError) -> WatchlistView {
-        try await read { db in try WatchlistStoring.view(api: api, in: db) }
+        try await read { db in try WatchlistStoring.view(api: api, withShelf: false, in: db) }
+    }
+
+    /// As ``watchlist(api:)``, with the whole shelf read in the same transaction: browse's
+    /// segments. The commands that show the watchlist alone do not read a diary of thousands.
+    public func watchlistAndShelf(api: APIKey) async throws(StoreError) -> WatchlistView {
+        try await read { db in try WatchlistStoring.view(api: api, withShelf: true, in: db) }
     }
 }

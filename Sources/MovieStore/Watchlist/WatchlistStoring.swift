@@ -130,7 +130,7 @@ enum WatchlistStoring {
         try state.save(db)
     }
 
-    static func view(api: String, in db: Database) throws -> WatchlistView {
+    static func view(api: String, withShelf: Bool, in db: Database) throws -> WatchlistView {
         guard let apiID = try StoredAPI.id(of: api, in: db) else {
             return WatchlistView(lines: [], pendingChanges: 0, pulledAt: nil, serverHasNone: false)
         }
@@ -167,7 +167,7 @@ enum WatchlistStoring {
             pulledAt: state?.pulledDate,
             serverHasNone: state?.serverHasNone ?? false
         )
-        view.shelf = try ShelfOverview.read(api: api, in: db)
+        view.shelf = withShelf ? try ShelfOverview.read(api: api, in: db) : try ShelfOverview.ratings(api: api, in: db)
         return view
     }
 }

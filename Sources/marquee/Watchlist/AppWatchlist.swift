@@ -42,7 +42,7 @@ enum WatchlistHome: Equatable, Sendable {
 
 extension AppWatchlist: BrowserWatchlist {
     func view() async throws -> WatchlistView {
-        try await store.watchlist(api: api)
+        try await store.watchlistAndShelf(api: api)
     }
 
     func change(movieID: Int, add: Bool) async throws {
