@@ -14,7 +14,7 @@ import SearchPlanning
 enum PostgresSearch {
     static func hits(_ client: PostgresClient, _ search: MovieSearch, tierReading: TierReading, logger: Logger) async throws -> [SearchHit] {
         guard !search.matchesNothing else { return [] }
-        guard let tiers = SearchTiers(words: search.words, limit: search.limit, positionRelevance: search.after?.relevance, strategy: tierReading) else {
+        guard search.filter.isEmpty, let tiers = SearchTiers(words: search.words, limit: search.limit, positionRelevance: search.after?.relevance, strategy: tierReading) else {
             return try await client.withConnection { connection in try await ranked(connection, search, logger: logger) }
         }
         return try await client.withTransaction(logger: logger) { connection in

@@ -1,4 +1,5 @@
 import Logging
+import MovieContract
 import MovieServer
 import NIOConcurrencyHelpers
 import PostgresNIO
@@ -18,13 +19,16 @@ enum PostgresSearchEntries {
     static func entries(_ connection: PostgresConnection, logger: Logger, progress: @escaping @Sendable () -> Void = {}) async throws -> [SearchEntry] {
         let count = NIOLockedValueBox(0)
         return try await connection.allRows(
-            "SELECT id, year, grossing, rating, release_date, title_key, title_words, all_words FROM movie", logger: logger
+            "SELECT id, year, grossing, rating, release_date, title_key, title_words, all_words, coalesce(runtime_minutes, 0), coalesce(votes, -1), genres FROM movie", logger: logger
         ) { row in
-            let (id, year, grossing, rating, releaseDate, titleKey, titleWords, allWords) = try row.decode((Int, Int, Int, Double, String, String, String, String).self)
+            let (id, year, grossing, rating, releaseDate, titleKey, titleWords, allWords, runtime, votes, genres) = try row.decode(
+                (Int, Int, Int, Double, String, String, String, String, Int, Int, String?).self
+            )
             if count.withLockedValue({ $0 += 1; return $0 }) % 10_000 == 0 { progress() }
             return SearchEntry(
                 id: id, year: year, grossing: grossing, rating: rating, releaseDate: releaseDate,
-                titleKey: titleKey, titleWords: titleWords, allWords: allWords
+                titleKey: titleKey, titleWords: titleWords, allWords: allWords,
+                runtime: runtime, votes: votes, genres: MovieFilter.genreBits(genres?.split(separator: ",").map(String.init))
             )
         }
     }

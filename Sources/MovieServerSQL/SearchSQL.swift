@@ -76,12 +76,43 @@ package struct SearchSQL {
             conditions.append("\(yearColumn) = \(placeholder())")
             values.append(.integer(year))
         }
+        let filter = filterConditions(placeholder)
+        conditions += filter.conditions
+        values += filter.values
         if let position = search.after {
             let (condition, bound) = after(position, placeholder)
             conditions.append(condition)
             values += bound
         }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
+    }
+
+    /// The filter's conditions (``MovieFilter``), with the values they bind in order. A genre is
+    /// found in the stored `Drama,Sci-Fi` as `,Drama,` in `,Drama,Sci-Fi,`.
+    package func filterConditions(_ placeholder: () -> String) -> (conditions: [String], values: [SearchSQLValue]) {
+        let filter = search.filter
+        var conditions: [String] = [], values: [SearchSQLValue] = []
+        if let years = filter.years {
+            conditions.append("\(yearColumn) BETWEEN \(placeholder()) AND \(placeholder())")
+            values += [.integer(years.lowerBound), .integer(years.upperBound)]
+        }
+        if let runtime = filter.runtime {
+            conditions.append("movie.runtime_minutes BETWEEN \(placeholder()) AND \(placeholder())")
+            values += [.integer(runtime.lowerBound), .integer(runtime.upperBound)]
+        }
+        if let votes = filter.minimumVotes {
+            conditions.append("movie.votes >= \(placeholder())")
+            values.append(.integer(votes))
+        }
+        if let rating = filter.minimumRating {
+            conditions.append("movie.rating >= \(placeholder())")
+            values.append(.key(.number(rating)))
+        }
+        for genre in filter.genres {
+            conditions.append(contains("(',' || movie.genres || ',')", placeholder()))
+            values.append(.text("," + genre + ","))
+        }
+        return (conditions, values)
     }
 
     /// The keyset condition after `position`, with the values it binds, in the order their

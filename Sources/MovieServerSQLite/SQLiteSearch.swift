@@ -14,7 +14,7 @@ enum SQLiteSearch {
         if search.words.isEmpty, let position = search.after {
             return try listing(db, search, after: position)
         }
-        if let tiers = SearchTiers(words: search.words, limit: search.limit, positionRelevance: search.after?.relevance, strategy: tierReading) {
+        if search.filter.isEmpty, let tiers = SearchTiers(words: search.words, limit: search.limit, positionRelevance: search.after?.relevance, strategy: tierReading) {
             return try SQLiteTieredSearch(db: db, search: search, tiers: tiers).hits()
         }
         return try ranked(db, search)
@@ -51,7 +51,10 @@ enum SQLiteSearch {
     private static func listing(_ db: Database, _ search: MovieSearch, after position: SearchPosition) throws -> [SearchHit] {
         let parts = SearchSQL(search: search, contains: { "instr(\($0), \($1)) > 0" }, textCollation: "")
         let comparison = search.order == .ascending ? ">" : "<"
-        let year = search.year.map { (" AND movie.year = ?", [databaseValue(.integer($0))]) } ?? ("", [])
+        var year = search.year.map { (" AND movie.year = ?", [databaseValue(.integer($0))]) } ?? ("", [])
+        let filter = parts.filterConditions { "?" }
+        year.0 += filter.conditions.map { " AND " + $0 }.joined()
+        year.1 += filter.values.map(databaseValue)
         let wanted = search.limit + 1
         let sameValue = try SQLiteCatalogQueries.movies(
             db,

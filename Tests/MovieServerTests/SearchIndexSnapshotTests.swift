@@ -54,7 +54,7 @@ struct SearchIndexSnapshotTests {
     }
 
     enum Hostile: CaseIterable {
-        case movieOutOfRange, orderRepeats, lengthPastEnd, fewerYears
+        case movieOutOfRange, orderRepeats, lengthPastEnd, fewerYears, fewerGenres
 
         /// Two movies' index, written by hand with this part wrong.
         var snapshot: [UInt8] { Self.written(wrong: self) }
@@ -68,6 +68,9 @@ struct SearchIndexSnapshotTests {
             writer.write([1.5, 2.5])
             writer.write(PackedStrings(count: 2) { ["2000-01-01", "2001-01-01"][$0] })
             writer.write(PackedStrings(count: 2) { ["a", "b"][$0] })
+            writer.write([Int32(90), 0])
+            writer.write([Int32(1000), -1])
+            writer.write(wrong == .fewerGenres ? [UInt32(1)] : [UInt32(1), 0])
             for _ in 0..<2 {
                 writer.write(PackedStrings(count: 2) { ["a", "b"][$0] })
                 writer.write([Int32(0), 1, 2])
@@ -86,5 +89,6 @@ struct SearchIndexSnapshotTests {
     func handWrittenControl() throws {
         let index = try MemorySearchIndex(snapshot: Hostile.written(wrong: nil))
         #expect(index.search(MovieSearch(words: ["b"])).map(\.id) == [2])
+        #expect(index.search(MovieSearch(words: [], filter: MovieFilter(genres: ["Action"], runtime: 90...90, minimumVotes: 1000))).map(\.id) == [1])
     }
 }

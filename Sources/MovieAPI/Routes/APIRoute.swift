@@ -103,6 +103,9 @@ public enum APIRoute: Route, Hashable {
         var items: [URLQueryItem] = []
         if let text = request.text { items.append(URLQueryItem(name: "query", value: text)) }
         if let year = request.year { items.append(URLQueryItem(name: "year", value: String(year))) }
+        for (name, value) in request.filter.queryItems where !(name == "year" && request.year != nil) {
+            items.append(URLQueryItem(name: name, value: value))
+        }
         if let sort = request.sort { items.append(URLQueryItem(name: "sort", value: sort.rawValue)) }
         if let order = request.order { items.append(URLQueryItem(name: "order", value: order.rawValue)) }
         items.append(URLQueryItem(name: "limit", value: String(request.limit)))

@@ -92,7 +92,9 @@ public struct BrowserLayout: Sendable {
             body = detailLines(detail, watchlist: state.watchlist)
             answer = detail.answer
         } else if let search = state.search {
-            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + [header(ranks: search.results.movies.count)] + searchLines(search, watchlist: state.watchlist)
+            let filterLine = SearchLine(search.text).summary.map { [styled(" " + TerminalText.safe($0), .dim)] } ?? []
+            body = [styled(" Search: " + TerminalText.safe(search.text) + "▏", .bold)] + filterLine + [header(ranks: search.results.movies.count)]
+                + searchLines(search, watchlist: state.watchlist)
             answer = search.results.answer
         } else if state.tab == .watchlist {
             body = watchlistLines(state.watchlist)
@@ -113,7 +115,7 @@ public struct BrowserLayout: Sendable {
             : state.tab == .watchlist ? Self.watchlistStatus(state.watchlist)
             : Self.shelfStatus(state.shelf[state.tab] ?? ShelfPane(), tab: state.tab, watchlist: state.watchlist)
         let status = state.notice.map { notice in state.watchlist.isSyncing ? notice + " · syncing…" : notice }
-            ?? (searching ? "type words of a title or of a cast" : listStatus)
+            ?? (searching ? "type words of a title or of a cast, or filters: genre:drama runtime:80-120 votes:1000 rating:70 year:1990-1999" : listStatus)
         return [title(state)] + body + [statusLine(status, live: state.live), styled(keyLine(state), .dim)]
     }
 
@@ -441,7 +443,8 @@ public struct BrowserLayout: Sendable {
         "   Esc            back to the list",
         "   [ ]            previous and next year",
         "   y              type a year",
-        "   /              search the whole catalogue (Esc: back to the lists)",
+        "   /              search the whole catalogue (Esc: back to the lists); filters among the words:",
+        "                  genre:drama genre:sci-fi runtime:80-120 votes:1000 rating:75 year:1990-1999",
         "   w              add the selected movie to the watchlist, or remove it (✓: on it)",
         "   r              ask the network again (on your segments: sync them)",
         "   ?              this help",

@@ -380,7 +380,12 @@ public final class BrowserSession<Service: OfflineMovieService>: Sendable {
             if cursor == nil, policy != .cacheOnly {
                 do { try await Task.sleep(for: Self.searchPause) } catch { return }
             }
-            let request = MovieSearchRequest(text: text, cursor: cursor)
+            let line = SearchLine(text)
+            if let problem = line.problem {
+                sink.yield(.update(.searchFailed(text: text, failure: TerminalText.safe(problem))))
+                return
+            }
+            let request = line.request(cursor: cursor)
             do throws(Failure) {
                 let answer = try await service.search(request, all: false, policy: policy == .cacheOnly ? .cacheOnly : .networkElseCache)
                 sink.yield(.update(.searchAnswer(

@@ -16,10 +16,13 @@ public struct MovieSearchRequest: Sendable, Hashable {
     public var limit: Int
     /// The `next` of the previous page.
     public var cursor: String?
+    /// Genres, runtime, a span of years, votes and rating the movies must have.
+    public var filter: MovieFilter
 
-    public init(text: String?, year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = defaultLimit, cursor: String? = nil) {
+    public init(text: String?, year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = defaultLimit, cursor: String? = nil, filter: MovieFilter = .none) {
         self.text = text
         self.year = year
+        self.filter = filter
         self.sort = sort
         self.order = order
         self.limit = limit

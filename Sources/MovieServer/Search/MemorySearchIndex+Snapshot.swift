@@ -8,6 +8,9 @@ extension MemorySearchIndex {
         writer.write(ratingValues)
         writer.write(releaseDates)
         writer.write(titleKeys)
+        writer.write(runtimes)
+        writer.write(votes)
+        writer.write(genreBits)
         for postings in [allWords, titleWords] {
             writer.write(postings.words)
             writer.write(postings.starts)
@@ -27,6 +30,7 @@ extension MemorySearchIndex {
         let grossingValues: [Int] = try reader.read()
         let ratingValues: [Double] = try reader.read()
         let releaseDates = try reader.readStrings(), titleKeys = try reader.readStrings()
+        let runtimes: [Int32] = try reader.read(), votes: [Int32] = try reader.read(), genreBits: [UInt32] = try reader.read()
         var postings: [WordPostings] = []
         for _ in 0..<2 {
             let words = try reader.readStrings()
@@ -36,13 +40,13 @@ extension MemorySearchIndex {
         var orders: [MovieOrder] = []
         for _ in 0..<4 { orders.append(try MovieOrder(order: try reader.read())) }
         try reader.finish()
-        guard [years.count, grossingValues.count, ratingValues.count, releaseDates.count, titleKeys.count, titles.count].allSatisfy({ $0 == count }),
+        guard [years.count, grossingValues.count, ratingValues.count, releaseDates.count, titleKeys.count, titles.count, runtimes.count, votes.count, genreBits.count].allSatisfy({ $0 == count }),
               orders.allSatisfy({ $0.order.count == count }) else {
             throw SearchIndexSnapshot.Unreadable(reason: "its parts hold different numbers of movies")
         }
         self.init(
             ids: ids, years: years, grossingValues: grossingValues, ratingValues: ratingValues, releaseDates: releaseDates,
-            titleKeys: titleKeys, allWords: postings[0], titleWords: postings[1], titles: PackedTitles(titles: titles),
+            titleKeys: titleKeys, filterValues: (runtimes, votes, genreBits), allWords: postings[0], titleWords: postings[1], titles: PackedTitles(titles: titles),
             orders: (orders[0], orders[1], orders[2], orders[3])
         )
     }
@@ -56,6 +60,7 @@ extension MemorySearchIndex {
         let postings = [allWords, titleWords].reduce(0) { $0 + bytes($1.words) + bytes($1.starts) + bytes($1.movies) }
         let orders = [grossing, rating, released, title].reduce(0) { $0 + bytes($1.order) + bytes($1.rank) }
         return bytes(ids) + bytes(years) + bytes(grossingValues) + bytes(ratingValues) + bytes(releaseDates) + bytes(titleKeys)
+            + bytes(runtimes) + bytes(votes) + bytes(genreBits)
             + postings + bytes(titles.titles) + orders
     }
 }

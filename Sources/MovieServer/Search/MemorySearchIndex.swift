@@ -17,6 +17,10 @@ struct MemorySearchIndex: Sendable {
     let ratingValues: [Double]
     let releaseDates: PackedStrings
     let titleKeys: PackedStrings
+    /// Minutes, 0 unknown; IMDb's votes, -1 unknown; genres as bits: what a filter tests.
+    let runtimes: [Int32]
+    let votes: [Int32]
+    let genreBits: [UInt32]
     let allWords: WordPostings
     let titleWords: WordPostings
     let titles: PackedTitles
@@ -32,10 +36,12 @@ struct MemorySearchIndex: Sendable {
     /// An index from its parts, as a snapshot holds them (``SearchIndexSnapshot``).
     init(
         ids: [Int], years: [Int32], grossingValues: [Int], ratingValues: [Double], releaseDates: PackedStrings,
-        titleKeys: PackedStrings, allWords: WordPostings, titleWords: WordPostings, titles: PackedTitles,
+        titleKeys: PackedStrings, filterValues: (runtimes: [Int32], votes: [Int32], genreBits: [UInt32]),
+        allWords: WordPostings, titleWords: WordPostings, titles: PackedTitles,
         orders: (grossing: MovieOrder, rating: MovieOrder, released: MovieOrder, title: MovieOrder)
     ) {
         (self.ids, self.years, self.grossingValues, self.ratingValues) = (ids, years, grossingValues, ratingValues)
+        (runtimes, votes, genreBits) = filterValues
         (self.releaseDates, self.titleKeys, self.allWords, self.titleWords, self.titles) = (releaseDates, titleKeys, allWords, titleWords, titles)
         (grossing, rating, released, title) = orders
         spelling = SpellingIndex(allWords.words)
@@ -54,6 +60,9 @@ struct MemorySearchIndex: Sendable {
         let titleKeys = PackedStrings(count: entries.count) { entries[$0].titleKey }
         (self.ids, self.grossingValues, self.ratingValues, self.releaseDates, self.titleKeys) = (ids, grossingValues, ratingValues, releaseDates, titleKeys)
         years = entries.map { Int32(clamping: $0.year) }
+        runtimes = entries.map { Int32(clamping: $0.runtime) }
+        votes = entries.map { Int32(clamping: $0.votes) }
+        genreBits = entries.map(\.genres)
         allWords = WordPostings(count: entries.count) { entries[$0].allWords.split(separator: " ") }
         titleWords = WordPostings(count: entries.count) { entries[$0].titleWords.split(separator: " ") }
         spelling = SpellingIndex(allWords.words)
@@ -82,10 +91,14 @@ struct MemorySearchIndex: Sendable {
     func search(_ search: MovieSearch) -> [IndexHit] {
         guard !search.matchesNothing else { return [] }
         let page = Page(search: search, order: order(of: search.sort), sortKey: sortKey(for: search.sort), ids: ids)
+        let filter = IndexFilter(search)
         if search.words.isEmpty {
-            return page.walk(relevance: 0) { years[$0] == page.year ?? years[$0] }.map { IndexHit(id: ids[$0], relevance: 0) }
+            guard !search.filter.isEmpty else {
+                return page.walk(relevance: 0) { years[$0] == page.year ?? years[$0] }.map { IndexHit(id: ids[$0], relevance: 0) }
+            }
+            return filteredListing(page, filter: filter).map { IndexHit(id: ids[$0], relevance: 0) }
         }
-        let tiers = relevanceTiers(of: search)
+        let tiers = relevanceTiers(of: search, filter: filter)
         var found: [IndexHit] = []
         let highest = SearchText.highestRelevance(search.words)
         for relevance in stride(from: min(search.after?.relevance ?? highest, highest), through: 0, by: -1) {
@@ -123,7 +136,7 @@ struct MemorySearchIndex: Sendable {
     /// The movies matching every word of `search` (of its year), by relevance (an array per
     /// relevance: a dictionary's lookup per match cost tens of milliseconds for a broad prefix),
     /// and each movie's relevance (`UInt8.max` for a movie that does not match).
-    private func relevanceTiers(of search: MovieSearch) -> (members: [[Int]], relevance: [UInt8]) {
+    private func relevanceTiers(of search: MovieSearch, filter: IndexFilter) -> (members: [[Int]], relevance: [UInt8]) {
         let words = search.words
         var matched = [UInt8](repeating: 0, count: ids.count)
         var inTitle = [UInt8](repeating: 0, count: ids.count)
@@ -145,7 +158,7 @@ struct MemorySearchIndex: Sendable {
         for list in shortest {
             for movie in list.lazy.map(Int.init) where matched[movie] == everyWord {
                 matched[movie] = 0
-                guard search.year.map({ Int32(clamping: $0) == years[movie] }) ?? true else { continue }
+                guard admits(movie, filter) else { continue }
                 var found = min(Int(inTitle[movie]), words.count)
                 if found == words.count { found += titles.bonus(of: movie, start: start, whole: whole) }
                 relevance[movie] = UInt8(found)
@@ -153,6 +166,29 @@ struct MemorySearchIndex: Sendable {
             }
         }
         return (members, relevance)
+    }
+
+    /// A filtered listing: the movies that pass are counted in one pass over the arrays, up to
+    /// the sorting limit. Few are sorted by rank; many are met by walking the order, where they
+    /// are then dense enough to be met soon (a filter that kept a few dozen of a million movies
+    /// walked the whole order: tens of milliseconds).
+    private func filteredListing(_ page: Page, filter: IndexFilter) -> [Int] {
+        let limit = sortingLimit ?? SearchTiers.sortingLimit(limit: page.search.limit)
+        var members: [Int] = []
+        for movie in 0..<count where admits(movie, filter) {
+            members.append(movie)
+            if members.count >= limit { return page.walk(relevance: 0) { admits($0, filter) } }
+        }
+        return page.sorted(members, relevance: 0, limit: page.wanted)
+    }
+
+    /// Whether movie `movie` (by index) passes the search's year and filter.
+    func admits(_ movie: Int, _ filter: IndexFilter) -> Bool {
+        years[movie] >= filter.firstYear && years[movie] <= filter.lastYear
+            && (filter.runtime?.contains(runtimes[movie]) ?? true)
+            && votes[movie] >= filter.minimumVotes
+            && ratingValues[movie] >= filter.minimumRating
+            && genreBits[movie] & filter.genres == filter.genres
     }
 
     /// Adds one to `counts` for each movie in `lists`; with `once`, a movie in several lists (a

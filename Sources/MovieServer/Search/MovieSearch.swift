@@ -15,9 +15,12 @@ public struct MovieSearch: Sendable, Hashable {
     public var order: SortOrder
     public var limit: Int
     public var after: SearchPosition?
+    /// What the movies must be beyond the words and the year.
+    public var filter: MovieFilter
 
-    public init(words: [String], year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = MovieSearchRequest.defaultLimit, after: SearchPosition? = nil) {
+    public init(words: [String], year: Int? = nil, sort: SearchSort? = nil, order: SortOrder? = nil, limit: Int = MovieSearchRequest.defaultLimit, after: SearchPosition? = nil, filter: MovieFilter = .none) {
         self.words = words
+        self.filter = filter
         hasQuery = !words.isEmpty
         self.year = year
         let sort = sort ?? (words.isEmpty ? .grossing : .relevance)
@@ -29,7 +32,12 @@ public struct MovieSearch: Sendable, Hashable {
 
     /// What determines the results, whatever the page: a cursor is only good for the search it came from.
     package var fingerprint: String {
-        "\(hasQuery ? "q" : "-")\(words.joined(separator: " "))|\(year.map(String.init) ?? "")|\(sort.rawValue)|\(order.rawValue)"
+        "\(hasQuery ? "q" : "-")\(words.joined(separator: " "))|\(year.map(String.init) ?? "")|\(sort.rawValue)|\(order.rawValue)" + (filter.isEmpty ? "" : "|" + filter.fingerprint)
+    }
+
+    /// Whether a movie of the catalogue passes the year and the filter.
+    package func admits(_ movie: CatalogMovie) -> Bool {
+        (year.map { $0 == movie.year } ?? true) && filter.admits(year: movie.year, rating: movie.rating, details: movie.details)
     }
 
     /// How many of the words are in the title `titleWords` (` finding dory `): the last one as a prefix.

@@ -13,8 +13,20 @@ package struct SearchEntry: Sendable {
     package var titleWords: String
     /// The title's words and the cast's, spaced as ``titleWords``.
     package var allWords: String
+    /// Minutes; 0 when the catalogue does not know.
+    package var runtime: Int
+    /// IMDb's votes; -1 when the catalogue does not know.
+    package var votes: Int
+    /// The genres as ``MovieFilter/genreBits(_:)`` gives them.
+    package var genres: UInt32
 
-    package init(id: Int, year: Int, grossing: Int, rating: Double, releaseDate: String, titleKey: String, titleWords: String, allWords: String) {
+    package init(
+        id: Int, year: Int, grossing: Int, rating: Double, releaseDate: String, titleKey: String, titleWords: String, allWords: String,
+        runtime: Int = 0, votes: Int = -1, genres: UInt32 = 0
+    ) {
+        self.runtime = runtime
+        self.votes = votes
+        self.genres = genres
         self.id = id
         self.year = year
         self.grossing = grossing
@@ -31,7 +43,8 @@ extension SearchEntry {
         let indexed = SearchText.Indexed(movie)
         self.init(
             id: movie.id, year: movie.year, grossing: movie.grossing, rating: movie.rating, releaseDate: movie.releaseDate,
-            titleKey: indexed.titleKey, titleWords: indexed.titleWords, allWords: indexed.allWords
+            titleKey: indexed.titleKey, titleWords: indexed.titleWords, allWords: indexed.allWords,
+            runtime: movie.details.runtimeMinutes ?? 0, votes: movie.details.votes ?? -1, genres: MovieFilter.genreBits(movie.details.genres)
         )
     }
 }

@@ -11,8 +11,8 @@ package enum SearchIndexSnapshot {
         package var description: String { "the stored search index cannot be read (\(reason)); it is made again" }
     }
 
-    /// "MQIX", a format number, and a mark that tells the byte order.
-    static let header: [UInt32] = [0x5849_514D, 1, 0x0102_0304]
+    /// "MQIX", a format number (2: with the filters' runtimes, votes and genres), and a mark that tells the byte order.
+    static let header: [UInt32] = [0x5849_514D, 2, 0x0102_0304]
 
     /// A 64-bit FNV-1a of `bytes` taken eight at a time: a byte changed anywhere changes it, and a
     /// snapshot of a million movies is checked in milliseconds.

@@ -6,7 +6,7 @@ import MovieContract
 /// parameter once, known names only, values in range; anything else is a 400 that says what is
 /// wrong.
 enum SearchParameters {
-    static let names = ["query", "year", "sort", "order", "limit", "cursor"]
+    static let names = ["query", "year", "genre", "runtime", "minVotes", "minRating", "sort", "order", "limit", "cursor"]
 
     /// The search the query string asks for, and its cursor, still to be checked against it.
     static func parse(_ uri: URI) throws(ErrorAnswer) -> (MovieSearch, cursor: String?) {
@@ -32,7 +32,7 @@ enum SearchParameters {
                 throw .badRequest("The query has more than \(MovieSearchRequest.maximumWords) words.")
             }
         }
-        let year = try values["year"].map { text throws(ErrorAnswer) in try ParameterParsing.year(text) }
+        let (year, filter) = try filter(values)
         let sort = try values["sort"].map { text throws(ErrorAnswer) -> SearchSort in
             guard let sort = SearchSort(rawValue: text) else {
                 throw .badRequest("The sort must be one of \(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")), not '\(excerpt(text))'.")
@@ -52,9 +52,28 @@ enum SearchParameters {
             }
             return limit
         } ?? MovieSearchRequest.defaultLimit
-        var search = MovieSearch(words: words, year: year, sort: sort, order: order, limit: limit)
+        var search = MovieSearch(words: words, year: year, sort: sort, order: order, limit: limit, filter: filter)
         search.hasQuery = values["query"] != nil
         return (search, values["cursor"])
+    }
+
+    /// The year (one year) and the filter (a span of years, genres, runtime, votes, rating) the parameters ask for.
+    private static func filter(_ values: [String: String]) throws(ErrorAnswer) -> (year: Int?, filter: MovieFilter) {
+        do throws(MovieFilterText.Problem) {
+            var filter = MovieFilter()
+            var year: Int?
+            if let text = values["year"] {
+                let years = try MovieFilterText.years(text)
+                if years.count == 1 { year = years.lowerBound } else { filter.years = years }
+            }
+            if let text = values["genre"] { filter.require(genres: try MovieFilterText.genres(text)) }
+            filter.runtime = try values["runtime"].map { text throws(MovieFilterText.Problem) in try MovieFilterText.runtime(text) }
+            filter.minimumVotes = try values["minVotes"].map { text throws(MovieFilterText.Problem) in try MovieFilterText.minimumVotes(text) }
+            filter.minimumRating = try values["minRating"].map { text throws(MovieFilterText.Problem) in try MovieFilterText.minimumRating(text) }
+            return (year, filter)
+        } catch {
+            throw .badRequest(error.message)
+        }
     }
 
     private static func excerpt(_ text: String) -> String { ParameterParsing.excerpt(text) }

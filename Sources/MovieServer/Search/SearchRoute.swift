@@ -24,7 +24,7 @@ struct SearchRoute: Sendable {
             } catch .malformed {
                 throw ErrorAnswer.badRequest(Self.unknownCursor)
             } catch {
-                throw ErrorAnswer.badRequest("The cursor belongs to another search: keep the query, year, sort and order it came with.")
+                throw ErrorAnswer.badRequest("The cursor belongs to another search: keep the query, year, filters, sort and order it came with.")
             }
         }
         let key = CacheKey(target: request.uri.string) ?? CacheKey(route: .search, parameter: request.uri.query ?? "")

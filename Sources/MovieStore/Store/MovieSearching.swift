@@ -20,7 +20,7 @@ enum MovieSearching {
         let words = request.words
         if request.text != nil, words.isEmpty { return ([], searched) }
         let rows: [Row]
-        if let limit, [.relevance, .grossing].contains(request.effectiveSort),
+        if let limit, request.filter.isEmpty, [.relevance, .grossing].contains(request.effectiveSort),
            let tiers = SearchTiers(words: words, limit: limit - 1, strategy: tierReading) {
             rows = try TieredStoreSearch(db: db, request: request, tiers: tiers, api: api).rows()
         } else {
@@ -54,12 +54,42 @@ enum MovieSearching {
             sql += " AND movie.year = ?"
             arguments.append(year)
         }
+        let filter = filterConditions(request.filter)
+        sql += filter.sql
+        arguments += filter.arguments
         sql += " ORDER BY " + (words.isEmpty ? "" : "relevance DESC, ") + order(request)
         if let limit {
             sql += " LIMIT ?"
             arguments.append(limit)
         }
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+    }
+
+    /// The filter as conditions on the stored movie, each after ` AND `, with their arguments. A
+    /// genre is found in the stored `Drama,Sci-Fi` as `,Drama,` in `,Drama,Sci-Fi,`.
+    static func filterConditions(_ filter: MovieFilter) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        var sql = "", arguments: [any DatabaseValueConvertible] = []
+        if let years = filter.years {
+            sql += " AND movie.year BETWEEN ? AND ?"
+            arguments += [years.lowerBound, years.upperBound]
+        }
+        if let runtime = filter.runtime {
+            sql += " AND movie.runtimeMinutes BETWEEN ? AND ?"
+            arguments += [runtime.lowerBound, runtime.upperBound]
+        }
+        if let votes = filter.minimumVotes {
+            sql += " AND movie.votes >= ?"
+            arguments.append(votes)
+        }
+        if let rating = filter.minimumRating {
+            sql += " AND movie.rating >= ?"
+            arguments.append(rating)
+        }
+        for genre in filter.genres {
+            sql += " AND instr(',' || movie.genres || ',', ?) > 0"
+            arguments.append("," + genre + ",")
+        }
+        return (sql, arguments)
     }
 
     /// The request's sort and the id, in its direction.

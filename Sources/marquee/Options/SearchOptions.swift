@@ -2,11 +2,24 @@ import ArgumentParser
 import MovieContract
 import Movies
 
-/// What `search` and `movies` share: the year, the order, the page size, and which page. `Sort`
-/// is the orders the command offers: `movies` lists without words, so relevance is not one of them.
+/// What `search` and `movies` share: the year and the filter, the order, the page size, and which
+/// page. `Sort` is the orders the command offers: `movies` lists without words, so relevance is
+/// not one of them.
 struct SearchOptions<Sort: SortChoice>: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only movies of this year.", valueName: "year"))
-    var year: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only movies of this year, or of a span of years (1990-1999, 1990-).", valueName: "year"))
+    var year: String?
+
+    @Option(help: ArgumentHelp("Only movies of this genre, as IMDb names them (Drama, Sci-Fi …); repeat it, or separate by commas, for movies of all of them.", valueName: "genre"))
+    var genre: [String] = []
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only movies of this runtime in minutes: 80-120, 180- or 95.", valueName: "minutes"))
+    var runtime: String?
+
+    @Option(name: .customLong("min-votes"), parsing: .unconditional, help: ArgumentHelp("Only movies with at least this many votes on IMDb.", valueName: "count"))
+    var minimumVotes: String?
+
+    @Option(name: .customLong("min-rating"), parsing: .unconditional, help: ArgumentHelp("Only movies rated at least this, on the catalogue's scale of 0 to 100 (IMDb's 7.5 is 75).", valueName: "rating"))
+    var minimumRating: String?
 
     @Option(help: ArgumentHelp("The order: \(Sort.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(Sort.defaultOrder)).", valueName: "sort"))
     var sort: Sort?
@@ -24,8 +37,10 @@ struct SearchOptions<Sort: SortChoice>: ParsableArguments {
     var cursor: String?
 
     func validate() throws {
-        if let year, !MovieList.years.contains(year) {
-            throw ValidationError("the year must be from \(MovieList.years.lowerBound) to \(MovieList.years.upperBound), not \(year)")
+        do throws(MovieFilterText.Problem) {
+            _ = try yearAndFilter()
+        } catch {
+            throw ValidationError(error.message)
         }
         guard MovieSearchRequest.limits.contains(limit) else {
             throw ValidationError("the limit must be from \(MovieSearchRequest.limits.lowerBound) to \(MovieSearchRequest.limits.upperBound), not \(limit)")
@@ -42,7 +57,22 @@ struct SearchOptions<Sort: SortChoice>: ParsableArguments {
     }
 
     func request(text: String?) -> MovieSearchRequest {
-        MovieSearchRequest(text: text, year: year, sort: sort?.searchSort, order: order, limit: limit, cursor: cursor)
+        let (year, filter) = (try? yearAndFilter()) ?? (nil, .none)
+        return MovieSearchRequest(text: text, year: year, sort: sort?.searchSort, order: order, limit: limit, cursor: cursor, filter: filter)
+    }
+
+    /// One year as the search's year, a span of them and the rest as its filter.
+    private func yearAndFilter() throws(MovieFilterText.Problem) -> (year: Int?, filter: MovieFilter) {
+        var filter = MovieFilter(), year: Int?
+        if let text = self.year {
+            let years = try MovieFilterText.years(text)
+            if years.count == 1 { year = years.lowerBound } else { filter.years = years }
+        }
+        for text in genre { filter.require(genres: try MovieFilterText.genres(text)) }
+        if let runtime { filter.runtime = try MovieFilterText.runtime(runtime) }
+        if let minimumVotes { filter.minimumVotes = try MovieFilterText.minimumVotes(minimumVotes) }
+        if let minimumRating { filter.minimumRating = try MovieFilterText.minimumRating(minimumRating) }
+        return (year, filter)
     }
 }
 

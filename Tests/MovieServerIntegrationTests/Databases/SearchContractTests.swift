@@ -123,7 +123,7 @@ extension ServerDatabaseTests {
                         ("/api/movies?sort=relevance", "needs a query"),
                         ("/api/movies?colour=blue", "Unknown parameter 'colour'"),
                         ("/api/movies?query=a&query=b", "more than once"),
-                        ("/api/movies?year=0", "The year must be"),
+                        ("/api/movies?year=0", "The year '0' is not one: give a year from 1 to 9999"),
                         ("/api/movies?sort=best", "The sort must be one of"),
                         ("/api/movies?order=up", "The order must be asc or desc"),
                         ("/api/movies?cursor=garbage", "The cursor is not one this server made"),

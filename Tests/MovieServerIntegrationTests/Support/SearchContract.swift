@@ -56,7 +56,7 @@ enum SearchContract {
 
     /// The rules, by brute force: each word but the last a word of the movie, the last the
     /// start of one; more words in the title first; then the sort and the id.
-    static func expected(_ query: String) throws -> [Int] {
+    static func expected(_ query: String, among movieWords: [(movie: CatalogMovie, title: [String], all: [String])] = movieWords) throws -> [Int] {
         var parameters: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -67,8 +67,10 @@ enum SearchContract {
         let sort = parameters["sort"].flatMap(SearchSort.init) ?? (words.isEmpty ? .grossing : .relevance)
         let ascendingByDefault: [SearchSort: Bool] = [.relevance: false, .grossing: false, .rating: false, .released: false, .title: true]
         let ascending = parameters["order"].map { $0 == "asc" } ?? ascendingByDefault[sort]!
-        let rows = Self.movieWords.compactMap { movie, title, all -> (CatalogMovie, Int)? in
+        let filter = try FilterContract.filter(parameters)
+        let rows = movieWords.compactMap { movie, title, all -> (CatalogMovie, Int)? in
             if let year = parameters["year"].flatMap(Int.init), movie.year != year { return nil }
+            guard filter.admits(year: movie.year, rating: movie.rating, details: movie.details) else { return nil }
             func has(_ list: [String], _ index: Int) -> Bool {
                 index == words.count - 1 ? list.contains { $0.hasPrefix(words[index]) } : list.contains(words[index])
             }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import MovieContract
 import Movies
 
 /// `marquee movies`: the whole catalogue (or a year of it) in any order, a page at a time.
 struct MoviesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "movies",
-        abstract: "List every movie (of a year, with --year) by grossing, rating, release date or title, a page at a time."
+        abstract: "List every movie (or those of a year, genre, runtime, votes or rating) by grossing, rating, release date or title, a page at a time."
     )
 
     @OptionGroup var search: SearchOptions<ListingSort>
@@ -18,7 +19,7 @@ struct MoviesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let request = search.request(text: nil)
-        let scope = request.year.map { "Movies of \($0)" } ?? "Movies"
-        try await SearchQuery.run(request, all: search.all, title: "\(scope) by \(request.effectiveSort.rawValue)", client, output)
+        let scope = MovieFilterText.phrase(year: request.year, filter: request.filter)
+        try await SearchQuery.run(request, all: search.all, title: "Movies\(scope) by \(request.effectiveSort.rawValue)", client, output)
     }
 }

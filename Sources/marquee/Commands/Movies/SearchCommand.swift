@@ -28,7 +28,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let request = search.request(text: text)
-        let scope = request.year.map { " of \($0)" } ?? ""
+        let scope = MovieFilterText.phrase(year: request.year, filter: request.filter)
         try await SearchQuery.run(request, all: search.all, title: "Movies\(scope) matching '\(text)'", client, output)
     }
 }
