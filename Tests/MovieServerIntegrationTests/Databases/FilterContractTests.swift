@@ -26,6 +26,21 @@ extension ServerDatabaseTests {
             }
         }
 
+        @Test("a database's in-process index, read from the database's details, filters as the rules do", arguments: Backend.databases)
+        func databaseIndex(backend: Backend) async throws {
+            try await backend.withStorage(holding: FilterContract.catalog, searchIndexing: .inProcess) { storage in
+                let indexed = try #require(storage as? any SearchIndexed)
+                #expect(await indexed.searchIndexReady() != nil)
+                try await withServerClient(storage: storage) { client in
+                    for query in FilterContract.queries {
+                        let walked = try await SearchContract.walk(client, query, limit: 7)
+                        #expect(walked == (try SearchContract.expected(query, among: FilterContract.movieWords)), "\(backend) \(query)")
+                    }
+                }
+                #expect(indexed.searchIndexCounts.answers > 100, "the pages came from the index, not the database's search")
+            }
+        }
+
         @Test("the in-memory index filters alike whether it sorts the movies that pass or walks the order", arguments: [0, 1, Int.max])
         func memoryIndexBothWays(sortingLimit: Int) throws {
             let index = MemorySearchIndex(FilterContract.catalog.movies, sortingLimit: sortingLimit)

@@ -36,7 +36,10 @@ enum FilterContract {
         "query=the&genre=Drama", "query=the&runtime=60-100&sort=title", "query=e&minVotes=100000&sort=rating",
         "query=the&year=2016&genre=Comedy", "query=re&year=2014-2015&minRating=50&order=asc", "query=pokemon&genre=Drama",
         "genre=Horror&minVotes=199000", "query=zzz&genre=Drama",
-    ]
+    ] + ["minVotes=\(boundaryVotes)&sort=title", "query=the&minVotes=\(boundaryVotes)"]
+
+    /// A number of votes some movie has exactly: "at least" includes it.
+    static let boundaryVotes = catalog.movies.compactMap(\.details.votes).sorted()[catalog.movies.count / 2]
 
     /// The filter a query string asks for, read as the contract documents it (one year is the year, not a span).
     static func filter(_ parameters: [String: String]) throws -> MovieFilter {
