@@ -202,7 +202,7 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "MarqueeTestSupport", "NetworkTestSupport", "MovieServer", "MovieServerDatabases", "ReferenceAPI",
+                "MarqueeTestSupport", "NetworkTestSupport", "MovieServer", "MovieServerDatabases", "ReferenceAPI", "IMDbDataSets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -41,9 +41,9 @@ public struct IMDbImport: Sendable {
         self.options = options
     }
 
-    /// The movies, by id (the number of their `tconst`), and the report; `progress` is told of
-    /// each file as it starts and every 100,000 lines.
-    public func read(progress: (String) -> Void = { _ in }) throws(DataSetError) -> (movies: [CatalogMovie], report: Report) {
+    /// The films, in id order (the number of their `tconst`), and the report; `progress` is told
+    /// of each file as it starts and every 100,000 lines.
+    public func read(progress: (String) -> Void = { _ in }) throws(DataSetError) -> (films: IMDbFilms, report: Report) {
         var report = Report()
         let skipping = options.skipBadLines
         // Kept apart from the report, which the files' reads hold while a line is passed over.
@@ -54,22 +54,17 @@ public struct IMDbImport: Sendable {
             badLines += 1
             if firstBadLines.count < 5 { firstBadLines.append(error.description) }
         }
-        var drafts = try readBasics(&report, badLine: badLine, progress: progress)
-        try readRatings(into: &drafts, badLine: badLine, progress: progress)
+        var films = try readBasics(&report, badLine: badLine, progress: progress)
+        try readRatings(into: &films, badLine: badLine, progress: progress)
         if let (principals, names) = try castFiles() {
-            try readCast(principals, names, into: &drafts, badLine: badLine, progress: progress)
+            try readCast(principals, names, into: &films, badLine: badLine, progress: progress)
         }
+        films.sortByID()
         report.badLines = badLines
         report.firstBadLines = firstBadLines
-        report.movies = drafts.count
-        report.withCast = drafts.values.count { !$0.cast.isEmpty }
-        // Each draft is let go as its movie is made: a million of them are not held twice.
-        var movies: [CatalogMovie] = []
-        movies.reserveCapacity(drafts.count)
-        for id in drafts.keys.sorted() {
-            if let draft = drafts.removeValue(forKey: id) { movies.append(draft.movie(id: id)) }
-        }
-        return (movies, report)
+        report.movies = films.count
+        report.withCast = films.withCast
+        return (films, report)
     }
 
     /// The file of `layout` in the folder, gzip or not; nil when neither is there.
@@ -96,15 +91,15 @@ public struct IMDbImport: Sendable {
         }
     }
 
-    private func readBasics(_ report: inout Report, badLine: (DataSetError) throws(DataSetError) -> Void, progress: (String) -> Void) throws(DataSetError) -> [Int: MovieDraft] {
+    private func readBasics(_ report: inout Report, badLine: (DataSetError) throws(DataSetError) -> Void, progress: (String) -> Void) throws(DataSetError) -> IMDbFilms {
         let file = DataSetFile(url: try required(IMDbLayout.basics.file), columns: IMDbLayout.basics.columns)
         progress("reading \(file.name)")
-        var drafts: [Int: MovieDraft] = [:]
+        var films = IMDbFilms(castSize: options.castSize)
         var leftOut: [String: Int] = [:]
         var read = 0
         try file.forEachRow({ row throws(DataSetError) in
             read += 1
-            if read % 100_000 == 0 { progress("\(file.name): \(read) titles, \(drafts.count) movies") }
+            if read % 100_000 == 0 { progress("\(file.name): \(read) titles, \(films.count) movies") }
             let type = try row.text(1, "titleType") ?? ""
             guard type == "movie" || (type == "tvMovie" && options.tvMovies) else {
                 leftOut["not a movie" + (type == "tvMovie" ? " (a TV film: --tv-movies takes them)" : ""), default: 0] += 1
@@ -135,21 +130,19 @@ public struct IMDbImport: Sendable {
             let original = try row.text(3, "originalTitle").flatMap { original in
                 original == title || original.isEmpty || original.unicodeScalars.contains { $0.properties.generalCategory == .control } ? nil : original
             }
-            guard drafts[id] == nil else { throw row.refusal("tconst", "tt\(id) is listed twice") }
-            var draft = MovieDraft(name: title, year: year)
-            draft.details = CatalogMovieDetails(
-                imdbID: imdbID, originalTitle: original,
-                runtimeMinutes: runtime.flatMap { (1...CatalogMovieDetails.longestRuntime).contains($0) ? $0 : nil },
+            guard !films.contains(id) else { throw row.refusal("tconst", "tt\(id) is listed twice") }
+            films.add(
+                id: id, imdbID: imdbID ?? "", title: title, original: original, year: year,
+                runtime: runtime.flatMap { (1...CatalogMovieDetails.longestRuntime).contains($0) ? $0 : nil },
                 genres: genres.map { Array($0.prefix(3)) }
             )
-            drafts[id] = draft
         }, badLine: badLine)
         report.titlesRead = read
         report.leftOut = leftOut
-        return drafts
+        return films
     }
 
-    private func readRatings(into drafts: inout [Int: MovieDraft], badLine: (DataSetError) throws(DataSetError) -> Void, progress: (String) -> Void) throws(DataSetError) {
+    private func readRatings(into films: inout IMDbFilms, badLine: (DataSetError) throws(DataSetError) -> Void, progress: (String) -> Void) throws(DataSetError) {
         let file = DataSetFile(url: try required(IMDbLayout.ratings.file), columns: IMDbLayout.ratings.columns)
         progress("reading \(file.name)")
         try file.forEachRow({ row throws(DataSetError) in
@@ -157,85 +150,40 @@ public struct IMDbImport: Sendable {
             guard let rating = try row.decimal(1, "averageRating") else { throw row.refusal("averageRating", "is missing") }
             guard (0...10).contains(rating) else { throw row.refusal("averageRating", "is \(rating), not from 0 to 10") }
             guard let votes = try row.integer(2, "numVotes") else { throw row.refusal("numVotes", "is missing") }
-            guard drafts[id] != nil else { return }
-            drafts[id]?.rating = (rating * 10).rounded()
-            drafts[id]?.details.votes = votes
+            films.rate(id, rating: rating, votes: votes)
         }, badLine: badLine)
     }
 
     /// The cast: the principals who act, in billing order, then the names of the people kept.
     private func readCast(
-        _ principalsURL: URL, _ namesURL: URL, into drafts: inout [Int: MovieDraft],
+        _ principalsURL: URL, _ namesURL: URL, into films: inout IMDbFilms,
         badLine: (DataSetError) throws(DataSetError) -> Void, progress: (String) -> Void
     ) throws(DataSetError) {
         let principals = DataSetFile(url: principalsURL, columns: IMDbLayout.principals.columns)
         progress("reading \(principals.name)")
         var read = 0
-        let castSize = options.castSize
         try principals.forEachRow({ row throws(DataSetError) in
             read += 1
             if read % 1_000_000 == 0 { progress("\(principals.name): \(read) lines") }
             let id = try row.identifier(0, prefix: "tt", "tconst")
-            guard drafts[id] != nil else { return }
+            guard films.contains(id) else { return }
             guard let category = try row.text(3, "category"), category == "actor" || category == "actress" || category == "self" else { return }
             guard let ordering = try row.integer(1, "ordering") else { throw row.refusal("ordering", "is missing") }
             let person = try row.identifier(2, prefix: "nm", "nconst")
-            drafts[id]?.billing(person, at: ordering, keeping: castSize)
+            films.bill(person, at: ordering, in: id)
         }, badLine: badLine)
 
-        var wanted: [Int: String] = [:]
-        for draft in drafts.values { for member in draft.cast { wanted[member.person] = "" } }
+        let wanted = films.wantNames()
         let names = DataSetFile(url: namesURL, columns: IMDbLayout.names.columns)
-        progress("reading \(names.name) for \(wanted.count) people")
+        progress("reading \(names.name) for \(wanted) people")
         try names.forEachRow({ row throws(DataSetError) in
             let person = try row.identifier(0, prefix: "nm", "nconst")
-            guard wanted[person] != nil else { return }
+            guard films.wants(person) else { return }
             guard let name = try row.text(1, "primaryName"), !name.isEmpty,
                   !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw row.refusal("primaryName", "is empty or holds a control character")
             }
-            wanted[person] = name
+            films.name(person, name)
         }, badLine: badLine)
-        for id in Array(drafts.keys) {
-            drafts[id]?.name(with: wanted)
-        }
-    }
-}
-
-/// A movie as the data sets give it, before it is a catalogue's movie.
-struct MovieDraft {
-    struct Member {
-        var ordering: Int
-        var person: Int
-    }
-
-    var name: String
-    var year: Int
-    var rating: Double = 0
-    var details = CatalogMovieDetails()
-    var cast: [Member] = []
-    var castNames: [String] = []
-
-    /// Keeps `person` if among the first `size` by billing order.
-    mutating func billing(_ person: Int, at ordering: Int, keeping size: Int) {
-        guard !cast.contains(where: { $0.person == person }) else { return }
-        cast.append(Member(ordering: ordering, person: person))
-        cast.sort { $0.ordering < $1.ordering }
-        if cast.count > size { cast.removeLast() }
-    }
-
-    /// The cast's names, those the names file does not give left out.
-    mutating func name(with names: [Int: String]) {
-        castNames = cast.compactMap { names[$0.person].flatMap { $0.isEmpty ? nil : $0 } }
-    }
-
-    /// IMDb's data sets carry a year but no release date: the date is the year's first day.
-    func movie(id: Int) -> CatalogMovie {
-        var movie = CatalogMovie(
-            name: name, id: id, year: year, releaseDate: String(format: "%04d-01-01", year), grossing: 0, rating: rating,
-            cast: castNames.map(CatalogMovie.Actor.init(name:))
-        )
-        movie.details = details
-        return movie
     }
 }

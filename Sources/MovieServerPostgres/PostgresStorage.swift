@@ -148,7 +148,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     /// broke), the import ends with ``StorageError/connectionLost(_:reason:)`` instead of waiting
     /// forever, and the database rolls back what it never committed.
     public func importMovies(
-        _ movies: [CatalogMovie],
+        _ movies: CatalogBatches,
         batchSize: Int,
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
@@ -164,9 +164,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                         var summary = CatalogImportSummary()
                         let writer = PostgresCatalogWriter(connection: connection, logger: logger)
                         var done = 0
-                        let size = max(1, batchSize)
-                        for start in stride(from: 0, to: movies.count, by: size) {
-                            let batch = Array(movies[start..<min(movies.count, start + size)])
+                        for batch in movies.batches(of: batchSize) {
                             let existing = try await PostgresCatalogQueries.movies(connection, ids: batch.map(\.id), logger: logger)
                             let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
                             try await writer.write(plan.moviesToWrite, replacingCastsOf: plan.changedIDs)

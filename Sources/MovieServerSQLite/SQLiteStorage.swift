@@ -86,7 +86,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
     }
 
     public func importMovies(
-        _ movies: [CatalogMovie],
+        _ movies: CatalogBatches,
         batchSize: Int,
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
@@ -104,8 +104,7 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                     var summary = CatalogImportSummary()
                     var writer = SQLiteCatalogWriter(db: db)
                     var done = 0
-                    for start in stride(from: 0, to: movies.count, by: max(1, batchSize)) {
-                        let batch = Array(movies[start..<min(movies.count, start + max(1, batchSize))])
+                    for batch in movies.batches(of: batchSize) {
                         let existing = try SQLiteCatalogQueries.movies(db, ids: batch.map(\.id))
                         let plan = try CatalogImportPlan(batch: batch, existing: existing, replacement: replacement)
                         let replaced = Set(plan.changedIDs)
@@ -115,6 +114,8 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                         progress(done)
                     }
                     try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
+                    // The pages go back before the search index is made from what was written.
+                    try db.execute(sql: "PRAGMA cache_size = -2000")
                     if summary.added + summary.changed > 0 {
                         try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
                         let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0

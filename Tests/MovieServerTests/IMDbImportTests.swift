@@ -11,7 +11,7 @@ import Testing
 struct IMDbImportTests {
     @Test("movies only, adult titles and TV films left out and counted; ids from tconst; ratings out of 100; the cast in billing order, actors and actresses only")
     func movies() throws {
-        let (movies, report) = try IMDbImport(folder: try IMDbFixtures.all()).read()
+        let (movies, report) = try IMDbImport(folder: try IMDbFixtures.all()).readMovies()
         #expect(movies.map(\.id) == [68646, 111161, 211915])
         let shawshank = try #require(movies.first { $0.id == 111161 })
         #expect(shawshank.name == "The Shawshank Redemption" && shawshank.year == 1994 && shawshank.releaseDate == "1994-01-01")
@@ -34,7 +34,7 @@ struct IMDbImportTests {
         options.tvMovies = true
         options.adult = true
         options.castSize = 2
-        let (movies, _) = try IMDbImport(folder: try IMDbFixtures.all(), options: options).read()
+        let (movies, _) = try IMDbImport(folder: try IMDbFixtures.all(), options: options).readMovies()
         #expect(movies.map(\.id) == [68646, 111161, 200001, 211915, 300001])
         #expect(movies.first { $0.id == 111161 }?.cast.map(\.name) == ["Tim Robbins", "Morgan Freeman"])
     }
@@ -42,15 +42,15 @@ struct IMDbImportTests {
     @Test("without principals and names there is no cast; one of the two alone is refused with what to do; plain .tsv files, a byte order mark and Windows line ends are read too; a missing folder says so in words")
     func files() throws {
         let plain = try IMDbFixtures.folder(["title.basics.tsv": IMDbFixtures.basics.enumerated().map { ($0.offset == 0 ? "\u{FEFF}" : "") + $0.element + "\r" }, "title.ratings.tsv": IMDbFixtures.ratings])
-        let (movies, report) = try IMDbImport(folder: plain).read()
+        let (movies, report) = try IMDbImport(folder: plain).readMovies()
         #expect(movies.count == 3 && report.withCast == 0)
         #expect(movies.first { $0.id == 111161 }?.rating == 93)
         let half = try IMDbFixtures.folder(["title.basics.tsv.gz": IMDbFixtures.basics, "title.ratings.tsv.gz": IMDbFixtures.ratings, "title.principals.tsv.gz": IMDbFixtures.principals])
         #expect(throws: DataSetError.unreadable(file: "name.basics.tsv.gz", reason: "is needed beside title.principals for the cast: add it, or remove both")) {
-            try IMDbImport(folder: half).read()
+            try IMDbImport(folder: half).readMovies()
         }
         let none = try IMDbFixtures.folder(["title.ratings.tsv.gz": IMDbFixtures.ratings])
-        #expect(throws: DataSetError.self) { try IMDbImport(folder: none).read() }
+        #expect(throws: DataSetError.self) { try IMDbImport(folder: none).readMovies() }
         let unreadable = DataSetFile(url: URL(fileURLWithPath: "/nonexistent/title.basics.tsv.gz"), columns: IMDbLayout.basics.columns)
         #expect(throws: DataSetError.unreadable(file: "title.basics.tsv.gz", reason: "cannot be opened (no such file)")) {
             try unreadable.forEachRow({ _ throws(DataSetError) in }, badLine: { (error: DataSetError) throws(DataSetError) in throw error })
@@ -62,7 +62,7 @@ struct IMDbImportTests {
         func failure(_ basics: [String]) -> String? {
             guard let folder = try? IMDbFixtures.folder(["title.basics.tsv.gz": basics, "title.ratings.tsv.gz": IMDbFixtures.ratings]) else { return "no folder" }
             do throws(DataSetError) {
-                _ = try IMDbImport(folder: folder).read()
+                _ = try IMDbImport(folder: folder).readMovies()
                 return nil
             } catch {
                 return error.description
@@ -90,7 +90,7 @@ struct IMDbImportTests {
         var options = IMDbImport.Options()
         options.skipBadLines = true
         let both = broken.enumerated().map { $0.offset == 3 ? badYear[3] : $0.element }
-        let (movies, report) = try IMDbImport(folder: try IMDbFixtures.folder(["title.basics.tsv.gz": both, "title.ratings.tsv.gz": IMDbFixtures.ratings]), options: options).read()
+        let (movies, report) = try IMDbImport(folder: try IMDbFixtures.folder(["title.basics.tsv.gz": both, "title.ratings.tsv.gz": IMDbFixtures.ratings]), options: options).readMovies()
         #expect(movies.map(\.id) == [211915], "the two good movies after the bad lines are read")
         #expect(report.badLines == 2 && report.firstBadLines.first?.hasPrefix("title.basics.tsv.gz, line 3:") == true)
     }
@@ -102,7 +102,7 @@ struct IMDbImportTests {
             let folder = try IMDbFixtures.folder(["title.ratings.tsv.gz": IMDbFixtures.ratings])
             try bytes.write(to: folder.appendingPathComponent("title.basics.tsv.gz"))
             do throws(DataSetError) {
-                _ = try IMDbImport(folder: folder).read()
+                _ = try IMDbImport(folder: folder).readMovies()
                 Issue.record("\(label): read")
             } catch {
                 guard case let .damaged(file, reason) = error else { Issue.record("\(label): \(error)"); continue }
@@ -116,7 +116,7 @@ struct IMDbImportTests {
         let count = 60_000
         let lines = [IMDbFixtures.basicsHeader] + (1...count).map { "tt\(String(format: "%07d", $0))\tmovie\tA film called number \($0) with a long enough title\t-\t0\t\(1900 + $0 % 120)\t\\N\t90\tDrama" }
         let ratings = ["tconst\taverageRating\tnumVotes"] + (1...count).map { "tt\(String(format: "%07d", $0))\t\(Double($0 % 100) / 10)\t\($0)" }
-        let (movies, _) = try IMDbImport(folder: try IMDbFixtures.folder(["title.basics.tsv.gz": lines, "title.ratings.tsv.gz": ratings])).read()
+        let (movies, _) = try IMDbImport(folder: try IMDbFixtures.folder(["title.basics.tsv.gz": lines, "title.ratings.tsv.gz": ratings])).readMovies()
         #expect(movies.count == count)
         #expect(movies.last?.name == "A film called number \(count) with a long enough title")
         #expect(movies.first { $0.id == 12345 }?.rating == 45)

@@ -36,6 +36,21 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
         teardown: { StoreFixture.shared.remove(size: size.count) })
 
+        // Filtered listing and search offline: 200 drawn requests (one to three filters, a sort,
+        // words for two in five) against the same requests without their filters, the baseline.
+        if size.count == 100_000 {
+            for filtered in [true, false] {
+                Benchmark("store/offline \(filtered ? "filtered" : "unfiltered (baseline)") listing and search, 200 draws, \(size.label) movies", closure: { benchmark in
+                    let store = try await StoreFixture.shared.store(size: size.count)
+                    let requests = FilterDraws.requests(count: 200, seed: 3, filtered: filtered)
+                    for iteration in benchmark.scaledIterations {
+                        blackHole(try await store.search(requests[iteration % requests.count], limit: 20, api: benchAPI))
+                    }
+                }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
+                teardown: { StoreFixture.shared.remove(size: size.count) })
+            }
+        }
+
         Benchmark("store/raw SQLite top-10 read, \(size.label) movies", closure: { benchmark in
             let pool = try await StoreFixture.shared.rawPool(size: size.count)
             for _ in benchmark.scaledIterations {
@@ -182,7 +197,8 @@ final class StoreFixture: @unchecked Sendable {
             Movie(
                 id: movie.id, name: movie.name, year: movie.year,
                 releaseDate: CalendarDate.date(from: movie.releaseDate) ?? Date(timeIntervalSince1970: 0),
-                grossing: movie.grossing, rating: movie.rating, cast: movie.cast.map { MovieActor(name: $0.name) }
+                grossing: movie.grossing, rating: movie.rating, cast: movie.cast.map { MovieActor(name: $0.name) },
+                details: FilterDraws.details(id: movie.id)
             )
         }
     }

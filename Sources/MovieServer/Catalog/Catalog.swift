@@ -27,13 +27,22 @@ public struct Catalog: Sendable {
     /// Checks `movies` as a catalog does, without building one: all an import needs, at the cost
     /// of a set of ids rather than the orderings (which hold every movie twice more).
     public static func check(_ movies: [CatalogMovie], source: String = "catalog") throws(CatalogError) {
+        try check(CatalogBatches(movies), source: source)
+    }
+
+    /// Checks movies made a batch at a time, each batch let go once checked.
+    public static func check(_ movies: CatalogBatches, source: String = "catalog") throws(CatalogError) {
         var ids = Set<Int>(minimumCapacity: movies.count)
-        for (index, movie) in movies.enumerated() {
-            if let problem = problem(with: movie) {
-                throw .invalidMovie(file: source, index: index, reason: problem)
-            }
-            guard ids.insert(movie.id).inserted else {
-                throw .duplicateID(file: source, id: movie.id)
+        var index = 0
+        for batch in movies.batches(of: 10_000) {
+            for movie in batch {
+                if let problem = problem(with: movie) {
+                    throw .invalidMovie(file: source, index: index, reason: problem)
+                }
+                guard ids.insert(movie.id).inserted else {
+                    throw .duplicateID(file: source, id: movie.id)
+                }
+                index += 1
             }
         }
     }

@@ -30,8 +30,11 @@ package enum SearchIndexSnapshot {
 
     /// The snapshot of the index of `entries`, made on the calling thread: an import stores it with
     /// the catalogue it wrote, so that servers read it instead of making it after the import.
-    package static func make(from entries: [SearchEntry]) -> [UInt8] {
-        MemorySearchIndex(entries: entries).snapshot()
+    /// The entries are let go once the index is made, before its bytes are written: an importer
+    /// of a million movies does not hold both.
+    package static func make(from entries: consuming [SearchEntry]) -> [UInt8] {
+        let index = MemorySearchIndex(entries: entries)
+        return index.snapshot()
     }
 
     /// The parts a database keeps `snapshot` in.

@@ -9,7 +9,7 @@ public protocol CatalogImporting: ServerStorage {
     /// another film under its id ends the import with ``StorageError/wouldReplaceMovies(_:)``,
     /// keeping nothing.
     func importMovies(
-        _ movies: [CatalogMovie],
+        _ movies: CatalogBatches,
         batchSize: Int,
         replacement: CatalogReplacement,
         progress: @escaping @Sendable (Int) -> Void
@@ -23,6 +23,16 @@ extension CatalogImporting {
         batchSize: Int,
         progress: @escaping @Sendable (Int) -> Void
     ) async throws(StorageError) -> CatalogImportSummary {
-        try await importMovies(movies, batchSize: batchSize, replacement: .allowed, progress: progress)
+        try await importMovies(CatalogBatches(movies), batchSize: batchSize, replacement: .allowed, progress: progress)
+    }
+
+    /// Imports `movies`, held whole.
+    public func importMovies(
+        _ movies: [CatalogMovie],
+        batchSize: Int,
+        replacement: CatalogReplacement,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws(StorageError) -> CatalogImportSummary {
+        try await importMovies(CatalogBatches(movies), batchSize: batchSize, replacement: replacement, progress: progress)
     }
 }

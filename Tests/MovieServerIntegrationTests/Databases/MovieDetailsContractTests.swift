@@ -14,7 +14,7 @@ extension ServerDatabaseTests {
     struct MovieDetailsContractTests {
         @Test("a movie's details are kept and served; importing them again changes nothing; a catalogue without them clears them", arguments: Backend.databases)
         func details(backend: Backend) async throws {
-            let (movies, _) = try IMDbImport(folder: try IMDbFixtures.all()).read()
+            let (movies, _) = try IMDbImport(folder: try IMDbFixtures.all()).readMovies()
             let storage = try await backend.makeLocation().open(logger: quietLogger)
             try await finally(try await {
                 #expect(try await storage.importMovies(movies, batchSize: 2) { _ in } == CatalogImportSummary(added: 3))
@@ -33,7 +33,7 @@ extension ServerDatabaseTests {
 
         @Test("the memory backend serves the details of the catalogue it holds")
         func memory() async throws {
-            let (movies, _) = try IMDbImport(folder: try IMDbFixtures.all()).read()
+            let (movies, _) = try IMDbImport(folder: try IMDbFixtures.all()).readMovies()
             try await Self.expectServed(MemoryStorage(catalog: try Catalog(movies: movies)))
         }
 

@@ -81,7 +81,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
     func run() async throws {
         guard let database = databaseOption ?? DatabaseArgument.fromEnvironment() else { throw CLIError.noDatabase }
         let location = try DatabaseLocation(parsing: database)
-        let movies = try format == .imdb ? imdbMovies() : file.map { try Catalog.loadMovies(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference().movies
+        let movies = try format == .imdb ? imdbMovies() : CatalogBatches(file.map { try Catalog.loadMovies(from: URL(fileURLWithPath: $0)) } ?? Catalog.reference().movies)
         let source = file.map { TerminalText.safe($0) } ?? "the bundled catalog"
         let storage = try await location.open(queryTimeout: .seconds(queryTimeout))
         let progress = ImportProgress(total: movies.count)
@@ -104,14 +104,14 @@ struct CatalogImportCommand: AsyncParsableCommand {
 
     /// The movies of the IMDb data sets in the folder, checked, with what was left out said on
     /// standard error.
-    private func imdbMovies() throws -> [CatalogMovie] {
+    private func imdbMovies() throws -> CatalogBatches {
         guard let file else { throw CLIError.failed("give the folder of IMDb's data sets") }
         var options = IMDbImport.Options()
         options.tvMovies = tvMovies
         options.adult = adult
         options.skipBadLines = skipBadLines
         let isTerminal = isatty(STDERR_FILENO) == 1
-        let read: (movies: [CatalogMovie], report: IMDbImport.Report)
+        let read: (films: IMDbFilms, report: IMDbImport.Report)
         do throws(DataSetError) {
             read = try IMDbImport(folder: URL(fileURLWithPath: file), options: options).read { step in
                 guard isTerminal else { return }
@@ -130,9 +130,11 @@ struct CatalogImportCommand: AsyncParsableCommand {
             said += "; \(NumberText.counted(report.badLines, "bad line")) passed over (the first: \(TerminalText.safe(report.firstBadLines.first ?? "")))"
         }
         FileHandle.standardError.write(Data((said + ".\n").utf8))
+        let films = read.films
+        let movies = CatalogBatches(count: films.count) { films.movies($0) }
         do throws(CatalogError) {
-            try Catalog.check(read.movies, source: TerminalText.safe(file))
-            return read.movies
+            try Catalog.check(movies, source: TerminalText.safe(file))
+            return movies
         } catch {
             throw CLIError.failed("\(TerminalText.safe(error.description)); nothing was imported")
         }
