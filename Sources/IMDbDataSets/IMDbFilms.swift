@@ -15,8 +15,9 @@ public struct IMDbFilms: Sendable {
     private var titles = PackedText()
     /// Empty where the original title is the title.
     private var originals = PackedText()
-    private var imdbIDs = PackedText()
-    /// The row of each film, by the number of its `tconst`.
+    /// The `tconst` of a film whose text is not `tt` and its number in seven digits or more.
+    private var unusualIMDbIDs: [Int: String] = [:]
+    /// The row of each film, by the number of its `tconst`, while the files are read.
     private var rows: [Int: Int32] = [:]
     /// `castSize` slots a film: the person's number, 0 for an empty slot; and the billing order.
     private var castPeople: [Int32] = []
@@ -42,7 +43,7 @@ public struct IMDbFilms: Sendable {
     mutating func add(id: Int, imdbID: String, title: String, original: String?, year: Int, runtime: Int?, genres: [String]?) {
         rows[id] = Int32(ids.count)
         ids.append(id)
-        imdbIDs.append(imdbID)
+        if imdbID != Self.imdbID(id) { unusualIMDbIDs[id] = imdbID }
         titles.append(title)
         originals.append(original ?? "")
         years.append(Int16(year))
@@ -107,7 +108,7 @@ public struct IMDbFilms: Sendable {
                 cast: (0..<castSize).compactMap { name(ofSlot: row * castSize + $0) }.map(CatalogMovie.Actor.init(name:))
             )
             movie.details = CatalogMovieDetails(
-                imdbID: imdbIDs.text(at: row), originalTitle: originals.isEmpty(at: row) ? nil : originals.text(at: row),
+                imdbID: unusualIMDbIDs[ids[row]] ?? Self.imdbID(ids[row]), originalTitle: originals.isEmpty(at: row) ? nil : originals.text(at: row),
                 runtimeMinutes: runtimes[row] == 0 ? nil : Int(runtimes[row]),
                 genres: genres[row] == 0 ? nil : CatalogMovieDetails.knownGenres.indices.filter { genres[row] & 1 << UInt32($0) != 0 }.map { CatalogMovieDetails.knownGenres[$0] },
                 votes: votes[row] < 0 ? nil : votes[row]
@@ -116,7 +117,7 @@ public struct IMDbFilms: Sendable {
         }
     }
 
-    /// The films in id order, as storage takes them; a file in tconst order is already.
+    /// The films in id order, as storage takes them; a file in tconst order is already. After ``finishReading()``.
     mutating func sortByID() {
         guard !zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) else { return }
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
@@ -130,14 +131,23 @@ public struct IMDbFilms: Sendable {
         votes = permuted(votes)
         genres = permuted(genres)
         castPeople = permuted(castPeople, slots: castSize)
-        castOrdering = permuted(castOrdering, slots: castSize)
-        var sortedTitles = PackedText(), sortedOriginals = PackedText(), sortedIDs = PackedText()
+        var sortedTitles = PackedText(), sortedOriginals = PackedText()
         for row in order {
             sortedTitles.append(titles.text(at: row))
             sortedOriginals.append(originals.text(at: row))
-            sortedIDs.append(imdbIDs.text(at: row))
         }
-        (titles, originals, imdbIDs) = (sortedTitles, sortedOriginals, sortedIDs)
-        rows = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, Int32($0)) })
+        (titles, originals) = (sortedTitles, sortedOriginals)
+    }
+
+    /// Lets go of what only reading needed: the rows by id and the billing orders.
+    mutating func finishReading() {
+        rows = [:]
+        castOrdering = []
+    }
+
+    /// IMDb's usual writing of a title's id: `tt` and the number in at least seven digits.
+    private static func imdbID(_ id: Int) -> String {
+        let digits = String(id)
+        return "tt" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
     }
 }

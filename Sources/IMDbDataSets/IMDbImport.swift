@@ -59,6 +59,7 @@ public struct IMDbImport: Sendable {
         if let (principals, names) = try castFiles() {
             try readCast(principals, names, into: &films, badLine: badLine, progress: progress)
         }
+        films.finishReading()
         films.sortByID()
         report.badLines = badLines
         report.firstBadLines = firstBadLines

@@ -173,6 +173,7 @@ public final class PostgresStorage: CatalogImporting, Sendable {
                             alive()
                             progress(done)
                         }
+                        movies.release()
                         if summary.added + summary.changed > 0 {
                             let version = try await connection.allRows("UPDATE catalog_state SET version = version + 1 RETURNING version", logger: logger).first?.decode(Int64.self) ?? 0
                             try await PostgresFeed.append([.catalog(version: version)], now: Date(), on: connection, logger: logger)

@@ -5,9 +5,9 @@ import MovieServer
 /// What the SQLite catalogue gives the in-process search index: every movie's entry, with the
 /// catalogue version, read in one transaction so that they agree.
 enum SQLiteSearchEntries {
-    static func read(_ db: Database) throws -> (version: Int64, entries: [SearchEntry]) {
+    static func read(_ db: Database) throws -> (version: Int64, entries: SearchEntries) {
         let version = try version(db)
-        var entries: [SearchEntry] = []
+        var entries = SearchEntries()
         entries.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT movie.id, movie.year, movie.grossing, movie.rating, movie.release_date, movie.title_key, movie.title_words,

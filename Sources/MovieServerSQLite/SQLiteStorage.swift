@@ -114,8 +114,10 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
                         progress(done)
                     }
                     try SQLiteSchema.OrderIndexes.create(droppedIndexes, in: db)
-                    // The pages go back before the search index is made from what was written.
+                    // The movies' source and the pages go back before the search index is made from what was written.
+                    movies.release()
                     try db.execute(sql: "PRAGMA cache_size = -2000")
+                    FreedMemory.returnToSystem()
                     if summary.added + summary.changed > 0 {
                         try db.execute(sql: "UPDATE catalog_state SET version = version + 1")
                         let version = try Int64.fetchOne(db, sql: "SELECT version FROM catalog_state") ?? 0

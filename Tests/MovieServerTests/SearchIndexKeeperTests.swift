@@ -53,7 +53,7 @@ struct SearchIndexKeeperTests {
         let movies = SyntheticCatalog.movies(count: 50, seed: 3, years: 2016...2016)
         let keeper = SearchIndexKeeper(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) {
             version.increment()
-            return (Int64(version.value) * 10, movies.map(SearchEntry.init))
+            return (Int64(version.value) * 10, SearchEntries(movies.map(SearchEntry.init)))
         }
         #expect(await keeper.ready() == 10)
         #expect(keeper.hits(MovieSearch(words: []), version: 9) == nil, "a search that read an older version is not answered")

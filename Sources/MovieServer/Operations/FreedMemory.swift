@@ -8,7 +8,7 @@ import Darwin
 /// in that thread's arena, so a build of hundreds of megabytes left the process that large.
 /// Looked up at run time: `malloc_trim` is glibc's, not in its Swift module, and another C library
 /// may not have it (then nothing is given back).
-enum FreedMemory {
+package enum FreedMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
 
     private static let trim: Trim? = {
@@ -20,7 +20,7 @@ enum FreedMemory {
         #endif
     }()
 
-    static func returnToSystem() {
+    package static func returnToSystem() {
         _ = trim?(0)
     }
 }

@@ -49,24 +49,20 @@ struct MemorySearchIndex: Sendable {
     }
 
     init(_ movies: [CatalogMovie], sortingLimit: Int? = nil) {
-        self.init(entries: movies.map(SearchEntry.init), sortingLimit: sortingLimit)
+        self.init(entries: SearchEntries(movies.map(SearchEntry.init)), sortingLimit: sortingLimit)
     }
 
-    init(entries: [SearchEntry], sortingLimit: Int? = nil) {
+    init(entries: SearchEntries, sortingLimit: Int? = nil) {
         self.sortingLimit = sortingLimit
-        let ids = entries.map(\.id)
-        let grossingValues = entries.map(\.grossing), ratingValues = entries.map(\.rating)
-        let releaseDates = PackedStrings(count: entries.count) { entries[$0].releaseDate }
-        let titleKeys = PackedStrings(count: entries.count) { entries[$0].titleKey }
+        let ids = entries.ids
+        let grossingValues = entries.grossing, ratingValues = entries.ratings
+        let releaseDates = entries.releaseDates, titleKeys = entries.titleKeys
         (self.ids, self.grossingValues, self.ratingValues, self.releaseDates, self.titleKeys) = (ids, grossingValues, ratingValues, releaseDates, titleKeys)
-        years = entries.map { Int32(clamping: $0.year) }
-        runtimes = entries.map { Int32(clamping: $0.runtime) }
-        votes = entries.map { Int32(clamping: $0.votes) }
-        genreBits = entries.map(\.genres)
-        allWords = WordPostings(count: entries.count) { entries[$0].allWords.split(separator: " ") }
-        titleWords = WordPostings(count: entries.count) { entries[$0].titleWords.split(separator: " ") }
+        (years, runtimes, votes, genreBits) = (entries.years, entries.runtimes, entries.votes, entries.genres)
+        allWords = WordPostings(count: entries.count) { entries.allWords.string(at: $0).split(separator: " ") }
+        titleWords = WordPostings(count: entries.count) { entries.titleWords.string(at: $0).split(separator: " ") }
         spelling = SpellingIndex(allWords.words)
-        titles = PackedTitles(count: entries.count) { entries[$0].titleWords }
+        titles = PackedTitles(titles: entries.titleWords)
         func byID(_ a: Int, _ b: Int) -> Bool { ids[a] < ids[b] }
         grossing = MovieOrder(count: entries.count) { a, b in
             grossingValues[a] != grossingValues[b] ? grossingValues[a] < grossingValues[b] : byID(a, b)

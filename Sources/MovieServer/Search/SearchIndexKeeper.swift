@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 /// then stored as the version's snapshot. No page is ever read from a catalogue that has changed since.
 package final class SearchIndexKeeper: Sendable {
     /// Reads every movie's search entry and the catalogue version they belong to.
-    package typealias Load = @Sendable () async throws -> (version: Int64, entries: [SearchEntry])
+    package typealias Load = @Sendable () async throws -> (version: Int64, entries: SearchEntries)
 
     private struct State {
         package var current: (version: Int64, index: MemorySearchIndex)?
@@ -169,7 +169,7 @@ package final class SearchIndexKeeper: Sendable {
         await OwnThread.run {
             var entries = loaded.take()
             let index = MemorySearchIndex(entries: entries)
-            entries = []
+            entries = SearchEntries()
             FreedMemory.returnToSystem()
             return index
         }
@@ -178,16 +178,16 @@ package final class SearchIndexKeeper: Sendable {
     /// What a load read, held so that the thread that makes the index is the one that frees it.
     private final class Loaded: Sendable {
         package let version: Int64
-        private let entries: NIOLockedValueBox<[SearchEntry]>
+        private let entries: NIOLockedValueBox<SearchEntries>
 
-        package init(_ loaded: (version: Int64, entries: [SearchEntry])) {
+        package init(_ loaded: (version: Int64, entries: SearchEntries)) {
             version = loaded.version
             entries = NIOLockedValueBox(loaded.entries)
         }
 
-        package func take() -> [SearchEntry] {
+        package func take() -> SearchEntries {
             entries.withLockedValue { entries in
-                defer { entries = [] }
+                defer { entries = SearchEntries() }
                 return entries
             }
         }

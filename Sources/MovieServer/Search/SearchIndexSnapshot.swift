@@ -32,7 +32,7 @@ package enum SearchIndexSnapshot {
     /// the catalogue it wrote, so that servers read it instead of making it after the import.
     /// The entries are let go once the index is made, before its bytes are written: an importer
     /// of a million movies does not hold both.
-    package static func make(from entries: consuming [SearchEntry]) -> [UInt8] {
+    package static func make(from entries: consuming SearchEntries) -> [UInt8] {
         let index = MemorySearchIndex(entries: entries)
         return index.snapshot()
     }
