@@ -26,6 +26,21 @@ struct PackedStrings: Sendable {
         for index in 0..<count { append(string(index)) }
     }
 
+    mutating func append(_ raw: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: raw)
+        starts.append(Int32(bytes.count))
+    }
+
+    /// Whether string `index` is `other`, byte for byte.
+    func equals(_ index: Int, _ other: UnsafeRawBufferPointer) -> Bool {
+        bytes.withUnsafeBytes { Self.compare(span(index, in: $0), other) == 0 }
+    }
+
+    /// `body` given string `index`'s bytes.
+    func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes { body(span(index, in: $0)) }
+    }
+
     mutating func append(_ string: some StringProtocol) {
         bytes += string.utf8
         starts.append(Int32(bytes.count))

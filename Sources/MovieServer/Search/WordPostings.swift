@@ -20,31 +20,25 @@ struct WordPostings: Sendable {
 
     /// `words(i)` is the words of movie `i`, repeats allowed.
     init(count: Int, words: (Int) -> [Substring]) {
-        var numbers: [Substring: Int32] = [:]
-        var vocabulary: [Substring] = []
+        var numbering = WordNumbering()
         var occurrences: [Int32] = []
         var movieEnds: [Int] = []
         movieEnds.reserveCapacity(count)
         var lastMovie: [Int32] = []
         for movie in 0..<count {
             for word in words(movie) {
-                let number: Int32
-                if let known = numbers[word] {
-                    number = known
-                } else {
-                    number = Int32(vocabulary.count)
-                    numbers[word] = number
-                    vocabulary.append(word)
-                    lastMovie.append(-1)
-                }
+                let number = numbering.number(of: word)
+                if Int(number) == lastMovie.count { lastMovie.append(-1) }
                 guard lastMovie[Int(number)] != Int32(movie) else { continue }
                 lastMovie[Int(number)] = Int32(movie)
                 occurrences.append(number)
             }
             movieEnds.append(occurrences.count)
         }
-        numbers = [:]
-        let sorted = vocabulary.indices.sorted { vocabulary[$0].unicodeScalars.lexicographicallyPrecedes(vocabulary[$1].unicodeScalars) }
+        lastMovie = []
+        let vocabulary = numbering.vocabulary
+        numbering = WordNumbering()
+        let sorted = (0..<vocabulary.count).sorted { vocabulary.compare($0, $1) < 0 }
         var position = [Int32](repeating: 0, count: vocabulary.count)
         var lengths = [Int32](repeating: 0, count: vocabulary.count)
         for number in occurrences { lengths[Int(number)] += 1 }
@@ -54,6 +48,7 @@ struct WordPostings: Sendable {
             position[number] = starts[starts.count - 1]
             starts.append(starts[starts.count - 1] + lengths[number])
         }
+        lengths = []
         var movies = [Int32](repeating: 0, count: occurrences.count)
         var from = 0
         for (movie, end) in movieEnds.enumerated() {
@@ -63,7 +58,9 @@ struct WordPostings: Sendable {
             }
             from = end
         }
-        self.words = PackedStrings(count: sorted.count) { vocabulary[sorted[$0]] }
+        var packed = PackedStrings()
+        for number in sorted { vocabulary.withBytes(number) { packed.append($0) } }
+        self.words = packed
         self.starts = starts
         self.movies = movies
     }
