@@ -81,7 +81,7 @@ struct SearchIndexSnapshotTests {
             if wrong == .lengthPastEnd {
                 return SnapshotWriter.finishing(writer, appending: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
             }
-            return writer.finished
+            return writer.finish()
         }
     }
 

@@ -1,7 +1,8 @@
 extension MemorySearchIndex {
     /// The index as a snapshot's bytes (``SearchIndexSnapshot``).
     func snapshot() -> [UInt8] {
-        var writer = SnapshotWriter()
+        // The arrays, a length before each, and the header and checksum.
+        var writer = SnapshotWriter(capacity: byteCount + 40 * 8 + 64)
         writer.write(ids)
         writer.write(years)
         writer.write(grossingValues)
@@ -18,7 +19,7 @@ extension MemorySearchIndex {
         }
         writer.write(titles.titles)
         for order in [grossing, rating, released, title] { writer.write(order.order) }
-        return writer.finished
+        return writer.finish()
     }
 
     /// The index a snapshot holds; fails, without trapping, on bytes that are not one.

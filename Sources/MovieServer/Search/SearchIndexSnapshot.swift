@@ -50,14 +50,19 @@ package enum SearchIndexSnapshot {
 struct SnapshotWriter {
     private var bytes: [UInt8] = []
 
-    /// The snapshot: what was written, and its checksum.
-    var finished: [UInt8] {
-        var whole = bytes
-        withUnsafeBytes(of: SearchIndexSnapshot.checksum(bytes[...]).littleEndian) { whole += $0 }
-        return whole
+    /// The snapshot: what was written, and its checksum. The checksum is added in place and the
+    /// writer emptied: a copy of a million movies' snapshot was 190 MB more at the importer's peak.
+    mutating func finish() -> [UInt8] {
+        let checksum = SearchIndexSnapshot.checksum(bytes[...]).littleEndian
+        withUnsafeBytes(of: checksum) { bytes += $0 }
+        defer { bytes = [] }
+        return bytes
     }
 
-    init() {
+    /// A writer whose buffer holds `capacity` bytes from the start: grown by doubling, a
+    /// snapshot of a million movies held its old and new buffers at once, hundreds of megabytes.
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
         write(SearchIndexSnapshot.header)
     }
 
@@ -72,7 +77,7 @@ struct SnapshotWriter {
     static func finishing(_ writer: SnapshotWriter, appending bytes: [UInt8]) -> [UInt8] {
         var longer = writer
         longer.bytes += bytes
-        return longer.finished
+        return longer.finish()
     }
 
     mutating func write(_ strings: PackedStrings) {
