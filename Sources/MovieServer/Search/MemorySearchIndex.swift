@@ -32,6 +32,10 @@ struct MemorySearchIndex: Sendable {
     let title: MovieOrder
     /// From how many movies a relevance is walked instead of sorted; `nil`: ``SearchTiers``' limit.
     let sortingLimit: Int?
+    /// How many ranks a walk of the order reads before the page is taken another way: the movies
+    /// that belong are then scattered thinly, or gathered at the far end of the order (a least
+    /// rating, listed by rating upwards), and walking the whole order cost tens of milliseconds.
+    var walkBudget = 50_000
 
     /// An index from its parts, as a snapshot holds them (``SearchIndexSnapshot``).
     init(
@@ -90,7 +94,10 @@ struct MemorySearchIndex: Sendable {
         let filter = IndexFilter(search)
         if search.words.isEmpty {
             guard !search.filter.isEmpty else {
-                return page.walk(relevance: 0) { years[$0] == page.year ?? years[$0] }.map { IndexHit(id: ids[$0], relevance: 0) }
+                let isMember: (Int) -> Bool = { years[$0] == page.year ?? years[$0] }
+                let found = page.walk(relevance: 0, budget: walkBudget, where: isMember)
+                    ?? page.selected((0..<count).lazy.filter(isMember), relevance: 0, limit: page.wanted)
+                return found.map { IndexHit(id: ids[$0], relevance: 0) }
             }
             return filteredListing(page, filter: filter).map { IndexHit(id: ids[$0], relevance: 0) }
         }
@@ -104,7 +111,8 @@ struct MemorySearchIndex: Sendable {
             let wanted = page.wanted - found.count
             let movies = members.count < sortingLimit ?? SearchTiers.sortingLimit(limit: search.limit)
                 ? page.sorted(members, relevance: relevance, limit: wanted)
-                : page.walk(relevance: relevance, limit: wanted) { tiers.relevance[$0] == relevance }
+                : page.walk(relevance: relevance, limit: wanted, budget: walkBudget) { tiers.relevance[$0] == relevance }
+                    ?? page.selected(members, relevance: relevance, limit: wanted)
             found += movies.map { IndexHit(id: ids[$0], relevance: relevance) }
         }
         return found
@@ -173,7 +181,10 @@ struct MemorySearchIndex: Sendable {
         var members: [Int] = []
         for movie in 0..<count where admits(movie, filter) {
             members.append(movie)
-            if members.count >= limit { return page.walk(relevance: 0) { admits($0, filter) } }
+            if members.count >= limit {
+                return page.walk(relevance: 0, budget: walkBudget) { admits($0, filter) }
+                    ?? page.selected((0..<count).lazy.filter { admits($0, filter) }, relevance: 0, limit: page.wanted)
+            }
         }
         return page.sorted(members, relevance: 0, limit: page.wanted)
     }
@@ -237,27 +248,55 @@ private struct Page {
         return position.key != key ? position.key < key : position.id < ids[movie]
     }
 
-    /// Up to `limit` movies of the relevance after the cursor, met by walking the order.
-    func walk(relevance: Int, limit: Int? = nil, where isMember: (Int) -> Bool) -> [Int] {
+    /// Up to `limit` movies of the relevance after the cursor, met by walking the order; nil when
+    /// `budget` ranks were read and the page is not full (``selected(_:relevance:limit:)`` takes it then).
+    func walk(relevance: Int, limit: Int? = nil, budget: Int = .max, where isMember: (Int) -> Bool) -> [Int]? {
         let limit = limit ?? wanted
         let (start, end) = range(relevance: relevance)
         var found: [Int] = []
+        var read = 0
         if search.order == .ascending {
             var rank = start
             while rank < end, found.count < limit {
+                guard read < budget else { return nil }
                 let movie = Int(order.order[rank])
                 if isMember(movie) { found.append(movie) }
                 rank += 1
+                read += 1
             }
         } else {
             var rank = end - 1
             while rank >= start, found.count < limit {
+                guard read < budget else { return nil }
                 let movie = Int(order.order[rank])
                 if isMember(movie) { found.append(movie) }
                 rank -= 1
+                read += 1
             }
         }
         return found
+    }
+
+    /// The first `limit` of `members` after the cursor, by rank: one pass that keeps the best
+    /// `limit` seen, in order, instead of sorting them all.
+    func selected(_ members: some Sequence<Int>, relevance: Int, limit: Int) -> [Int] {
+        let (start, end) = range(relevance: relevance)
+        let ascending = search.order == .ascending
+        var best: [(rank: Int32, movie: Int)] = []
+        best.reserveCapacity(limit + 1)
+        for movie in members {
+            let rank = order.rank[movie]
+            guard rank >= start, rank < end else { continue }
+            if best.count == limit, let worst = best.last, ascending ? rank >= worst.rank : rank <= worst.rank { continue }
+            var low = 0, high = best.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ascending ? best[middle].rank < rank : best[middle].rank > rank { low = middle + 1 } else { high = middle }
+            }
+            best.insert((rank, movie), at: low)
+            if best.count > limit { best.removeLast() }
+        }
+        return best.map(\.movie)
     }
 
     /// Up to `limit` of `members` after the cursor, sorted by their ranks.

@@ -41,9 +41,13 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("the in-memory index filters alike whether it sorts the movies that pass or walks the order", arguments: [0, 1, Int.max])
-        func memoryIndexBothWays(sortingLimit: Int) throws {
-            let index = MemorySearchIndex(FilterContract.catalog.movies, sortingLimit: sortingLimit)
+        @Test(
+            "the in-memory index filters alike whether it sorts the movies that pass, walks the order, or gives up walking and picks the first by rank",
+            arguments: [(0, 50_000), (1, 50_000), (Int.max, 50_000), (0, 0), (0, 40)]
+        )
+        func memoryIndexBothWays(sortingLimit: Int, walkBudget: Int) throws {
+            var index = MemorySearchIndex(FilterContract.catalog.movies, sortingLimit: sortingLimit)
+            index.walkBudget = walkBudget
             for query in FilterContract.queries {
                 var parameters: [String: String] = [:]
                 for pair in query.split(separator: "&") {
@@ -64,7 +68,7 @@ extension ServerDatabaseTests {
                     search.after = search.position(of: last)
                     try #require(ids.count <= FilterContract.catalog.movies.count)
                 }
-                #expect(ids == (try SearchContract.expected(query, among: FilterContract.movieWords)), "\(query), sorting limit \(sortingLimit)")
+                #expect(ids == (try SearchContract.expected(query, among: FilterContract.movieWords)), "\(query), sorting limit \(sortingLimit), walk budget \(walkBudget)")
             }
         }
 

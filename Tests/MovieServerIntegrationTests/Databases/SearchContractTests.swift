@@ -77,9 +77,10 @@ extension ServerDatabaseTests {
             }
         }
 
-        @Test("the in-memory index gives the rules' ids whether it sorts every relevance or walks every one", arguments: [0, Int.max])
-        func memoryIndexBothWays(sortingLimit: Int) throws {
-            let index = MemorySearchIndex(SearchContract.catalog.movies, sortingLimit: sortingLimit)
+        @Test("the in-memory index gives the rules' ids whether it sorts every relevance, walks every one, or gives up walking", arguments: [(0, 50_000), (Int.max, 50_000), (0, 0), (0, 30)])
+        func memoryIndexBothWays(sortingLimit: Int, walkBudget: Int) throws {
+            var index = MemorySearchIndex(SearchContract.catalog.movies, sortingLimit: sortingLimit)
+            index.walkBudget = walkBudget
             for query in SearchContract.queries + ["query=the&sort=title&order=desc", "query=the&year=2016&sort=released&order=asc", "query=a", "sort=title&order=desc"] {
                 var parameters: [String: String] = [:]
                 for pair in query.split(separator: "&") {
@@ -99,7 +100,7 @@ extension ServerDatabaseTests {
                     search.after = search.position(of: last)
                     try #require(ids.count <= SearchContract.catalog.movies.count)
                 }
-                #expect(ids == (try SearchContract.expected(query)), "\(query), sorting limit \(sortingLimit)")
+                #expect(ids == (try SearchContract.expected(query)), "\(query), sorting limit \(sortingLimit), walk budget \(walkBudget)")
             }
         }
 
