@@ -62,6 +62,6 @@ extension MemorySearchIndex {
         let orders = [grossing, rating, released, title].reduce(0) { $0 + bytes($1.order) + bytes($1.rank) }
         return bytes(ids) + bytes(years) + bytes(grossingValues) + bytes(ratingValues) + bytes(releaseDates) + bytes(titleKeys)
             + bytes(runtimes) + bytes(votes) + bytes(genreBits)
-            + postings + bytes(titles.titles) + orders
+            + postings + bytes(titles.titles) + bytes(titles.heads) + orders
     }
 }

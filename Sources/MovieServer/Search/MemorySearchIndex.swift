@@ -159,14 +159,16 @@ struct MemorySearchIndex: Sendable {
         var members = [[Int]](repeating: [], count: highest + 1)
         let everyWord = UInt8(words.count)
         let start = Array(SearchText.titleStart(words).utf8), whole = Array(SearchText.wholeTitle(words).utf8)
-        for list in shortest {
-            for movie in list.lazy.map(Int.init) where matched[movie] == everyWord {
-                matched[movie] = 0
-                guard admits(movie, filter) else { continue }
-                var found = min(Int(inTitle[movie]), words.count)
-                if found == words.count { found += titles.bonus(of: movie, start: start, whole: whole) }
-                relevance[movie] = UInt8(found)
-                members[found].append(movie)
+        titles.withBonus(start: start, whole: whole) { bonus in
+            for list in shortest {
+                for movie in list.lazy.map(Int.init) where matched[movie] == everyWord {
+                    matched[movie] = 0
+                    guard admits(movie, filter) else { continue }
+                    var found = min(Int(inTitle[movie]), words.count)
+                    if found == words.count { found += bonus(movie) }
+                    relevance[movie] = UInt8(found)
+                    members[found].append(movie)
+                }
             }
         }
         return (members, relevance)
