@@ -52,13 +52,15 @@ enum SQLiteSearchIndexSnapshots {
     }
 
     /// Stores the snapshot of the catalogue an import is writing, in the import's transaction,
-    /// in place of any other.
+    /// in place of any other, each part as it is made.
     static func writeForImport(version: Int64, in db: Database) throws {
         try db.execute(sql: "DELETE FROM search_index_snapshot")
-        let parts = SearchIndexSnapshot.parts(of: SearchIndexSnapshot.make(from: try SQLiteSearchEntries.read(db).entries))
-        for (number, part) in parts.enumerated() {
-            _ = try insert(part, number: number, of: parts.count, version: version, in: db)
+        var failure: (any Error)?
+        SearchIndexSnapshot.make(from: try SQLiteSearchEntries.read(db).entries) { part, number, parts in
+            guard failure == nil else { return }
+            do { _ = try insert(part, number: number, of: parts, version: version, in: db) } catch { failure = error }
         }
+        if let failure { throw failure }
     }
 
     /// Whether the part was stored: not when another writer stored it first.

@@ -35,6 +35,21 @@ struct SearchIndexSnapshotTests {
         #expect(Self.searches.contains { made.search($0).count > 3 }, "the searches find movies")
     }
 
+    @Test("a snapshot handed over a part at a time as it is written is, part for part, the whole cut in parts", arguments: [8, 64, 1003, 1 << 20])
+    func writtenInParts(partSize: Int) throws {
+        let index = MemorySearchIndex(Self.movies)
+        let whole = index.snapshot()
+        var parts: [(part: [UInt8], number: Int, of: Int)] = []
+        let size = partSize - partSize % 8
+        index.writeSnapshot(partSize: size) { part, number, count in parts.append((Array(part), number, count)) }
+        let expected = SearchIndexSnapshot.parts(of: whole, partSize: size)
+        #expect(parts.map(\.part) == expected.map(Array.init), "part size \(size)")
+        #expect(parts.map(\.number) == Array(expected.indices))
+        #expect(parts.allSatisfy { $0.of == expected.count })
+        #expect(expected.count > 1 || size >= whole.count)
+        #expect(throws: Never.self) { try MemorySearchIndex(snapshot: parts.flatMap(\.part)) }
+    }
+
     @Test("a snapshot with any one byte changed, or cut at any length, is refused, never trapped on")
     func everyByteChecked() throws {
         let bytes = MemorySearchIndex(Self.movies).snapshot()

@@ -3,6 +3,27 @@ extension MemorySearchIndex {
     func snapshot() -> [UInt8] {
         // The arrays, a length before each, and the header and checksum.
         var writer = SnapshotWriter(capacity: byteCount + 40 * 8 + 64)
+        write(into: &writer)
+        return writer.finish()
+    }
+
+    /// The snapshot handed to `store` a part at a time as it is written, each part as
+    /// ``SearchIndexSnapshot/parts(of:)`` cuts the whole, with its number and how many there are.
+    func writeSnapshot(partSize: Int, store: @escaping (_ part: ArraySlice<UInt8>, _ number: Int, _ parts: Int) -> Void) {
+        var counter = SnapshotWriter.counter()
+        write(into: &counter)
+        let total = counter.length + 8
+        let parts = max(1, (total + partSize - 1) / partSize)
+        var number = 0
+        var writer = SnapshotWriter(partSize: partSize) { part in
+            store(part, number, parts)
+            number += 1
+        }
+        write(into: &writer)
+        _ = writer.finish()
+    }
+
+    private func write(into writer: inout SnapshotWriter) {
         writer.write(ids)
         writer.write(years)
         writer.write(grossingValues)
@@ -19,7 +40,6 @@ extension MemorySearchIndex {
         }
         writer.write(titles.titles)
         for order in [grossing, rating, released, title] { writer.write(order.order) }
-        return writer.finish()
     }
 
     /// The index a snapshot holds; fails, without trapping, on bytes that are not one.

@@ -17,15 +17,9 @@ package enum SearchIndexSnapshot {
     /// A 64-bit FNV-1a of `bytes` taken eight at a time: a byte changed anywhere changes it, and a
     /// snapshot of a million movies is checked in milliseconds.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.withUnsafeBytes { raw in
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            let words = raw.count / 8
-            for word in 0..<words {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-            }
-            for byte in raw[(words * 8)...] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return hash
-        }
+        var checksum = SnapshotChecksum()
+        bytes.withUnsafeBytes { checksum.add($0) }
+        return checksum.value
     }
 
     /// The snapshot of the index of `entries`, made on the calling thread: an import stores it with
@@ -37,8 +31,19 @@ package enum SearchIndexSnapshot {
         return index.snapshot()
     }
 
+    /// The snapshot of the index of `entries`, handed to `store` a part at a time as it is made
+    /// (the part, its number from 0, and how many there are), each part as ``parts(of:)`` would
+    /// cut the whole: an importer holds the index and one part, not the index and its bytes.
+    package static func make(
+        from entries: consuming SearchEntries, partSize: Int = partSize,
+        store: @escaping (_ part: ArraySlice<UInt8>, _ number: Int, _ parts: Int) -> Void
+    ) {
+        let index = MemorySearchIndex(entries: entries)
+        index.writeSnapshot(partSize: partSize, store: store)
+    }
+
     /// The parts a database keeps `snapshot` in.
-    package static func parts(of snapshot: [UInt8]) -> [ArraySlice<UInt8>] {
+    package static func parts(of snapshot: [UInt8], partSize: Int = partSize) -> [ArraySlice<UInt8>] {
         stride(from: 0, to: max(1, snapshot.count), by: partSize).map { snapshot[$0..<min(snapshot.count, $0 + partSize)] }
     }
 
@@ -46,30 +51,100 @@ package enum SearchIndexSnapshot {
     package static let partSize = 8 << 20
 }
 
-/// Writes a snapshot's arrays one after the other, each after its length in bytes.
+/// FNV-1a over eight bytes at a time, then the last bytes one at a time: fed the whole, or parts
+/// whose lengths are multiples of eight and then the rest, it gives the same value.
+struct SnapshotChecksum {
+    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        let words = bytes.count / 8
+        for word in 0..<words {
+            value = (value ^ bytes.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+        }
+        for byte in bytes[(words * 8)...] { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    }
+}
+
+/// Writes a snapshot's arrays one after the other, each after its length in bytes: into one
+/// buffer, or a part at a time to a store as the parts fill, or only counting the bytes.
 struct SnapshotWriter {
     private var bytes: [UInt8] = []
-
-    /// The snapshot: what was written, and its checksum. The checksum is added in place and the
-    /// writer emptied: a copy of a million movies' snapshot was 190 MB more at the importer's peak.
-    mutating func finish() -> [UInt8] {
-        let checksum = SearchIndexSnapshot.checksum(bytes[...]).littleEndian
-        withUnsafeBytes(of: checksum) { bytes += $0 }
-        defer { bytes = [] }
-        return bytes
-    }
+    private var checksum = SnapshotChecksum()
+    private let partSize: Int
+    private let store: ((ArraySlice<UInt8>) -> Void)?
+    private let counting: Bool
+    /// How many bytes were written, the checksum not counted.
+    private(set) var length = 0
 
     /// A writer whose buffer holds `capacity` bytes from the start: grown by doubling, a
     /// snapshot of a million movies held its old and new buffers at once, hundreds of megabytes.
     init(capacity: Int = 0) {
+        (partSize, store, counting) = (.max, nil, false)
         bytes.reserveCapacity(capacity)
         write(SearchIndexSnapshot.header)
     }
 
+    /// A writer that hands each part of `partSize` bytes (a multiple of eight) to `store` as it fills.
+    init(partSize: Int, store: @escaping (ArraySlice<UInt8>) -> Void) {
+        precondition(partSize > 0 && partSize % 8 == 0)
+        (self.partSize, self.store, counting) = (partSize, store, false)
+        write(SearchIndexSnapshot.header)
+    }
+
+    /// A writer that only counts the bytes, to know a snapshot's length before writing it.
+    static func counter() -> SnapshotWriter { SnapshotWriter(counting: ()) }
+
+    private init(counting: Void) {
+        (partSize, store, self.counting) = (.max, nil, true)
+        write(SearchIndexSnapshot.header)
+    }
+
+    /// The snapshot: what was written, and its checksum (a store is handed the last parts, and
+    /// nothing is returned). The checksum is added in place and the writer emptied: a copy of a
+    /// million movies' snapshot was 190 MB more at the importer's peak.
+    mutating func finish() -> [UInt8] {
+        bytes.withUnsafeBytes { checksum.add($0) }
+        withUnsafeBytes(of: checksum.value.littleEndian) { bytes += $0 }
+        if let store {
+            var start = 0
+            while start < bytes.count {
+                store(bytes[start..<min(bytes.count, start + partSize)])
+                start += partSize
+            }
+            bytes = []
+            return []
+        }
+        defer { bytes = [] }
+        return bytes
+    }
+
     mutating func write<Element: BitwiseCopyable>(_ array: [Element]) {
         let length = UInt64(array.count * MemoryLayout<Element>.stride)
-        withUnsafeBytes(of: length.littleEndian) { bytes += $0 }
-        array.withUnsafeBytes { bytes += $0 }
+        withUnsafeBytes(of: length.littleEndian) { append($0) }
+        // A store's buffer takes a part at a time, not a whole array of tens of megabytes.
+        let step = store == nil ? Int.max : partSize
+        array.withUnsafeBytes { raw in
+            var start = 0
+            while start < raw.count {
+                append(UnsafeRawBufferPointer(rebasing: raw[start..<start + min(step, raw.count - start)]))
+                start += min(step, raw.count - start)
+            }
+        }
+    }
+
+    private mutating func append(_ raw: UnsafeRawBufferPointer) {
+        length += raw.count
+        guard !counting else { return }
+        bytes.append(contentsOf: raw)
+        guard let store, bytes.count >= partSize else { return }
+        var start = 0
+        while bytes.count - start >= partSize {
+            let part = bytes[start..<start + partSize]
+            part.withUnsafeBytes { checksum.add($0) }
+            store(part)
+            start += partSize
+        }
+        bytes.removeFirst(start)
     }
 
     /// `writer`'s snapshot with `bytes` after its arrays, under a checksum that holds: for tests of
