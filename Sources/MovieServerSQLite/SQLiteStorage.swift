@@ -138,11 +138,11 @@ public final class SQLiteStorage: CatalogImporting, Sendable {
         }
     }
 
-    /// The page cache of the connection that imports, in KiB: 64 MiB. With the order indexes
-    /// dropped for a bulk import, a million IMDb films took 94 s with it and 90 to 92 s with 160 or
-    /// 256 MiB, whose pages the importer kept after it (512 MB is its budget). SQLite takes pages
+    /// The page cache of the connection that imports, in KiB: 32 MiB. With the order indexes
+    /// dropped for a bulk import, a million IMDb films took 93 to 102 s with 64 MiB and 90 to 92 s
+    /// with 160 or 256 MiB, whose pages the importer kept after it (512 MB is its budget). SQLite takes pages
     /// as it needs them, and gives them back after the import.
-    static let importCacheKiB = 65_536
+    static let importCacheKiB = 32_768
 
     /// Runs `body` on a reader, giving up at the request's deadline.
     func read<T: Sendable>(_ method: String = #function, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {

@@ -17,7 +17,7 @@ import time
 
 import benchkit
 
-ROUNDS = 3
+ROUNDS = int(os.environ.get("IMDB_IMPORT_ROUNDS", "3"))
 OTHER_TITLES = 0.5
 CAST = 4
 

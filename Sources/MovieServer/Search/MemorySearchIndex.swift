@@ -63,8 +63,12 @@ struct MemorySearchIndex: Sendable {
         let releaseDates = entries.releaseDates, titleKeys = entries.titleKeys
         (self.ids, self.grossingValues, self.ratingValues, self.releaseDates, self.titleKeys) = (ids, grossingValues, ratingValues, releaseDates, titleKeys)
         (years, runtimes, votes, genreBits) = (entries.years, entries.runtimes, entries.votes, entries.genres)
-        allWords = WordPostings(count: entries.count) { entries.allWords.string(at: $0).split(separator: " ") }
-        titleWords = WordPostings(count: entries.count) { entries.titleWords.string(at: $0).split(separator: " ") }
+        allWords = WordPostings(count: entries.count, wordCount: entries.allWords.count(of: UInt8(ascii: " "))) {
+            entries.allWords.string(at: $0).split(separator: " ")
+        }
+        titleWords = WordPostings(count: entries.count, wordCount: entries.titleWords.count(of: UInt8(ascii: " "))) {
+            entries.titleWords.string(at: $0).split(separator: " ")
+        }
         spelling = SpellingIndex(allWords.words)
         titles = PackedTitles(titles: entries.titleWords)
         func byID(_ a: Int, _ b: Int) -> Bool { ids[a] < ids[b] }

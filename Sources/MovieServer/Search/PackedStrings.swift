@@ -48,6 +48,11 @@ struct PackedStrings: Sendable {
 
     var count: Int { starts.count - 1 }
 
+    /// How many times `byte` is in all the strings: the words of ` a b ` strings, counting spaces, at most.
+    func count(of byte: UInt8) -> Int {
+        bytes.withUnsafeBufferPointer { $0.reduce(0) { $1 == byte ? $0 + 1 : $0 } }
+    }
+
     func string(at index: Int) -> String {
         String(decoding: bytes[Int(starts[index])..<Int(starts[index + 1])], as: UTF8.self)
     }

@@ -19,9 +19,13 @@ struct WordPostings: Sendable {
     }
 
     /// `words(i)` is the words of movie `i`, repeats allowed.
-    init(count: Int, words: (Int) -> [Substring]) {
+    /// `wordCount`, when known, is how many words there are in all (repeats included): the
+    /// occurrences are kept in an array made that size once, where growing it by doubling held
+    /// the old and the new at once (tens of megabytes for a million movies).
+    init(count: Int, wordCount: Int? = nil, words: (Int) -> [Substring]) {
         var numbering = WordNumbering()
         var occurrences: [Int32] = []
+        occurrences.reserveCapacity(wordCount ?? 0)
         var movieEnds: [Int] = []
         movieEnds.reserveCapacity(count)
         var lastMovie: [Int32] = []
