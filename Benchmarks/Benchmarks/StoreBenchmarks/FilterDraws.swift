@@ -42,7 +42,7 @@ enum FilterDraws {
                 default: filter.minimumRating = Double(10 + random.next(89))
                 }
             }
-            let order: SortOrder? = [nil, .ascending, .descending][random.next(3)]
+            let order: MovieContract.SortOrder? = [nil, .ascending, .descending][random.next(3)]
             return MovieSearchRequest(text: text, sort: sort == .relevance && text == nil ? nil : sort, order: order, filter: filtered ? filter : .none)
         }
     }
