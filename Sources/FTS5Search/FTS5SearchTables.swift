@@ -14,6 +14,9 @@ public struct FTS5SearchTables: Sendable {
     public var movieTitleWords: String
     /// The `movie` table's column that is the FTS5 table's rowid.
     public var movieKey: String
+    /// The index a range of title words is read through, when SQLite must be told (the store's
+    /// indexes of sorts also hold the title words, and a filter's columns drew it to them).
+    public var titleWordsIndex: String? = nil
 
     /// The server's catalogue: `movie_words`, keyed by the movie's id.
     public static let catalogue = FTS5SearchTables(
@@ -21,7 +24,8 @@ public struct FTS5SearchTables: Sendable {
     )
     /// The client's store: `movieWords`, keyed by the movie row (a movie is stored once per API).
     public static let store = FTS5SearchTables(
-        text: "movieWords", titleColumn: "titleWords", castColumn: "castWords", movieTitleWords: "titleWords", movieKey: "rowid"
+        text: "movieWords", titleColumn: "titleWords", castColumn: "castWords", movieTitleWords: "titleWords", movieKey: "rowid",
+        titleWordsIndex: "movie_by_titleWords"
     )
 
     /// The statement that creates the FTS5 table: words as ``SearchText`` folds them (diacritics

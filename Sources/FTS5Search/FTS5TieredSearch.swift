@@ -35,6 +35,8 @@ package struct FTS5TieredSearch {
     let order: Order
     let year: Int?
     let after: (_ relevance: Int) -> SQL?
+    /// The budget's last row when no keyset bounds the walk: the same for every relevance.
+    private let unboundedBudgetEnd = BudgetEnd()
 
     /// - Parameters:
     ///   - selection: what is read of each movie found (`movie.id`, `movie.*`).
@@ -80,21 +82,29 @@ package struct FTS5TieredSearch {
 
     /// How many movies of a title-start relevance there are (in the scope), counting no further than `limit`.
     private func countTitleStarts(relevance: Int, upTo limit: Int) throws -> Int {
-        var sql: SQL = "SELECT count(*) FROM (SELECT 1 FROM movie WHERE \(titleStart(relevance))"
+        var sql: SQL = "SELECT count(*) FROM (SELECT 1 FROM \(sql: titleWordsSource) WHERE \(titleStart(relevance))"
         if let scope { sql += " AND \(scope)" }
         sql += " LIMIT \(limit))"
         return try Int.fetchOne(db, SQLRequest<Int>(literal: sql, cached: true)) ?? 0
     }
 
     /// A title-start relevance's movies through the index of the title words, sorted.
+    /// The page's keys are chosen first, then their rows read: an index of the title words that
+    /// holds the sort's column sorts a range of thousands without reading a row of it.
     private func sortedTitleStarts(relevance: Int, limit: Int) throws -> [Row] {
-        var sql: SQL = "SELECT \(sql: selection) FROM movie WHERE \(titleStart(relevance))"
+        let key = "movie.\(tables.movieKey)"
+        var sql: SQL = "SELECT \(sql: selection) FROM movie WHERE \(sql: key) IN (SELECT \(sql: key) FROM \(sql: titleWordsSource) WHERE \(titleStart(relevance))"
         sql += conditions(relevance: relevance, yearColumn: "movie.year")
-        sql += " ORDER BY \(sql: order.sql) LIMIT \(limit)"
+        sql += " ORDER BY \(sql: order.sql) LIMIT \(limit)) ORDER BY \(sql: order.sql)"
         return try fetch(sql)
     }
 
     private var text: String { tables.text }
+
+    /// The `movie` table, read through the index of the title words when the tables name one.
+    private var titleWordsSource: String {
+        tables.titleWordsIndex.map { "movie INDEXED BY \($0)" } ?? "movie"
+    }
 
     private func fetch(_ sql: SQL) throws -> [Row] {
         try SQLRequest<Row>(literal: sql, cached: true).fetchAll(db)
@@ -127,12 +137,15 @@ package struct FTS5TieredSearch {
         let needles = tiers.words.indices.map { SearchText.needle(tiers.words, $0) }
         let titleWords = "movie.\(tables.movieTitleWords)"
         var sql: SQL = "SELECT \(sql: selection) FROM movie INDEXED BY \(sql: order.index)"
-        sql += " JOIN \(sql: text) ON \(sql: text).rowid = movie.\(sql: tables.movieKey) WHERE "
-        sql += needles.map { needle in
+        sql += " JOIN \(sql: text) ON \(sql: text).rowid = movie.\(sql: tables.movieKey) WHERE 1 = 1"
+        // SQLite tests the terms in this order: the scope's and the year's comparisons before the
+        // words' functions, which a walk past many movies would otherwise call for each (35 ms
+        // against 13 for a selective filter over 100,000 stored movies).
+        sql += conditions(relevance: relevance, yearColumn: "movie.year")
+        sql += " AND " + needles.map { needle in
             SQL("(instr(\(sql: titleWords), \(needle)) > 0 OR instr(\(sql: text).\(sql: tables.castColumn), \(needle)) > 0)")
         }.joined(separator: " AND ")
         sql += " AND (\(relevanceExpression)) = \(relevance)"
-        sql += conditions(relevance: relevance, yearColumn: "movie.year")
         if let (key, id) = try lastRowOfBudget(relevance: relevance) {
             sql += " AND (\(sql: order.column), movie.id) \(sql: order.ascending ? "<=" : ">=") (\(key), \(id))"
         }
@@ -159,6 +172,14 @@ package struct FTS5TieredSearch {
 
     /// The sort value and id of the last row a walk may read, or `nil` when fewer rows remain.
     private func lastRowOfBudget(relevance: Int) throws -> (DatabaseValue, Int)? {
+        guard after(relevance) == nil else { return try readLastRowOfBudget(relevance: relevance) }
+        if let known = unboundedBudgetEnd.row { return known }
+        let row = try readLastRowOfBudget(relevance: relevance)
+        unboundedBudgetEnd.row = .some(row)
+        return row
+    }
+
+    private func readLastRowOfBudget(relevance: Int) throws -> (DatabaseValue, Int)? {
         var sql: SQL = "SELECT \(sql: order.column), movie.id FROM movie INDEXED BY \(sql: order.index) WHERE 1 = 1"
         sql += conditions(relevance: relevance, yearColumn: "movie.year")
         sql += " ORDER BY \(sql: order.sql) LIMIT 1 OFFSET \(walkBudget - 1)"
@@ -178,4 +199,9 @@ package struct FTS5TieredSearch {
         if let keyset = after(relevance) { sql += " AND \(keyset)" }
         return sql
     }
+}
+
+/// A walk's budget end once read, kept for the search's other relevances (one search, one thread).
+private final class BudgetEnd {
+    var row: (DatabaseValue, Int)??
 }

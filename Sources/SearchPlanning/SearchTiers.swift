@@ -29,13 +29,16 @@ package struct SearchTiers: Sendable {
     /// The relevance of the position the page continues after, if any.
     package let positionRelevance: Int?
     package let strategy: TierReading
+    /// How many movies the search looks among, which sets ``sortingLimit``.
+    package let catalogueSize: Int
 
-    package init?(words: [String], limit: Int, positionRelevance: Int? = nil, strategy: TierReading) {
+    package init?(words: [String], limit: Int, positionRelevance: Int? = nil, strategy: TierReading, catalogueSize: Int = 1_000_000) {
         guard (1...Self.mostWords).contains(words.count) else { return nil }
         self.words = words
         self.limit = limit
         self.positionRelevance = positionRelevance
         self.strategy = strategy
+        self.catalogueSize = catalogueSize
     }
 
     /// The relevances a page can hold, highest first: from the position's (or the highest a
@@ -77,15 +80,15 @@ package struct SearchTiers: Sendable {
         return prefix + "\u{10FFFF}"
     }
 
-    /// The count from which walking the index is cheaper than sorting: about √(page × a million).
+    /// The count from which walking the index is cheaper than sorting: about √(page × catalogue).
     /// Sorting costs each match; walking costs the movies passed over, about page × catalogue ÷
-    /// matches. The two meet there for a catalogue of a million, and stay within a few times of
-    /// each other for one ten times larger or smaller.
-    package var sortingLimit: Int { Self.sortingLimit(limit: limit) }
+    /// matches. The two meet there, and stay within a few times of each other for a catalogue
+    /// ten times larger or smaller than the one given.
+    package var sortingLimit: Int { Self.sortingLimit(limit: limit, catalogueSize: catalogueSize) }
 
-    /// ``sortingLimit`` for a page of `limit` movies.
-    package static func sortingLimit(limit: Int) -> Int {
-        Int((Double(limit + 1) * 1_000_000).squareRoot())
+    /// ``sortingLimit`` for a page of `limit` movies among `catalogueSize` (a million unless said).
+    package static func sortingLimit(limit: Int, catalogueSize: Int = 1_000_000) -> Int {
+        max(limit + 1, Int((Double(limit + 1) * Double(max(catalogueSize, 1))).squareRoot()))
     }
 
     /// How to read a relevance that holds `count` movies (counted up to ``sortingLimit``).

@@ -54,7 +54,7 @@ extension StoreRelevanceTests {
                 try db.execute(sql: "DELETE FROM movieWords WHERE rowid = ?", arguments: [rowID])
                 try db.execute(sql: "INSERT INTO movieWords (rowid, titleWords, castWords) VALUES (?, ?, ?)", arguments: [rowID, title, cast])
             }
-            try db.execute(sql: "DROP INDEX movie_on_apiId_titleWords")
+            try db.execute(sql: "DROP INDEX IF EXISTS movie_on_apiId_titleWords")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v12:%'")
         }
         try queue.close()

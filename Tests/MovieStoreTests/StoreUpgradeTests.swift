@@ -82,3 +82,36 @@ struct StoreUpgradeTests {
         #expect(try await upgraded.checkIntegrity().isEmpty)
     }
 }
+
+/// A store of schema v17 (movies with their IMDb details, before the sorts' indexes) takes the
+/// genres' bits and its count of movies from the rows it holds.
+@Suite("Store upgrades: v18")
+struct SortIndexUpgradeTests {
+    @Test("a v17 store's movies are found by genre and counted after the upgrade, and new movies are counted as they come")
+    func upgradesVersionSeventeen() async throws {
+        let url = TestFolders.temporary.appendingPathComponent("v17-\(UUID().uuidString)/movies.sqlite")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let queue = try DatabaseQueue(path: url.path)
+            try StoreMigrations.migrator.migrate(queue, upTo: "v17: a movie's details from IMDb's data sets (id, original title, runtime, genres, votes)")
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO api (key) VALUES (?)", arguments: [Fixtures.api])
+                for (id, genres) in [(1, "Drama,Sci-Fi"), (2, "Drama"), (3, nil), (4, "Sci-Fi,War")] as [(Int, String?)] {
+                    try db.execute(sql: """
+                        INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, titleWords, titleKey, genres)
+                        VALUES (1, ?, ?, 2016, '2016-01-01', ?, 5, 0, ?, ?, ?)
+                        """, arguments: [id, "Film \(id)", id * 10, " film \(id) ", "film \(id)", genres])
+                }
+            }
+            try queue.close()
+        }
+        let store = try MovieStore(url: url)
+        var sciFi = MovieFilter()
+        sciFi.require(genres: ["Sci-Fi"])
+        let found = try await store.search(MovieSearchRequest(text: nil, sort: .grossing, filter: sciFi), limit: 10, api: Fixtures.api)
+        #expect(found.movies.map(\.id) == [4, 1])
+        #expect(found.searched == 4)
+        try await store.saveMovies([Fixtures.movie(5), Fixtures.movie(1)], api: Fixtures.api, fetchedAt: Date())
+        #expect(try await store.search(MovieSearchRequest(text: "movie"), limit: 10, api: Fixtures.api).searched == 5, "a new movie is counted, one written again is not")
+    }
+}

@@ -30,8 +30,8 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("store/offline search, first page, \(size.label) movies", closure: { benchmark in
             let store = try await StoreFixture.shared.store(size: size.count)
             let requests = ["the", "golden harbor", "ava"].map { MovieSearchRequest(text: $0) }
-            for iteration in benchmark.scaledIterations {
-                blackHole(try await store.search(requests[iteration % requests.count], limit: 20, api: benchAPI))
+            for _ in benchmark.scaledIterations {
+                blackHole(try await store.search(requests[benchmark.currentIteration % requests.count], limit: 20, api: benchAPI))
             }
         }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
         teardown: { StoreFixture.shared.remove(size: size.count) })
@@ -43,8 +43,9 @@ let benchmarks: @Sendable () -> Void = {
                 Benchmark("store/offline \(filtered ? "filtered" : "unfiltered (baseline)") listing and search, 200 draws, \(size.label) movies", closure: { benchmark in
                     let store = try await StoreFixture.shared.store(size: size.count)
                     let requests = FilterDraws.requests(count: 200, seed: 3, filtered: filtered)
-                    for iteration in benchmark.scaledIterations {
-                        blackHole(try await store.search(requests[iteration % requests.count], limit: 20, api: benchAPI))
+                    // Each sample is one request, the next of the draws: `scaledIterations` starts again at 0 in every sample.
+                    for _ in benchmark.scaledIterations {
+                        blackHole(try await store.search(requests[benchmark.currentIteration % requests.count], limit: 20, api: benchAPI))
                     }
                 }, setup: { _ = try await StoreFixture.shared.store(size: size.count) },
                 teardown: { StoreFixture.shared.remove(size: size.count) })

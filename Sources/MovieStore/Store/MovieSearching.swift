@@ -9,19 +9,19 @@ import SearchPlanning
 /// that begin with the words, then more words in the title;
 /// then the request's sort and the id. The words go through the FTS5 table `movieWords`.
 ///
-/// A first page by relevance (or grossing) of one to three words is read as the server reads it
-/// (``SearchTiers``): few matches ranked in one statement; many a relevance at a time, sorted when
-/// the relevance holds few movies, met by walking the API's movies by grossing when it holds many.
+/// A first page of one to three words is read as the server reads it (``SearchTiers``): few
+/// matches ranked in one statement; many a relevance at a time, sorted when the relevance holds few
+/// movies, met by walking the API's movies in the page's order (``StoredSortIndex``) when it holds
+/// many. A page without words walks that index alone.
 /// The text index holds every API's movies, so its counts only choose the way; the rows are the API's.
 enum MovieSearching {
     /// The first `limit` matches (all of them when `limit` is `nil`), and how many movies of the API are stored.
     static func search(_ request: MovieSearchRequest, limit: Int?, api: String, in db: Database, tierReading: TierReading = .bySize) throws -> (movies: [Movie], searched: Int) {
-        let searched = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movie WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api]) ?? 0
+        let searched = try Int.fetchOne(db, sql: "SELECT count FROM storedMovieCount WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api]) ?? 0
         let words = request.words
         if request.text != nil, words.isEmpty { return ([], searched) }
         let rows: [Row]
-        if let limit, request.filter.isEmpty, [.relevance, .grossing].contains(request.effectiveSort),
-           let tiers = SearchTiers(words: words, limit: limit - 1, strategy: tierReading) {
+        if let limit, let tiers = SearchTiers(words: words, limit: limit - 1, strategy: tierReading, catalogueSize: searched) {
             rows = try TieredStoreSearch(db: db, request: request, tiers: tiers, api: api).rows()
         } else {
             rows = try ranked(request, limit: limit, api: api, in: db)
@@ -32,18 +32,12 @@ enum MovieSearching {
     /// The matches in one statement: every one ranked, then the first `limit`.
     static func ranked(_ request: MovieSearchRequest, limit: Int?, api: String, in db: Database) throws -> [Row] {
         let words = request.words
-        var arguments: [any DatabaseValueConvertible] = []
-        var relevance = "0"
-        if !words.isEmpty {
-            let start = SearchText.titleStart(words)
-            relevance = words.indices.map { _ in "(instr(movie.titleWords, ?) > 0)" }.joined(separator: " + ")
-                + " + (substr(movie.titleWords, 1, \(start.unicodeScalars.count)) = ?) + (substr(movie.titleWords, 1, \(start.unicodeScalars.count + 1)) = ?)"
-                + " + (movie.titleWords = ?)"
-            let whole = SearchText.wholeTitle(words)
-            arguments += words.indices.map { SearchText.needle(words, $0) } + [start, whole, whole]
-        }
+        let ranking = relevance(words)
+        var arguments = ranking.arguments
+        let relevance = ranking.sql
         var sql = "SELECT movie.*, \(relevance) AS relevance FROM movie"
-        if !words.isEmpty { sql += " JOIN movieWords ON movieWords.rowid = movie.rowid" }
+        // Without words a page walks its sort's index in order, testing the filter on the index alone.
+        sql += words.isEmpty ? " INDEXED BY \(StoredSortIndex(request.effectiveSort).name)" : " JOIN movieWords ON movieWords.rowid = movie.rowid"
         sql += " WHERE movie.apiId = \(StoredAPI.idOfKey)"
         arguments.append(api)
         if !words.isEmpty {
@@ -65,8 +59,21 @@ enum MovieSearching {
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
     }
 
-    /// The filter as conditions on the stored movie, each after ` AND `, with their arguments. A
-    /// genre is found in the stored `Drama,Sci-Fi` as `,Drama,` in `,Drama,Sci-Fi,`.
+    /// A movie's relevance as SQL (``SearchText``): each word in its title words, one more when the
+    /// title begins with the words, one more when as whole words, one more when it is them; `0`
+    /// without words.
+    static func relevance(_ words: [String]) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        guard !words.isEmpty else { return ("0", []) }
+        let start = SearchText.titleStart(words)
+        let sql = words.indices.map { _ in "(instr(movie.titleWords, ?) > 0)" }.joined(separator: " + ")
+            + " + (substr(movie.titleWords, 1, \(start.unicodeScalars.count)) = ?) + (substr(movie.titleWords, 1, \(start.unicodeScalars.count + 1)) = ?)"
+            + " + (movie.titleWords = ?)"
+        let whole = SearchText.wholeTitle(words)
+        return (sql, words.indices.map { SearchText.needle(words, $0) } + [start, whole, whole])
+    }
+
+    /// The filter as conditions on the stored movie, each after ` AND `, with their arguments; the
+    /// genres as bits (``StoredGenres``), every one of them set.
     static func filterConditions(_ filter: MovieFilter) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
         var sql = "", arguments: [any DatabaseValueConvertible] = []
         if let years = filter.years {
@@ -85,21 +92,17 @@ enum MovieSearching {
             sql += " AND movie.rating >= ?"
             arguments.append(rating)
         }
-        for genre in filter.genres {
-            sql += " AND instr(',' || movie.genres || ',', ?) > 0"
-            arguments.append("," + genre + ",")
+        if !filter.genres.isEmpty {
+            let bits = Int64(MovieFilter.genreBits(filter.genres))
+            sql += " AND (movie.genreBits & ?) = ?"
+            arguments += [bits, bits]
         }
         return (sql, arguments)
     }
 
     /// The request's sort and the id, in its direction.
     static func order(_ request: MovieSearchRequest) -> String {
-        let column = switch request.effectiveSort {
-        case .relevance, .grossing: "movie.grossing"
-        case .rating: "movie.rating"
-        case .released: "movie.releaseDate"
-        case .title: "movie.titleKey"
-        }
+        let column = "movie." + StoredSortIndex(request.effectiveSort).column
         let direction = request.effectiveOrder == .ascending ? "ASC" : "DESC"
         return "\(column) \(direction), movie.id \(direction)"
     }

@@ -18,13 +18,13 @@ enum MovieWriting {
     private static func upsert(_ movies: [Movie], apiID: Int64, fetchedAt: Date, freshness: Freshness?, in db: Database) throws {
         let upsertMovie = try db.cachedStatement(sql: """
             INSERT INTO movie (apiId, id, name, year, releaseDate, grossing, rating, fetchedAt, entityTag, maxAge, titleWords, titleKey, lastUsed,
-                imdbId, originalTitle, runtimeMinutes, genres, votes)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                imdbId, originalTitle, runtimeMinutes, genres, votes, genreBits)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(apiId, id) DO UPDATE SET name = excluded.name, year = excluded.year, releaseDate = excluded.releaseDate,
                 grossing = excluded.grossing, rating = excluded.rating, fetchedAt = excluded.fetchedAt,
                 entityTag = excluded.entityTag, maxAge = excluded.maxAge, titleWords = excluded.titleWords, titleKey = excluded.titleKey,
                 lastUsed = excluded.lastUsed, imdbId = excluded.imdbId, originalTitle = excluded.originalTitle,
-                runtimeMinutes = excluded.runtimeMinutes, genres = excluded.genres, votes = excluded.votes
+                runtimeMinutes = excluded.runtimeMinutes, genres = excluded.genres, votes = excluded.votes, genreBits = excluded.genreBits
             RETURNING rowid
             """)
         let deleteCast = try db.cachedStatement(sql: "DELETE FROM castMember WHERE apiId = ? AND movieId = ?")
@@ -40,7 +40,7 @@ enum MovieWriting {
                 apiID, movie.id, movie.name, movie.year, CalendarDate.string(from: movie.releaseDate), movie.grossing, movie.rating, fetched,
                 entityTag, maxAge, indexed.titleWords, indexed.titleKey, tick,
                 movie.details?.imdbID, movie.details?.originalTitle, movie.details?.runtimeMinutes, movie.details?.genres?.joined(separator: ","),
-                movie.details?.votes,
+                movie.details?.votes, Int64(MovieFilter.genreBits(movie.details?.genres)),
             ])
             guard let rowID = try Int64.fetchOne(upsertMovie) else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no row id returned for movie \(movie.id)")

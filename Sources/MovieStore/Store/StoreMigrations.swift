@@ -22,6 +22,7 @@ enum StoreMigrations {
         migrator.registerMigration("v15: the live feed's position each list was read at", migrate: addListFeedPosition)
         migrator.registerMigration("v16: the shelf beyond the watchlist (ratings, …), kept and changed offline as the watchlist is", migrate: addShelf)
         migrator.registerMigration("v17: a movie's details from IMDb's data sets (id, original title, runtime, genres, votes)", migrate: addMovieDetails)
+        migrator.registerMigration("v18: each API's movies in every sort's order, with what filters read", migrate: addSortIndexes)
         return migrator
     }
 

@@ -4,9 +4,10 @@ import MovieContract
 import Movies
 import SearchPlanning
 
-/// A first page of one to three words by grossing, read from the store a relevance at a time as
-/// the server's SQLite catalogue reads it (``FTS5TieredSearch``), among one API's movies. The text
-/// index holds every API's movies, so its counts only choose the way; the rows are the API's.
+/// A first page of one to three words in any sort, read from the store a relevance at a time as
+/// the server's SQLite catalogue reads it (``FTS5TieredSearch``), among one API's movies that pass
+/// the request's filter. The text index holds every API's movies, so its counts only choose the
+/// way; the rows are the API's.
 struct TieredStoreSearch {
     let db: Database
     let request: MovieSearchRequest
@@ -14,12 +15,20 @@ struct TieredStoreSearch {
     let api: String
 
     func rows() throws -> [Row] {
-        let order = FTS5TieredSearch.Order(
-            column: "movie.grossing", ascending: request.effectiveOrder == .ascending, index: "movie_on_apiId_grossing"
-        )
+        // A reading forced to sort or walk (tests, benchmarks) is read a relevance at a time.
+        if !request.filter.isEmpty, tiers.strategy == .bySize {
+            let filtered = FilteredStoreSearch(db: db, request: request, api: api)
+            // A relevance walks at most four sorting limits of the filter's movies: fewer than that, one walk serves all.
+            if try filtered.passesFew(of: tiers.catalogueSize, bound: 4 * tiers.sortingLimit) {
+                return try filtered.rows(limit: tiers.limit + 1)
+            }
+        }
+        let index = StoredSortIndex(request.effectiveSort)
+        let order = FTS5TieredSearch.Order(column: "movie." + index.column, ascending: request.effectiveOrder == .ascending, index: index.name)
+        let filter = MovieSearching.filterConditions(request.filter)
+        let scope = SQL(sql: "movie.apiId = \(StoredAPI.idOfKey)" + filter.sql, arguments: StatementArguments([api] + filter.arguments))
         let reading = try FTS5TieredSearch(
-            db: db, tables: .store, tiers: tiers, selection: "movie.*",
-            scope: SQL(sql: "movie.apiId = \(StoredAPI.idOfKey)", arguments: [api]), order: order, year: request.year
+            db: db, tables: .store, tiers: tiers, selection: "movie.*", scope: scope, order: order, year: request.year
         ).read()
         switch reading {
         case .nothing: return []

@@ -1,0 +1,28 @@
+import GRDB
+import MovieContract
+
+extension StoreMigrations {
+    /// Schema v18: each API's movies in every order a page is sorted by (grossing, rating, release,
+    /// title), each index holding what a filter reads (year, runtime, votes, genres as bits,
+    /// rating), so that a filtered page walks one index in its order and reads a movie's row only
+    /// when it passes. Before, a page by rating, release or title sorted every stored movie (150 to
+    /// 230 ms at 100,000 stored). And how many movies each API has stored, kept by triggers, for
+    /// the count an offline search reports (counting them took 3 to 4 ms of each search).
+    static func addSortIndexes(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE movie ADD COLUMN genreBits INTEGER NOT NULL DEFAULT 0")
+        try db.execute(sql: "UPDATE movie SET genreBits = \(StoredGenres.bitsExpression(of: "genres")) WHERE genres IS NOT NULL")
+        try db.execute(sql: "DROP INDEX movie_on_apiId_grossing")
+        try db.execute(sql: "DROP INDEX movie_on_apiId_titleWords")
+        for index in StoredSortIndex.allCases { try db.execute(sql: index.definition) }
+        try db.execute(sql: """
+            CREATE TABLE storedMovieCount (apiId INTEGER PRIMARY KEY REFERENCES api(id) ON DELETE CASCADE, count INTEGER NOT NULL);
+            INSERT INTO storedMovieCount (apiId, count) SELECT apiId, count(*) FROM movie GROUP BY apiId;
+            CREATE TRIGGER movieCountedIn AFTER INSERT ON movie BEGIN
+                INSERT INTO storedMovieCount (apiId, count) VALUES (NEW.apiId, 1) ON CONFLICT (apiId) DO UPDATE SET count = count + 1;
+            END;
+            CREATE TRIGGER movieCountedOut AFTER DELETE ON movie BEGIN
+                UPDATE storedMovieCount SET count = count - 1 WHERE apiId = OLD.apiId;
+            END;
+            """)
+    }
+}
