@@ -144,7 +144,7 @@ struct PerAPITests {
             #expect(steps.count == MovieStore.schemaVersion && Set(steps).count == steps.count && steps.first?.hasPrefix("v1:") == true, "round \(round): each step applied once: \(steps)")
             #expect(tables.filter { !$0.hasPrefix("movieWords_") } == [
                 "actor", "api", "castMember", "grdb_migrations", "listEntry", "listSnapshot", "liveCursor", "movie", "movieWords",
-                "shelfOutbox", "shelfRecord", "shownList", "shownMovie", "storeDevice", "useClock", "watchlistChangeLog", "watchlistEntry", "watchlistOutbox", "watchlistRemoval", "watchlistState",
+                "shelfOutbox", "shelfRecord", "shownList", "shownMovie", "storeDevice", "storedMovieCount", "useClock", "watchlistChangeLog", "watchlistEntry", "watchlistOutbox", "watchlistRemoval", "watchlistState",
             ], "round \(round): \(tables)")
             #expect(integrity == "ok")
             let offline = try await marquee.run(["top-grossing", "--env", "stub:success", "--store", store, "--offline"])

@@ -6,9 +6,9 @@ import Movies
 import SearchPlanning
 import Testing
 
-/// Filtered searches in the store find what the rules find, in their order, whichever way a page
-/// is read: in one walk of the sort's index (a filter few movies pass, ``FilteredStoreSearch``) or
-/// a relevance at a time with the filter tested in each (sorting or walking each relevance).
+/// Filtered searches in the store find what the rules find, in their order: a page from the API's
+/// facets in memory (``FacetSearch``), every match from one statement; and the facets follow
+/// every write.
 @Suite("Offline search in the store: filters")
 struct StoreFilterSearchTests {
     static let movies: [Movie] = StoreSearchTests.movies.map { movie in
@@ -39,39 +39,103 @@ struct StoreFilterSearchTests {
             MovieSearchRequest(text: "golden harbor", sort: .rating, order: .ascending, filter: filter),
             MovieSearchRequest(text: "e", sort: .released, filter: filter), MovieSearchRequest(text: "the e", sort: .grossing, order: .ascending, filter: filter),
             MovieSearchRequest(text: nil, sort: .title, order: .descending, filter: filter),
+            MovieSearchRequest(text: "e", year: 2015, filter: filter), MovieSearchRequest(text: nil, year: 2016, sort: .rating, filter: filter),
         ]
     }
 
-    @Test("every filter with words in each sort: the rules' first page, read in one walk or a relevance at a time", arguments: [TierReading.bySize, .sortingMatches, .walkingIndex])
-    func firstPages(reading: TierReading) async throws {
+    @Test("every filter with words in each sort: the rules' first page from the facets, and every match in one statement")
+    func pages() async throws {
         let store = try makeStore()
         try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
+        try await store.saveMovies([Fixtures.movie(5000, name: "The Harbor Elsewhere")], api: "http://other.test/api/", fetchedAt: Date())
         for request in Self.requests {
-            for limit in [1, 7, 40] {
-                let found = try await store.search(request, limit: limit, api: Fixtures.api, tierReading: reading)
-                #expect(found.movies.map(\.id) == Array(Self.expected(request).prefix(limit)), "\(reading) \(limit) \(request)")
+            for limit in [1, 7, 40, nil] as [Int?] {
+                let found = try await store.search(request, limit: limit, api: Fixtures.api)
+                let expected = Self.expected(request)
+                #expect(found.movies.map(\.id) == Array(expected.prefix(limit ?? expected.count)), "\(limit ?? 0) \(request)")
+                #expect(found.searched == Self.movies.count)
             }
         }
     }
 
-    @Test("the estimate of how many movies pass a filter: a tenth of a thousand is few against 200, many against 50")
-    func estimate() async throws {
+    @Test("a filter few movies pass read from the facets, a broad one a relevance at a time (sorting or walking each): the same page",
+          arguments: [(0, TierReading.sortingMatches), (0, .walkingIndex), (0, .bySize), (FacetSearch.mostTestedInMemory, .bySize)])
+    func eitherWay(testedInMemory: Int, reading: TierReading) async throws {
         let store = try makeStore()
-        let movies = (1...1_000).map { id in
-            var movie = Fixtures.movie(id, name: "Film \(id)")
-            movie.details = MovieDetails(genres: id % 10 == 0 ? ["War"] : ["Drama"])
+        try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
+        try await store.saveMovies([Fixtures.movie(5000, name: "The Harbor Elsewhere", cast: ["Ava Costa"])], api: "http://other.test/api/", fetchedAt: Date())
+        let facets = store.facets
+        for request in Self.requests {
+            for limit in [1, 7, 40] {
+                let ids = try await store.pool.read { db in
+                    _ = try facets.facets(api: Fixtures.api, in: db)
+                    let kept = try #require(try facets.facets(api: Fixtures.api, in: db), "the second asking reads the facets")
+                    let page = FacetSearch(facets: kept, request: request, testedInMemory: testedInMemory).rowIDs(limit: limit)
+                    let rows = try page.map { try MovieSearching.rowsInOrder($0, in: db) } ?? MovieSearching.search(
+                        request, limit: limit, api: Fixtures.api, in: db, tierReading: reading
+                    ).movies.map { Row(["id": $0.id]) }
+                    return rows.map { $0["id"] as Int }
+                }
+                #expect(ids == Array(Self.expected(request).prefix(limit)), "\(testedInMemory) \(reading) \(limit) \(request)")
+            }
+        }
+    }
+
+    @Test("a filtered page ranks as the rules do: the whole title, then one that begins with the whole word, then with its letters, then one that holds it")
+    func relevanceOrder() async throws {
+        let store = try makeStore()
+        let titles = [(1, "Lost Harbor"), (2, "Harborview"), (3, "Harbor Lights"), (4, "Harbor"), (5, "Harbor Lights")]
+        let movies = titles.map { id, title in
+            var movie = Fixtures.movie(id, name: title)
+            movie.details = MovieDetails(genres: ["Drama"])
             return movie
         }
         try await store.saveMovies(movies, api: Fixtures.api, fetchedAt: Date())
+        var drama = MovieFilter()
+        drama.require(genres: ["Drama"])
+        let found = try await store.search(MovieSearchRequest(text: "harbor", sort: .grossing, order: .ascending, filter: drama), limit: 10, api: Fixtures.api)
+        #expect(found.movies.map(\.id) == [4, 3, 5, 2, 1])
+    }
+
+    @Test("a process's first filtered page of an API reads SQLite; the second reads the facets, kept until the API's movies change")
+    func facetsFromTheSecondPage() async throws {
+        let store = try makeStore()
+        try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
+        let cache = StoredFacetsCache()
+        let (first, second, third) = try await store.pool.read { db in
+            (try cache.facets(api: Fixtures.api, in: db), try cache.facets(api: Fixtures.api, in: db), try cache.facets(api: Fixtures.api, in: db))
+        }
+        #expect(first == nil)
+        #expect(second?.rowIDs.count == Self.movies.count)
+        #expect(third?.signature == second?.signature)
+        try await store.saveMovies([Fixtures.movie(8000)], api: Fixtures.api, fetchedAt: Date())
+        let fourth = try await store.pool.read { db in try cache.facets(api: Fixtures.api, in: db) }
+        #expect(fourth?.rowIDs.count == Self.movies.count + 1, "read again once the API's movies changed")
+    }
+
+    @Test("the facets follow the store: a movie stored, changed or evicted after a filtered page is in the next as it is now")
+    func facetsFollowWrites() async throws {
+        let store = try makeStore()
+        try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
         var war = MovieFilter()
         war.require(genres: ["War"])
-        let search = MovieSearchRequest(text: "film", filter: war)
-        let (few, many) = try await store.pool.read { db in
-            let filtered = FilteredStoreSearch(db: db, request: search, api: Fixtures.api)
-            return (try filtered.passesFew(of: 1_000, bound: 200), try filtered.passesFew(of: 1_000, bound: 50))
-        }
-        #expect(few)
-        #expect(!many)
+        let request = MovieSearchRequest(text: nil, sort: .grossing, filter: war)
+        #expect(try await store.search(request, limit: 5, api: Fixtures.api).movies.isEmpty)
+
+        var first = Fixtures.movie(7000, name: "The Long War")
+        first.details = MovieDetails(genres: ["War"])
+        try await store.saveMovies([first], api: Fixtures.api, fetchedAt: Date())
+        #expect(try await store.search(request, limit: 5, api: Fixtures.api).movies.map(\.id) == [7000], "a movie stored")
+
+        var changed = Self.movies[10]
+        changed.details = MovieDetails(genres: ["War", "Drama"])
+        changed.grossing = 99_000_000
+        try await store.saveMovies([changed], api: Fixtures.api, fetchedAt: Date())
+        #expect(try await store.search(request, limit: 5, api: Fixtures.api).movies.map(\.id) == [changed.id, 7000], "a movie changed: its genres and its order")
+        #expect(try await store.search(MovieSearchRequest(text: "the", sort: .grossing, filter: war), limit: 5, api: Fixtures.api).movies.map(\.id).contains(7000))
+
+        try await store.write { db in try db.execute(sql: "DELETE FROM movie WHERE id = 7000") }
+        #expect(try await store.search(request, limit: 5, api: Fixtures.api).movies.map(\.id) == [changed.id], "a movie gone")
     }
 
     static func expected(_ request: MovieSearchRequest) -> [Int] {

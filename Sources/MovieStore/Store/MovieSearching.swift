@@ -9,24 +9,38 @@ import SearchPlanning
 /// that begin with the words, then more words in the title;
 /// then the request's sort and the id. The words go through the FTS5 table `movieWords`.
 ///
-/// A first page of one to three words is read as the server reads it (``SearchTiers``): few
+/// A filtered page is read from the API's facets in memory (``FacetSearch``), but for words with a
+/// broad filter. A first page of one to three words is read as the server reads it (``SearchTiers``): few
 /// matches ranked in one statement; many a relevance at a time, sorted when the relevance holds few
 /// movies, met by walking the API's movies in the page's order (``StoredSortIndex``) when it holds
 /// many. A page without words walks that index alone.
 /// The text index holds every API's movies, so its counts only choose the way; the rows are the API's.
 enum MovieSearching {
     /// The first `limit` matches (all of them when `limit` is `nil`), and how many movies of the API are stored.
-    static func search(_ request: MovieSearchRequest, limit: Int?, api: String, in db: Database, tierReading: TierReading = .bySize) throws -> (movies: [Movie], searched: Int) {
+    static func search(
+        _ request: MovieSearchRequest, limit: Int?, api: String, in db: Database, facets: StoredFacetsCache? = nil, tierReading: TierReading = .bySize
+    ) throws -> (movies: [Movie], searched: Int) {
         let searched = try Int.fetchOne(db, sql: "SELECT count FROM storedMovieCount WHERE apiId = \(StoredAPI.idOfKey)", arguments: [api]) ?? 0
         let words = request.words
         if request.text != nil, words.isEmpty { return ([], searched) }
         let rows: [Row]
-        if let limit, let tiers = SearchTiers(words: words, limit: limit - 1, strategy: tierReading, catalogueSize: searched) {
+        if let limit, !request.filter.isEmpty, let facets = try facets?.facets(api: api, in: db),
+           let page = FacetSearch(facets: facets, request: request).rowIDs(limit: limit) {
+            rows = try rowsInOrder(page, in: db)
+        } else if let limit, let tiers = SearchTiers(words: words, limit: limit - 1, strategy: tierReading, catalogueSize: searched) {
             rows = try TieredStoreSearch(db: db, request: request, tiers: tiers, api: api).rows()
         } else {
             rows = try ranked(request, limit: limit, api: api, in: db)
         }
         return (try MovieReading.withCasts(rows.map(StoredMovie.init(row:)), api: api, in: db), searched)
+    }
+
+    /// The movie rows of `rowIDs`, in that order.
+    static func rowsInOrder(_ rowIDs: [Int64], in db: Database) throws -> [Row] {
+        guard !rowIDs.isEmpty else { return [] }
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid AS storedRow, movie.* FROM movie WHERE rowid IN (\(rowIDs.map { _ in "?" }.joined(separator: ",")))", arguments: StatementArguments(rowIDs))
+        let byRowID = Dictionary(rows.map { ($0["storedRow"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+        return rowIDs.compactMap { byRowID[$0] }
     }
 
     /// The matches in one statement: every one ranked, then the first `limit`.

@@ -21,6 +21,8 @@ public final class MovieStore: Sendable {
     public let budget: StoreBudget
     let pool: DatabasePool
     let uses = PendingUses()
+    /// Each API's facets for filtered pages, read at the first and kept while current.
+    let facets = StoredFacetsCache()
 
     /// The version of the schema this build writes: the number of migration steps it knows.
     public static let schemaVersion = StoreMigrations.migrator.migrations.count
@@ -126,7 +128,8 @@ public final class MovieStore: Sendable {
 
     /// ``search(_:limit:api:)`` with each relevance read one way (``TierReading``), for the tests.
     func search(_ request: MovieSearchRequest, limit: Int?, api: APIKey, tierReading: TierReading) async throws(StoreError) -> (movies: [Movie], searched: Int) {
-        let found = try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db, tierReading: tierReading) }
+        let facets = self.facets
+        let found = try await read { db in try MovieSearching.search(request, limit: limit, api: api, in: db, facets: facets, tierReading: tierReading) }
         await noteUse(of: found.movies.map(\.id), api: api)
         return found
     }

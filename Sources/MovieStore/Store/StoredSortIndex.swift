@@ -11,6 +11,9 @@ enum StoredSortIndex: String, CaseIterable {
     case title = "movie_by_title"
     case titleWords = "movie_by_titleWords"
 
+    /// The indexes of the orders a page is sorted by.
+    static let sorts: [StoredSortIndex] = [.grossing, .rating, .released, .title]
+
     init(_ sort: SearchSort) {
         switch sort {
         case .relevance, .grossing: self = .grossing

@@ -6,8 +6,8 @@ import SearchPlanning
 
 /// A first page of one to three words in any sort, read from the store a relevance at a time as
 /// the server's SQLite catalogue reads it (``FTS5TieredSearch``), among one API's movies that pass
-/// the request's filter. The text index holds every API's movies, so its counts only choose the
-/// way; the rows are the API's.
+/// the request's filter (a broad one: ``FacetSearch`` reads the others).
+/// The text index holds every API's movies, so its counts only choose the way; the rows are the API's.
 struct TieredStoreSearch {
     let db: Database
     let request: MovieSearchRequest
@@ -15,14 +15,6 @@ struct TieredStoreSearch {
     let api: String
 
     func rows() throws -> [Row] {
-        // A reading forced to sort or walk (tests, benchmarks) is read a relevance at a time.
-        if !request.filter.isEmpty, tiers.strategy == .bySize {
-            let filtered = FilteredStoreSearch(db: db, request: request, api: api)
-            // A relevance walks at most four sorting limits of the filter's movies: fewer than that, one walk serves all.
-            if try filtered.passesFew(of: tiers.catalogueSize, bound: 4 * tiers.sortingLimit) {
-                return try filtered.rows(limit: tiers.limit + 1)
-            }
-        }
         let index = StoredSortIndex(request.effectiveSort)
         let order = FTS5TieredSearch.Order(column: "movie." + index.column, ascending: request.effectiveOrder == .ascending, index: index.name)
         let filter = MovieSearching.filterConditions(request.filter)
