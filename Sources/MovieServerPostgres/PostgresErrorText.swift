@@ -58,6 +58,12 @@ package enum PostgresErrorText {
             || error.serverInfo?[.sqlState].map(isShutdown) == true
     }
 
+    /// Whether the server refused the connection because it is starting up or recovering
+    /// (SQLSTATE 57P03, "the database system is starting up"): it will take one soon.
+    static func isStartingUp(_ error: any Error) -> Bool {
+        (unwrapped(error) as? PSQLError)?.serverInfo?[.sqlState] == "57P03"
+    }
+
     private static func isShutdown(_ sqlState: String) -> Bool {
         ["57P01", "57P02", "57P03"].contains(sqlState)
     }

@@ -245,18 +245,36 @@ public final class PostgresStorage: CatalogImporting, Sendable {
     }
 
     /// Opens one connection outside the pool and closes it: the pool retries a failed connection
-    /// quietly, and a wrong database name or password must be said at once.
+    /// quietly, and a wrong database name or password must be said at once. A server still
+    /// starting up (or recovering) is asked again, every quarter of a second, for up to `timeout`
+    /// in all: a service started beside its database would otherwise stop at once.
     private static func checkConnection(
         to location: PostgresLocation, within timeout: Duration, description: String, logger: Logger
     ) async throws(StorageError) {
         let configuration = try connectionConfiguration(for: location, within: timeout, description: description)
-        do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            try await connection.close()
-        } catch {
-            throw .unreachable(description, reason: PostgresErrorText.describe(error))
+        let deadline = ContinuousClock.now + timeout
+        var waiting = false
+        while true {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                try await connection.close()
+                if waiting { logger.notice("the database is ready", metadata: ["database": "\(description)"]) }
+                return
+            } catch {
+                guard PostgresErrorText.isStartingUp(error), ContinuousClock.now + Self.startupRetry < deadline else {
+                    throw .unreachable(description, reason: PostgresErrorText.describe(error))
+                }
+                if !waiting {
+                    logger.notice("the database is starting up; waiting for it", metadata: ["database": "\(description)", "within": "\(timeout.secondsText)"])
+                    waiting = true
+                }
+                try? await Task.sleep(for: Self.startupRetry)
+            }
         }
     }
+
+    /// How long to wait before asking a database that is starting up again.
+    static let startupRetry = Duration.milliseconds(250)
 
     /// How one connection of its own (not the pool's) reaches `location`.
     static func connectionConfiguration(
