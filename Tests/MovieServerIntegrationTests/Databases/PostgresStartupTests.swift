@@ -4,6 +4,7 @@ import MovieServer
 import MovieServerDatabases
 import MovieServerPostgres
 import NetworkTestSupport
+import ServerTestSupport
 import Testing
 
 extension ServerDatabaseTests {
