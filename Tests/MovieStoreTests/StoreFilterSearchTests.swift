@@ -113,6 +113,45 @@ struct StoreFilterSearchTests {
         #expect(fourth?.rowIDs.count == Self.movies.count + 1, "read again once the API's movies changed")
     }
 
+    @Test("an API of more movies than the facets may hold is always read from SQLite, and keeps nothing in memory")
+    func tooManyForFacets() async throws {
+        let store = try makeStore()
+        try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
+        let small = StoredFacetsCache(mostMovies: Self.movies.count - 1), enough = StoredFacetsCache(mostMovies: Self.movies.count)
+        let (refused, kept) = try await store.pool.read { db in
+            for _ in 0..<3 { _ = try small.facets(api: Fixtures.api, in: db); _ = try enough.facets(api: Fixtures.api, in: db) }
+            return (try small.facets(api: Fixtures.api, in: db), try enough.facets(api: Fixtures.api, in: db))
+        }
+        #expect(refused == nil)
+        #expect(kept != nil)
+    }
+
+    @Test("filtered pages asked by 40 tasks at once while movies are written: each the rules' page of the store it read")
+    func concurrentPages() async throws {
+        let store = try makeStore()
+        try await store.saveMovies(Self.movies, api: Fixtures.api, fetchedAt: Date())
+        var drama = MovieFilter()
+        drama.require(genres: ["Drama"])
+        let request = MovieSearchRequest(text: nil, sort: .grossing, order: .ascending, filter: drama)
+        let expected = Array(Self.expected(request).prefix(10))
+        let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask {
+                for round in 0..<10 {
+                    var extra = Fixtures.movie(9000 + round, name: "Crime Story \(round)")
+                    extra.details = MovieDetails(genres: ["Crime"])
+                    try await store.saveMovies([extra], api: Fixtures.api, fetchedAt: Date())
+                }
+                return 0
+            }
+            for _ in 0..<40 {
+                group.addTask { try await store.search(request, limit: 10, api: Fixtures.api).movies.map(\.id) == expected ? 0 : 1 }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(wrong == 0, "movies of another genre written meanwhile change no page")
+        #expect(try await store.search(request, limit: 10, api: Fixtures.api).searched == Self.movies.count + 10)
+    }
+
     @Test("the facets follow the store: a movie stored, changed or evicted after a filtered page is in the next as it is now")
     func facetsFollowWrites() async throws {
         let store = try makeStore()

@@ -28,8 +28,6 @@ struct StoredFacets: Sendable {
     let titleWords: PackedText
     /// The cast's words (` mark hamill carrie fisher `), as the text index holds them.
     let castWords: PackedText
-    /// Each movie's index in the arrays, by its row id.
-    let indexOfRow: [Int64: Int32]
     /// Each movie's place in each sort's ascending order (then the id's), by sort.
     let ranks: [StoredSortIndex: [Int32]]
     /// The movies in each sort's ascending order, as indices into the arrays.
@@ -93,7 +91,7 @@ struct StoredFacets: Sendable {
         }
         return StoredFacets(
             signature: signature, rowIDs: rowIDs, years: years, runtimes: runtimes, votes: votes, genreBits: genreBits,
-            ratings: ratings, titleWords: titles.build(), castWords: castWords.build(), indexOfRow: indexOfRow, ranks: ranks, orders: orders
+            ratings: ratings, titleWords: titles.build(), castWords: castWords.build(), ranks: ranks, orders: orders
         )
     }
 
@@ -118,20 +116,34 @@ struct StoredFacets: Sendable {
 
 /// The facets of each API read so far, kept while their signature holds. A process's first
 /// filtered page of an API is read from SQLite, without them: reading 100,000 movies' facets costs
-/// more than one page saves, and a command asks once; a second filtered page (browse, as a person
-/// types) reads them, and every later one uses them.
+/// more than one page saves (231 ms), and a command asks once; a second filtered page (browse, as
+/// a person types) reads them, and every later one uses them. An API of more than
+/// ``mostMovies`` stored movies is always read from SQLite: its facets would hold hundreds of MB.
 final class StoredFacetsCache: Sendable {
+    /// The most movies of one API whose facets are read (about 80 MB of memory at this size).
+    static let mostMovies = 250_000
+
     private struct Kept {
         var facets: StoredFacets?
         var asked = false
     }
 
     private let kept = Mutex<[String: Kept]>([:])
+    private let mostMovies: Int
+
+    init(mostMovies: Int = StoredFacetsCache.mostMovies) {
+        self.mostMovies = mostMovies
+    }
 
     /// `api`'s facets as they are in `db`'s read transaction: those kept when still current, else
-    /// read again (and kept); nil for the API's first filtered page in this process.
+    /// read again (and kept); nil for the API's first filtered page in this process, and for an
+    /// API of too many movies.
     func facets(api: String, in db: Database) throws -> StoredFacets? {
         let signature = try StoredFacets.signature(api: api, in: db)
+        guard signature.count <= mostMovies else {
+            kept.withLock { $0[api] = nil }
+            return nil
+        }
         let known = kept.withLock { kept -> Kept in
             defer { kept[api, default: Kept()].asked = true }
             return kept[api] ?? Kept()
