@@ -152,6 +152,27 @@ struct StoreFilterSearchTests {
         #expect(try await store.search(request, limit: 10, api: Fixtures.api).searched == Self.movies.count + 10)
     }
 
+    @Test("a page of 1,100 movies comes whole and in order from SQLite and from the facets; rows are read for more ids than SQLite takes values in one statement")
+    func largePage() async throws {
+        let store = try makeStore()
+        let movies = (1...1_200).map { id in
+            var movie = Fixtures.movie(id, name: "Film \(id)")
+            movie.details = MovieDetails(genres: ["Drama"])
+            return movie
+        }
+        try await store.saveMovies(movies, api: Fixtures.api, fetchedAt: Date())
+        var drama = MovieFilter()
+        drama.require(genres: ["Drama"])
+        let request = MovieSearchRequest(text: nil, sort: .grossing, filter: drama)
+        for _ in 0..<2 {
+            let found = try await store.search(request, limit: 1_100, api: Fixtures.api)
+            #expect(found.movies.map(\.id) == Array((101...1_200).reversed()))
+        }
+        let asked = Array((1...300_000).reversed()).map(Int64.init)
+        let rows = try await store.pool.read { db in try MovieSearching.rowsInOrder(asked, in: db) }
+        #expect(rows.map { $0["id"] as Int } == Array((1...1_200).reversed()), "the stored ones, in the order asked")
+    }
+
     @Test("the facets follow the store: a movie stored, changed or evicted after a filtered page is in the next as it is now")
     func facetsFollowWrites() async throws {
         let store = try makeStore()

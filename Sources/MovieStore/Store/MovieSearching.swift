@@ -36,10 +36,14 @@ enum MovieSearching {
     }
 
     /// The movie rows of `rowIDs`, in that order.
+    /// (Read 500 at a time: SQLite takes a bounded number of values in one statement.)
     static func rowsInOrder(_ rowIDs: [Int64], in db: Database) throws -> [Row] {
-        guard !rowIDs.isEmpty else { return [] }
-        let rows = try Row.fetchAll(db, sql: "SELECT rowid AS storedRow, movie.* FROM movie WHERE rowid IN (\(rowIDs.map { _ in "?" }.joined(separator: ",")))", arguments: StatementArguments(rowIDs))
-        let byRowID = Dictionary(rows.map { ($0["storedRow"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+        var byRowID: [Int64: Row] = [:]
+        for start in stride(from: 0, to: rowIDs.count, by: 500) {
+            let part = rowIDs[start..<min(start + 500, rowIDs.count)]
+            let sql = "SELECT rowid AS storedRow, movie.* FROM movie WHERE rowid IN (\(part.map { _ in "?" }.joined(separator: ",")))"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(Array(part))) { byRowID[row["storedRow"]] = row }
+        }
         return rowIDs.compactMap { byRowID[$0] }
     }
 
