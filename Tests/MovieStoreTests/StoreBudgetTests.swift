@@ -155,7 +155,7 @@ struct StoreBudgetTests {
         for id in [10, 20, 30] { _ = try await store.movie(id: id, api: Self.api) }
         _ = try await store.list(shownList, api: Self.api)
         try await store.recordUses()
-        // The budget holds some 1,600 of these movies: 800 more push out the 400 oldest or so.
+        // The budget holds more than these 1,210 movies and fewer than 2,010: 800 more push out the oldest.
         try await Self.walk(store, 2_000...2_799)
         #expect(try await store.movie(id: 1_200, api: Self.api) != nil, "too much was evicted to tell")
 
